@@ -1,0 +1,2 @@
+export { parse, CsvError } from './parse.mjs';
+export { stringify } from './stringify.mjs';

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs what bakeoff needs on a Debian/Ubuntu machine: system tools (bubblewrap for the
+# sandbox, faketime for the admission checks, git) and the npm packages (which also builds).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+missing=()
+command -v bwrap >/dev/null || missing+=(bubblewrap)
+command -v faketime >/dev/null || missing+=(faketime)
+command -v git >/dev/null || missing+=(git)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing ${missing[*]} with apt-get" >&2
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+npm ci --no-audit --no-fund

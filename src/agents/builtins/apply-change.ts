@@ -1,0 +1,15 @@
+import { writeFile } from 'node:fs/promises';
+import { applyPatch } from '../../sandbox/git.js';
+import type { SessionResult } from '../types.js';
+
+/** A session that applies a known patch: the gold and patch agents. */
+export async function applyChangeSession(workspace: string, patch: string, outputPath: string): Promise<SessionResult> {
+  const started = performance.now();
+  const applied = await applyPatch(workspace, patch);
+  await writeFile(outputPath, applied.ok ? `applied ${patch.length} bytes of patch\n` : `${applied.error}\n`);
+  return {
+    exitCode: applied.ok ? 0 : 1,
+    timedOut: false,
+    durationMs: performance.now() - started,
+  };
+}

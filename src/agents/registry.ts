@@ -1,0 +1,26 @@
+import path from 'node:path';
+import { UserError } from '../errors.js';
+import { createCommandAgent } from './builtins/command.js';
+import { gold } from './builtins/gold.js';
+import { noop } from './builtins/noop.js';
+import { createPatchAgent } from './builtins/patch.js';
+import type { Agent } from './types.js';
+
+export const builtins = { gold, noop } as const;
+
+/** Spec forms accepted today, for error messages and `bakeoff agents`. */
+export const SPEC_FORMS = ['gold', 'noop', 'patch:<file.jsonl>', 'command:<shell command>'] as const;
+
+/** Turns an agent spec from the command line into an agent. */
+export async function resolveAgent(spec: string, options: { cwd: string }): Promise<Agent> {
+  if (spec in builtins) return builtins[spec as keyof typeof builtins];
+  const colon = spec.indexOf(':');
+  const kind = colon > 0 ? spec.slice(0, colon) : '';
+  const rest = spec.slice(colon + 1);
+  if (kind === 'command' && rest.trim()) return createCommandAgent(rest);
+  if (kind === 'patch' && rest.trim()) return createPatchAgent(path.resolve(options.cwd, rest));
+  throw new UserError(
+    `--agent ${JSON.stringify(spec)}: expected one of ${SPEC_FORMS.join(', ')}; ` +
+      (kind ? `harness "${kind}" is not supported yet` : 'received an unknown agent'),
+  );
+}

@@ -1,0 +1,42 @@
+import type { AgentInfo } from '../types.js';
+import type { Sandbox } from '../sandbox/types.js';
+
+/** Everything one agent session may use. The agent works in `workspace` and nowhere else. */
+export interface SessionContext {
+  readonly taskId: string;
+  /** 1-based order index. */
+  readonly order: number;
+  readonly prompt: string;
+  /** The prompt as a file outside the workspace (`$BAKEOFF_PROMPT_FILE` for command agents). */
+  readonly promptFile: string;
+  /** The order's reference change (used only by the gold agent). */
+  readonly goldPatchPath: string;
+  readonly workspace: string;
+  readonly sandbox: Sandbox;
+  readonly env: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  /** File for the agent's stdout+stderr. */
+  readonly outputPath: string;
+}
+
+/** What one session did. A session never throws for the agent's own failures. */
+export interface SessionResult {
+  readonly exitCode: number | null;
+  readonly timedOut: boolean;
+  readonly durationMs: number;
+  /** Set when the instrument broke (the agent could not be started, a harness error event). */
+  readonly error?: string;
+  readonly tokensIn?: number;
+  readonly tokensOut?: number;
+  readonly costUsd?: number;
+}
+
+export interface Agent {
+  readonly info: AgentInfo;
+  /**
+   * Digest of everything that defines this agent's behaviour beyond the suite (a command line,
+   * a patch file's content); part of every run id.
+   */
+  readonly digest: string;
+  runSession(context: SessionContext): Promise<SessionResult>;
+}

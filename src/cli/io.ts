@@ -1,0 +1,24 @@
+import { InvalidArgumentError } from 'commander';
+import { homedir } from 'node:os';
+import path from 'node:path';
+
+/** Where a command writes: stdout for results, stderr for progress and warnings. */
+export interface CliIo {
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+export const EXIT = { ok: 0, checksFailed: 1, usage: 2, infra: 3 } as const;
+
+/** Prepared repos and validation scratch: `$BAKEOFF_CACHE_DIR`, else `~/.cache/bakeoff`. */
+export function cacheDir(io: CliIo): string {
+  return io.env.BAKEOFF_CACHE_DIR ? path.resolve(io.cwd, io.env.BAKEOFF_CACHE_DIR) : path.join(homedir(), '.cache', 'bakeoff');
+}
+
+export function parsePositiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected a whole number >= 1, received ${JSON.stringify(value)}`);
+  return n;
+}

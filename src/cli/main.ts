@@ -1,0 +1,85 @@
+import { Command, CommanderError, Option } from 'commander';
+import { InfraError, UserError } from '../errors.js';
+import { BAKEOFF_VERSION } from '../version.js';
+import { agentsCommand } from './commands/agents.js';
+import { REPORT_FORMATS, reportCommand } from './commands/report.js';
+import { runCommand } from './commands/run.js';
+import { validateCommand } from './commands/validate.js';
+import { EXIT, parsePositiveInt, type CliIo } from './io.js';
+
+const defaultIo = (): CliIo => ({ stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env });
+
+/** Parses argv, runs one command, and maps every error to an exit code. The only catch. */
+export async function main(argv: readonly string[], io: CliIo = defaultIo()): Promise<number> {
+  let code: number = EXIT.ok;
+  const program = new Command('bakeoff')
+    .description('Fair, replayable bake-offs of AI coding agents')
+    .version(BAKEOFF_VERSION)
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+
+  program
+    .command('validate <suite>')
+    .description('run the admission checks, print the suite hash, write TASKS.md and bakeoff.lock.json')
+    .option('--json', 'machine-readable output', false)
+    .option('--concurrency <n>', 'tasks checked at once', parsePositiveInt, 2)
+    .action(async (suite: string, flags) => {
+      code = await validateCommand(suite, flags, io);
+    });
+
+  program
+    .command('run <suite>')
+    .description('run agents on every admitted task, grade, store; re-running resumes')
+    .option('--agent <spec>', 'agent spec (repeatable): gold, noop, patch:<file.jsonl>, command:<shell command>', collect, [])
+    .option('--runs <n>', 'runs per task and agent (default: the suite\'s runsPerTask)', parsePositiveInt)
+    .option('--out <dir>', 'results folder (default: results/<suite id>)')
+    .option('--concurrency <n>', 'runs at once', parsePositiveInt, 2)
+    .option('--json', 'no progress; print a JSON summary', false)
+    .action(async (suite: string, flags) => {
+      code = await runCommand(suite, flags, io);
+    });
+
+  program
+    .command('report <results>')
+    .description('print the leaderboard of a results folder')
+    .addOption(new Option('--format <format>', 'output format').choices(REPORT_FORMATS).default('table'))
+    .option('--out <path>', 'write to a file instead of stdout')
+    .action(async (results: string, flags) => {
+      code = await reportCommand(results, flags, io);
+    });
+
+  program
+    .command('agents')
+    .description('list the agent specs bakeoff understands')
+    .option('--json', 'machine-readable output', false)
+    .action(async (flags) => {
+      code = await agentsCommand(flags, io);
+    });
+
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return code;
+  } catch (error) {
+    return reportError(error, io);
+  }
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function reportError(error: unknown, io: CliIo): number {
+  if (error instanceof CommanderError) {
+    return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  }
+  if (error instanceof UserError) {
+    io.stderr.write(`bakeoff: ${error.message}\n`);
+    return EXIT.usage;
+  }
+  if (error instanceof InfraError) {
+    io.stderr.write(`bakeoff: infrastructure error: ${error.message}\n`);
+    return EXIT.infra;
+  }
+  io.stderr.write(`bakeoff: internal error — please report this with the command you ran:\n${(error as Error)?.stack ?? String(error)}\n`);
+  return EXIT.infra;
+}

@@ -1,0 +1,38 @@
+/**
+ * Error classes with stable codes. `UserError`s are the user's to fix (exit 2, message only);
+ * `InfraError`s mean the machine or a tool bakeoff needs failed (exit 3); anything else is a
+ * bug in bakeoff (stack + "please report").
+ */
+
+/** One problem found in an input file: where, what was expected, what arrived. */
+export interface InputIssue {
+  readonly file: string;
+  /** Dotted path of the field, e.g. `controls.runsPerTask`; empty for the whole file. */
+  readonly field: string;
+  readonly expected: string;
+  readonly received: string;
+}
+
+export class UserError extends Error {
+  readonly code: string = 'E_USER';
+  override readonly name: string = 'UserError';
+}
+
+/** Input files that do not match their schema; carries every issue, not just the first. */
+export class InputError extends UserError {
+  override readonly code = 'E_INPUT';
+  override readonly name = 'InputError';
+  constructor(readonly issues: readonly InputIssue[]) {
+    super(issues.map(formatIssue).join('\n'));
+  }
+}
+
+export class InfraError extends Error {
+  readonly code: string = 'E_INFRA';
+  override readonly name: string = 'InfraError';
+}
+
+export function formatIssue(issue: InputIssue): string {
+  const where = issue.field ? `${issue.file}: ${issue.field}` : issue.file;
+  return `${where}: expected ${issue.expected}, received ${issue.received}`;
+}

@@ -1,0 +1,82 @@
+import type { ParsedReport, TestStatus } from './types.js';
+
+/** The tests an order must pass, from the suite's lock file. */
+export interface ExpectedTests {
+  /** Failed on the unchanged repo, pass with the gold change. */
+  readonly failToPass: readonly string[];
+  /** Passed on the unchanged repo and still pass with the gold change. */
+  readonly passToPass: readonly string[];
+}
+
+export type CheckStatus = TestStatus | 'missing';
+
+/** One expected test's result in a graded order. */
+export interface CheckResult {
+  readonly id: string;
+  readonly expected: 'fail-to-pass' | 'pass-to-pass';
+  readonly status: CheckStatus;
+  readonly passed: boolean;
+}
+
+export interface Evaluation {
+  readonly checks: readonly CheckResult[];
+  readonly points: number;
+  readonly maxPoints: number;
+  /** Null when the order is passed; else why not. */
+  readonly failure:
+    | null
+    | { readonly reason: 'tests-failed' | 'report-inconsistent' | 'protected-path-changed'; readonly detail: string };
+}
+
+/**
+ * Grades one order from the runner's report. Only `pass` counts: an expected test that is
+ * missing, skipped or errored fails. The runner's exit status is cross-checked against the
+ * report, so output that claims passes the runner did not see (an early `exit(0)`, fake
+ * reporter lines) cannot grade as passed.
+ */
+export function evaluate(options: {
+  readonly expected: ExpectedTests;
+  readonly report: ParsedReport;
+  readonly exitCode: number | null;
+  readonly timedOut: boolean;
+  readonly protectedChanged: readonly string[];
+}): Evaluation {
+  const { expected, report } = options;
+  const byId = new Map(report.tests.map((t) => [t.id, t.status] as const));
+  const checks: CheckResult[] = [
+    ...expected.failToPass.map((id) => check(id, 'fail-to-pass', byId)),
+    ...expected.passToPass.map((id) => check(id, 'pass-to-pass', byId)),
+  ];
+  const points = checks.filter((c) => c.passed).length;
+  const result = { checks, points, maxPoints: checks.length };
+  if (options.protectedChanged.length > 0) {
+    return { ...result, failure: { reason: 'protected-path-changed', detail: options.protectedChanged.join(', ') } };
+  }
+  const notPassed = checks.filter((c) => !c.passed);
+  if (options.timedOut) {
+    return { ...result, failure: { reason: 'tests-failed', detail: 'the test command timed out' } };
+  }
+  if (notPassed.length > 0) {
+    const shown = notPassed.slice(0, 5).map((c) => `${c.id} (${c.status})`).join(', ');
+    const more = notPassed.length > 5 ? ` and ${notPassed.length - 5} more` : '';
+    return { ...result, failure: { reason: 'tests-failed', detail: shown + more } };
+  }
+  const inconsistency = crossCheck(report, options.exitCode);
+  return { ...result, failure: inconsistency ? { reason: 'report-inconsistent', detail: inconsistency } : null };
+}
+
+function check(id: string, expected: CheckResult['expected'], byId: ReadonlyMap<string, TestStatus>): CheckResult {
+  const status = byId.get(id) ?? 'missing';
+  return { id, expected, status, passed: status === 'pass' };
+}
+
+/** Why the report cannot be trusted, or null. */
+export function crossCheck(report: ParsedReport, exitCode: number | null): string | null {
+  if (report.problems.length > 0) return `report problems: ${report.problems.slice(0, 3).join('; ')}`;
+  const failing = report.tests.filter((t) => t.status === 'fail' || t.status === 'error').length;
+  if (exitCode === 0 && failing > 0) return `the runner exited 0 but reported ${failing} failing test(s)`;
+  if (exitCode !== 0 && failing === 0) {
+    return `the runner exited with ${exitCode ?? 'a signal'} but reported no failing test`;
+  }
+  return null;
+}

@@ -1,0 +1,72 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TestResult } from '../types.js';
+import { addCargoFlags, cargoRunner } from './cargo.js';
+
+const GOLDEN = fileURLToPath(new URL('../../../test/fixtures/reports/cargo/', import.meta.url));
+const sorted = (tests: readonly TestResult[]) =>
+  tests.map(({ id, status }) => ({ id, status })).sort((a, b) => a.id.localeCompare(b.id));
+const goldenReport = () => cargoRunner.parse({ reportDir: path.join(GOLDEN, 'report'), output: '', repoDir: '/elsewhere' });
+
+let tempDir: string | undefined;
+afterEach(async () => {
+  if (tempDir !== undefined) await rm(tempDir, { recursive: true, force: true });
+  tempDir = undefined;
+});
+
+describe('cargoRunner.instrument', () => {
+  it('runs every binary with JSON output and sends stdout and stderr, in order, to cargo.out', async () => {
+    tempDir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-cargo-'));
+    // `true` ignores the flags appended to it, so the shell redirection alone is exercised.
+    const { command, env } = cargoRunner.instrument('echo one; echo two >&2; echo three; true', { reportDir: tempDir });
+    expect(env).toEqual({ RUSTC_BOOTSTRAP: '1' });
+    const run = spawnSync('sh', ['-c', command], { encoding: 'utf8' });
+    expect(run.stdout + run.stderr).toBe('');
+    expect(await readFile(path.join(tempDir, 'cargo.out'), 'utf8')).toBe('one\ntwo\nthree\n');
+  });
+
+  it('appends the flags to a bare cargo test', () => {
+    expect(addCargoFlags('cargo test')).toBe('cargo test --no-fail-fast -- -Z unstable-options --format json');
+  });
+
+  it('keeps arguments the bare command already passes to the test binaries', () => {
+    expect(addCargoFlags('cargo test --workspace -- --test-threads=1')).toBe(
+      'cargo test --workspace --no-fail-fast -- -Z unstable-options --format json --test-threads=1',
+    );
+  });
+});
+
+describe('cargoRunner.parse', () => {
+  it('reads the golden output into exact ids and statuses', async () => {
+    const expected = JSON.parse(await readFile(path.join(GOLDEN, 'expected.json'), 'utf8'));
+    const report = await goldenReport();
+    expect(sorted(report.tests)).toEqual(sorted(expected.tests));
+    expect([...report.problems].sort()).toEqual([...expected.problems].sort());
+  });
+
+  it('sees through a test that prints a fake "ok" line and then fails', async () => {
+    const report = await goldenReport();
+    const id = 'lib::tests::prints_fake_ok_then_fails';
+    expect(report.tests.find((t) => t.id === id)).toEqual({ id, status: 'fail', message: 'really failed' });
+    expect(report.problems).toContain(`test "${id}" was reported with different statuses (pass, fail); counted as fail`);
+  });
+
+  it('turns the test running when its binary crashed into an error', async () => {
+    const report = await goldenReport();
+    expect(report.tests.find((t) => t.id === 'tests/crash.rs::aborts_the_binary')).toEqual({
+      id: 'tests/crash.rs::aborts_the_binary',
+      status: 'error',
+      message: 'the test binary ended before this test finished',
+    });
+    expect(report.problems).toContain('cargo test binary tests/crash.rs ended without its summary line (it crashed or was killed)');
+  });
+
+  it('reports a problem when cargo.out is missing', async () => {
+    const report = await cargoRunner.parse({ reportDir: '/nonexistent', output: '', repoDir: '/nonexistent' });
+    expect(report).toEqual({ tests: [], problems: ['cargo output cargo.out is missing'] });
+  });
+});

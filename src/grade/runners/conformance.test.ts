@@ -1,0 +1,127 @@
+/**
+ * Every runner adapter against the real runner: the sample project in
+ * `test/fixtures/reports/<format>/project/` is copied to a temp folder, its bare command is
+ * instrumented and run with `sh -c`, and the parsed report must match `expected.json` there.
+ * `BAKEOFF_UPDATE_GOLDENS=1` also copies the report files to `<format>/report/`, the golden
+ * files the parser tests read.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ReportFormat, TestResult } from '../types.js';
+import { getTestRunner } from './registry.js';
+import { quoteShellArg } from './shell-quote.js';
+
+const MAIN_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const FIXTURES = path.join(MAIN_ROOT, 'test/fixtures/reports');
+const UPDATE_GOLDENS = process.env.BAKEOFF_UPDATE_GOLDENS === '1';
+
+interface Sample {
+  readonly format: ReportFormat;
+  /** The bare test command, or why the runner cannot run on this machine. */
+  readonly command: { readonly bare: string } | { readonly skip: string };
+  /** Makes the project's imports resolve (vitest's test files import `vitest`). */
+  readonly linkNodeModules?: boolean;
+}
+
+function succeeds(program: string, args: readonly string[]): boolean {
+  return spawnSync(program, args, { stdio: 'ignore' }).status === 0;
+}
+
+function fromBin(bin: string | undefined, why: string): Sample['command'] {
+  return bin !== undefined && existsSync(bin) ? { bare: quoteShellArg(bin) } : { skip: why };
+}
+
+const JEST_BINS = [process.env.BAKEOFF_JEST_BIN, '/tmp/bakeoff-jest/node_modules/.bin/jest'];
+const SAMPLES: readonly Sample[] = [
+  {
+    format: 'pytest',
+    command: succeeds('python3', ['-m', 'pytest', '--version'])
+      ? { bare: 'python3 -m pytest -q tests' }
+      : { skip: 'python3 with pytest is not installed' },
+  },
+  { format: 'node-test', command: { bare: 'node --test test/' } },
+  {
+    format: 'vitest',
+    command: fromBin(path.join(MAIN_ROOT, 'node_modules/.bin/vitest'), 'vitest is not installed in node_modules'),
+    linkNodeModules: true,
+  },
+  {
+    format: 'jest',
+    command: fromBin(
+      JEST_BINS.find((bin) => bin !== undefined && existsSync(bin)),
+      'jest is not a dependency: install jest@30 under /tmp/bakeoff-jest or set BAKEOFF_JEST_BIN',
+    ),
+  },
+  {
+    format: 'cargo',
+    command: succeeds('cargo', ['--version']) ? { bare: 'cargo test' } : { skip: 'cargo is not installed' },
+  },
+];
+
+/** The environment of a clean test run: no variables from the vitest run around this test. */
+function childEnv(extra: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^(VITEST|TEST$|NODE_ENV$|NODE_OPTIONS$)/.test(key)) env[key] = value;
+  }
+  return { ...env, CARGO_NET_OFFLINE: 'true', ...extra };
+}
+
+function runShell(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', () => resolve(output));
+  });
+}
+
+function byId(tests: readonly TestResult[]): { id: string; status: string }[] {
+  return tests.map(({ id, status }) => ({ id, status })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+const tempDirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+describe('every runner adapter', () => {
+  for (const sample of SAMPLES) {
+    const command = sample.command;
+    if ('skip' in command) {
+      it.skip(`${sample.format}: skipped because ${command.skip}`, () => {});
+      continue;
+    }
+    it(`${sample.format}: reports the sample project's tests as the real runner ran them`, async () => {
+      const runner = getTestRunner(sample.format);
+      const work = await mkdtemp(path.join(os.tmpdir(), `bakeoff-${sample.format}-`));
+      tempDirs.push(work);
+      const repoDir = path.join(work, 'repo');
+      // A space in the report folder checks that every adapter quotes its paths.
+      const reportDir = path.join(work, 'report dir');
+      await cp(path.join(FIXTURES, sample.format, 'project'), repoDir, { recursive: true });
+      await mkdir(reportDir);
+      if (sample.linkNodeModules) await symlink(path.join(MAIN_ROOT, 'node_modules'), path.join(repoDir, 'node_modules'));
+
+      const instrumented = runner.instrument(command.bare, { reportDir });
+      const output = await runShell(instrumented.command, repoDir, childEnv(instrumented.env));
+      const report = await runner.parse({ reportDir, output, repoDir });
+
+      if (UPDATE_GOLDENS) {
+        const golden = path.join(FIXTURES, sample.format, 'report');
+        await rm(golden, { recursive: true, force: true });
+        await cp(reportDir, golden, { recursive: true });
+      }
+      const expected = JSON.parse(await readFile(path.join(FIXTURES, sample.format, 'expected.json'), 'utf8'));
+      expect(byId(report.tests), output).toEqual(byId(expected.tests));
+      expect([...report.problems].sort()).toEqual([...expected.problems].sort());
+    }, 60_000);
+  }
+});

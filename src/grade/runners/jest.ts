@@ -1,0 +1,22 @@
+import path from 'node:path';
+import type { TestRunner } from '../types.js';
+import { readJestJsonReport } from './jest-json-report.js';
+import { recordRepoRoot } from './repo-root.js';
+import { quoteShellArg } from './shell-quote.js';
+
+const REPORT_FILE = 'jest.json';
+
+/**
+ * jest through `--json` (the default reporter still writes to stderr). Ids are
+ * `<file relative to the repo root>::<describe> > … > <title>`, e.g.
+ * `__tests__/dates.test.js::format > keeps the zone`. jest marks the tests under a failed
+ * `beforeAll` as failed.
+ */
+export const jestRunner: TestRunner = {
+  format: 'jest',
+  instrument(command, { reportDir }) {
+    const outputFile = quoteShellArg(`--outputFile=${path.join(reportDir, REPORT_FILE)}`);
+    return { command: `${recordRepoRoot(reportDir)}; ${command} --ci --json ${outputFile}`, env: {} };
+  },
+  parse: ({ reportDir, repoDir }) => readJestJsonReport({ reportDir, repoDir, reportFile: REPORT_FILE }),
+};

@@ -1,0 +1,88 @@
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TestResult } from '../types.js';
+import { nodeTestRunner, parseNodeTestReport } from './node-test.js';
+import { resolveReportersDir } from './reporters-dir.js';
+
+const GOLDEN = fileURLToPath(new URL('../../../test/fixtures/reports/node-test/', import.meta.url));
+const sorted = (tests: readonly TestResult[]) =>
+  tests.map(({ id, status }) => ({ id, status })).sort((a, b) => a.id.localeCompare(b.id));
+const goldenReport = () =>
+  nodeTestRunner.parse({ reportDir: path.join(GOLDEN, 'report'), output: '', repoDir: '/elsewhere' });
+
+let tempDir: string | undefined;
+afterEach(async () => {
+  if (tempDir !== undefined) await rm(tempDir, { recursive: true, force: true });
+  tempDir = undefined;
+});
+
+describe('nodeTestRunner.instrument', () => {
+  it('adds the reporter to NODE_OPTIONS, keeping the options already there', async () => {
+    tempDir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-node-test-'));
+    const reportDir = path.join(tempDir, 'report dir');
+    await mkdir(reportDir);
+    const { command, env } = nodeTestRunner.instrument('printf %s "$NODE_OPTIONS"', { reportDir });
+    const run = spawnSync('sh', ['-c', command], {
+      cwd: tempDir,
+      env: { ...process.env, ...env, NODE_OPTIONS: '--max-old-space-size=200' },
+      encoding: 'utf8',
+    });
+    const reporter = path.join(resolveReportersDir(), 'node-test-reporter.mjs');
+    expect(run.stdout).toBe(
+      '--max-old-space-size=200 --test-reporter=spec --test-reporter-destination=stdout ' +
+        `--test-reporter=${reporter} "--test-reporter-destination=${reportDir}/node-test.jsonl"`,
+    );
+  });
+
+  it('records the repo root the command ran from', async () => {
+    tempDir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-node-test-'));
+    const { command, env } = nodeTestRunner.instrument('true', { reportDir: tempDir });
+    spawnSync('sh', ['-c', command], { cwd: tempDir, env: { ...process.env, ...env } });
+    expect((await readFile(path.join(tempDir, 'root.txt'), 'utf8')).split('\n')[0]).toBe(tempDir);
+  });
+});
+
+describe('nodeTestRunner.parse', () => {
+  it('reads the golden report into exact ids and statuses', async () => {
+    const expected = JSON.parse(await readFile(path.join(GOLDEN, 'expected.json'), 'utf8'));
+    const report = await goldenReport();
+    expect(sorted(report.tests)).toEqual(sorted(expected.tests));
+    expect(report.problems).toEqual([]);
+  });
+
+  it('reports leaf tests, and a suite only when its own hook failed', async () => {
+    const ids = (await goldenReport()).tests.map((t) => t.id);
+    expect(ids).not.toContain('test/sample.mjs::group');
+    expect(ids).not.toContain('test/sample.mjs::parent with subtests');
+    const suite = (await goldenReport()).tests.find((t) => t.id === 'test/sample.mjs::broken after hook');
+    expect(suite).toEqual({ id: 'test/sample.mjs::broken after hook', status: 'error', message: 'after broke' });
+  });
+
+  it('reports a file that crashed as one error named by the file', async () => {
+    const crash = (await goldenReport()).tests.find((t) => t.id === 'test/crash.mjs');
+    expect(crash).toEqual({ id: 'test/crash.mjs', status: 'error', message: 'Error: crash while loading the test file' });
+  });
+
+  it('reports a problem when the run did not reach its end line', async () => {
+    const text = await readFile(path.join(GOLDEN, 'report/node-test.jsonl'), 'utf8');
+    const withoutEnd = text.trimEnd().split('\n').slice(0, -1).join('\n');
+    expect(parseNodeTestReport(withoutEnd, []).problems).toEqual([
+      'node:test run did not finish (no end line at the end of the report)',
+    ]);
+  });
+
+  it('makes file paths relative to the repo directory when no root was recorded', () => {
+    const line = '{"event":"test","file":"/repo/test/a.mjs","path":["g","t"],"passed":false,"failureType":"testTimeoutFailure"}';
+    const report = parseNodeTestReport(`${line}\n{"event":"end"}\n`, ['/repo']);
+    expect(report.tests).toEqual([{ id: 'test/a.mjs::g > t', status: 'error' }]);
+  });
+
+  it('reports a problem when the reporter wrote nothing', async () => {
+    const report = await nodeTestRunner.parse({ reportDir: '/nonexistent', output: '', repoDir: '/nonexistent' });
+    expect(report).toEqual({ tests: [], problems: ['node:test report node-test.jsonl is missing'] });
+  });
+});

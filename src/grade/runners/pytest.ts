@@ -1,0 +1,73 @@
+import path from 'node:path';
+import { z } from 'zod';
+import type { ParsedReport, TestResult, TestRunner } from '../types.js';
+import { mergeTestResults } from './merge-test-results.js';
+import { parseJsonLines } from './parse-json-lines.js';
+import { readReportFile } from './read-report-file.js';
+import { resolveReportersDir } from './reporters-dir.js';
+
+/** Written by `src/grade/reporters/bakeoff_pytest_report.py`. */
+const REPORT_FILE = 'pytest.jsonl';
+
+/** One line of the plugin's report. */
+const PytestReportLine = z.union([
+  z.object({
+    id: z.string(),
+    status: z.enum(['pass', 'fail', 'skip', 'error']),
+    message: z.string().optional(),
+  }),
+  z.object({ session: z.literal('finished'), exitstatus: z.number().int() }),
+]);
+
+/** pytest exit statuses that mean pytest itself failed rather than the tests. */
+const BROKEN_EXIT_STATUSES: Readonly<Record<number, string>> = { 3: 'internal error', 4: 'usage error' };
+
+/**
+ * pytest through bakeoff's own plugin (`-p bakeoff_pytest_report`): exact nodeids such as
+ * `tests/test_dates.py::TestGroup::test_tz[utc]`. A failed setup or teardown is an error, xfail
+ * and skip are skips, and a test file that fails to collect is one error under its own path.
+ * Plugin autoload and the cache are off, and collection errors do not stop the session.
+ */
+export const pytestRunner: TestRunner = {
+  format: 'pytest',
+  instrument(command, { reportDir }) {
+    return {
+      command: `${command} -p bakeoff_pytest_report -p no:cacheprovider --continue-on-collection-errors`,
+      env: {
+        PYTHONPATH: resolveReportersDir(),
+        PYTHONDONTWRITEBYTECODE: '1',
+        PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1',
+        BAKEOFF_PYTEST_REPORT: path.join(reportDir, REPORT_FILE),
+      },
+    };
+  },
+  async parse({ reportDir }) {
+    const text = await readReportFile(path.join(reportDir, REPORT_FILE));
+    if (text === undefined) return { tests: [], problems: [`pytest report ${REPORT_FILE} is missing`] };
+    return parsePytestReport(text);
+  },
+};
+
+/**
+ * Reads the plugin's JSON lines. The last line must be a session line: without it the pytest
+ * process died before its session ended (a crash, `os._exit`, a kill), and tests may be missing.
+ */
+export function parsePytestReport(text: string): ParsedReport {
+  const { records, problems } = parseJsonLines(text, PytestReportLine, REPORT_FILE);
+  const results: TestResult[] = [];
+  const all = [...problems];
+  for (const record of records) {
+    if ('id' in record) {
+      results.push({ id: record.id, status: record.status, ...(record.message ? { message: record.message } : {}) });
+      continue;
+    }
+    const broken = BROKEN_EXIT_STATUSES[record.exitstatus];
+    if (broken !== undefined) all.push(`pytest ended with exit status ${record.exitstatus} (${broken})`);
+  }
+  const last = records.at(-1);
+  if (last === undefined || !('session' in last)) {
+    all.push('pytest session did not finish (no session line at the end of the report)');
+  }
+  const merged = mergeTestResults(results);
+  return { tests: merged.tests, problems: [...all, ...merged.problems] };
+}

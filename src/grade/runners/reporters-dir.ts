@@ -1,0 +1,27 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** A file every reporters folder holds; its presence tells a real folder from a stale path. */
+const MARKER = 'bakeoff_pytest_report.py';
+
+/**
+ * The absolute path of `src/grade/reporters/` (bakeoff's own pytest plugin and node:test
+ * reporter), found from the calling module's URL.
+ *
+ * From `src/grade/runners/*.ts` (vitest) it is `../reporters/`. From the compiled
+ * `dist/grade/runners/*.js` it would be `dist/grade/reporters/`, but tsc does not copy `.py`
+ * and `.mjs` files, so the fallback is the source folder `../../../src/grade/reporters/`
+ * (shipped too: package.json `files` lists it).
+ *
+ * @param from - URL of a module in `grade/runners/`; defaults to this module.
+ * @throws Error when neither folder holds the reporters.
+ */
+export function resolveReportersDir(from: string = import.meta.url): string {
+  const candidates = [new URL('../reporters/', from), new URL('../../../src/grade/reporters/', from)];
+  for (const candidate of candidates) {
+    const dir = fileURLToPath(candidate);
+    if (existsSync(`${dir}${MARKER}`)) return dir.replace(/\/$/, '');
+  }
+  const tried = candidates.map((c) => fileURLToPath(c)).join(', ');
+  throw new Error(`bakeoff's test reporters were not found: expected ${MARKER} in one of ${tried}`);
+}

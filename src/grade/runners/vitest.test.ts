@@ -1,0 +1,40 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { TestResult } from '../types.js';
+import { vitestRunner } from './vitest.js';
+
+const GOLDEN = fileURLToPath(new URL('../../../test/fixtures/reports/vitest/', import.meta.url));
+const sorted = (tests: readonly TestResult[]) =>
+  tests.map(({ id, status }) => ({ id, status })).sort((a, b) => a.id.localeCompare(b.id));
+const goldenReport = (repoDir = '/elsewhere') =>
+  vitestRunner.parse({ reportDir: path.join(GOLDEN, 'report'), output: '', repoDir });
+
+describe('vitestRunner', () => {
+  it('adds the JSON report, quoted, after the bare command and records the repo root first', () => {
+    const { command } = vitestRunner.instrument('npx vitest run', { reportDir: '/tmp/report dir' });
+    expect(command).toBe(
+      "{ pwd; pwd -P; } > '/tmp/report dir/root.txt'; " +
+        "npx vitest run --reporter=default --reporter=json '--outputFile=/tmp/report dir/vitest.json'",
+    );
+  });
+
+  it('reads the golden report into exact ids and statuses, relative to the recorded repo root', async () => {
+    const expected = JSON.parse(await readFile(path.join(GOLDEN, 'expected.json'), 'utf8'));
+    const report = await goldenReport();
+    expect(sorted(report.tests)).toEqual(sorted(expected.tests));
+    expect(report.problems).toEqual([]);
+  });
+
+  it('names a crashed test file by its path, with the error as message', async () => {
+    const { tests } = await goldenReport();
+    const crash = tests.find((t) => t.id === 'checks/crash.check.js');
+    expect(crash).toMatchObject({ status: 'error', message: expect.stringContaining('crash while loading the test file') });
+  });
+
+  it('reports a problem when the report file is missing', async () => {
+    const report = await vitestRunner.parse({ reportDir: '/nonexistent', output: '', repoDir: '/nonexistent' });
+    expect(report).toEqual({ tests: [], problems: ['report vitest.json is missing'] });
+  });
+});

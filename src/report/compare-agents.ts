@@ -1,0 +1,28 @@
+import { compareText } from './compare-text.js';
+import type { AgentSummary } from './leaderboard-view.js';
+
+type Rankable = Pick<AgentSummary, 'agent' | 'solveShare' | 'solved' | 'costPerFixUsd'>;
+
+/**
+ * Ranking order: share solved (descending; agents whose runs were all void last), then runs
+ * solved (descending), then cost per fix (ascending; unknown cost last), then agent id, so the
+ * order never depends on the order of the input.
+ */
+export function compareAgents(a: Rankable, b: Rankable): number {
+  return (
+    compareNullable(a.solveShare, b.solveShare, (x, y) => y - x) ||
+    b.solved - a.solved ||
+    compareNullable(a.costPerFixUsd, b.costPerFixUsd, (x, y) => x - y) ||
+    compareText(a.agent.id, b.agent.id)
+  );
+}
+
+/** Nulls sort after every number. */
+function compareNullable(
+  a: number | null,
+  b: number | null,
+  compare: (x: number, y: number) => number,
+): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+  return compare(a, b);
+}

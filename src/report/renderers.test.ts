@@ -1,0 +1,246 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { AgentInfo, Outcome, RunRecord } from '../types.js';
+import { summarize } from './summarize.js';
+import { renderTable } from './render-table.js';
+import { renderMarkdown } from './render-markdown.js';
+import { buildJsonReport, renderJson } from './render-json.js';
+
+// Fixture: three agents on ten tasks, one run each (standard 1), so every interval is Wilson.
+//   strong   8 solved, 1 failed, 1 void (infra-error), $0.50 a run   → 88.9%, cost/fix $5/8
+//   weak|pipe 5 solved, 5 failed, no cost or token data              → 50.0% [23.7–76.3]
+//   partial  3 solved of 5 tasks (tagged), $1 a run                  → 60.0%
+const SOLVED: Outcome = { kind: 'solved' };
+const FAILED: Outcome = { kind: 'failed', reason: 'tests-failed', detail: '2 of 7 tests failed' };
+const VOID: Outcome = { kind: 'void', reason: 'infra-error' };
+
+function agent(id: string, extra: Partial<AgentInfo> = {}): AgentInfo {
+  return { id, harness: 'builtin', version: null, model: null, effort: null, ...extra };
+}
+
+function run(who: AgentInfo, t: number, outcome: Outcome, extra: Partial<RunRecord> = {}): RunRecord {
+  return {
+    id: `${who.id}/t${t}`,
+    suiteId: 'demo',
+    suiteHash: 'sha256:5a17e',
+    controlsDigest: 'sha256:c0ffee',
+    task: `t${String(t).padStart(2, '0')}`,
+    agent: who,
+    replay: 0,
+    seed: null,
+    level: null,
+    outcome,
+    agentSec: 60 + t,
+    gradeSec: 2,
+    costUsd: null,
+    tokensIn: null,
+    tokensOut: null,
+    linesAdded: 10,
+    linesRemoved: 2,
+    points: 0,
+    maxPoints: 0,
+    runtime: {},
+    startedAt: '2025-01-01T00:00:00Z',
+    finishedAt: '2025-01-01T00:02:00Z',
+    ...extra,
+  };
+}
+
+const strong = agent('strong', { harness: 'claude-code', version: '2.0.1', model: 'opus', effort: 'high' });
+const weak = agent('weak|pipe');
+const partial = agent('partial', { harness: 'codex', version: '0.9.0', model: 'gpt' });
+const tasks = [...Array(10).keys()];
+const runs: RunRecord[] = [
+  ...tasks.map((t) =>
+    run(weak, t, t < 5 ? SOLVED : FAILED),
+  ),
+  ...tasks.map((t) =>
+    run(strong, t, t < 8 ? SOLVED : t === 8 ? FAILED : VOID, { costUsd: 0.5, tokensIn: 120_000, tokensOut: 3_000 }),
+  ),
+  ...tasks.slice(0, 5).map((t) => run(partial, t, t < 3 ? SOLVED : FAILED, { costUsd: 1 })),
+];
+const controls = { runsPerTask: 1, sessionWallClockSec: 600 };
+const view = summarize(runs, { standardRunsPerTask: 1, controls });
+
+describe('renderTable', () => {
+  const text = renderTable(view);
+  const lines = text.split('\n');
+  const header = lines.find((line) => line.startsWith('#')) ?? '';
+  const rowOf = (id: string): string => lines.find((line) => line.includes(` ${id} `)) ?? '';
+
+  it('lists the agents in rank order, numbered', () => {
+    const order = ['strong', 'partial', 'weak|pipe'].map((id) => lines.indexOf(rowOf(id)));
+    expect(order.every((index) => index > 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(rowOf('strong')).toMatch(/^1 /);
+    expect(rowOf('partial')).toMatch(/^2 /);
+    expect(rowOf('weak|pipe')).toMatch(/^3 /);
+  });
+
+  it('shows share with interval, void count, run tag, medians, tokens and cost per fix', () => {
+    expect(rowOf('strong')).toMatch(
+      /1\s+strong\s+claude-code\s+2\.0\.1\s+opus@high\s+10\s+8\s+88\.9% \[56\.5–98\.0\]\s+1\s+1m 04s\s+12\s+1\.20M\s+30\.0k\s+\$0\.625$/,
+    );
+    expect(rowOf('partial')).toContain('5 (0–1 runs/task)');
+    expect(rowOf('weak|pipe')).toContain('50.0% [23.7–76.3]');
+  });
+
+  it('shows missing values as a dash', () => {
+    // weak has no version, model, tokens or cost: five dashes, and nothing reads as 0.
+    expect(rowOf('weak|pipe').match(/ – /g)?.length ?? 0).toBeGreaterThanOrEqual(4);
+    expect(rowOf('weak|pipe')).toMatch(/–$/);
+  });
+
+  it('shows a dash, not 0%, for the share of an agent whose runs were all void', () => {
+    const broken = agent('broken');
+    const allVoid = summarize([run(broken, 0, VOID), run(broken, 1, VOID)], { standardRunsPerTask: 1 });
+    const row = renderTable(allVoid).split('\n').find((line) => line.includes(' broken ')) ?? '';
+    expect(row).toMatch(/^1\s+broken\s+builtin\s+–\s+–\s+2\s+0\s+–\s+2\s+–\s+–\s+–\s+–\s+–$/);
+  });
+
+  it('aligns every column: right-aligned cells end where their header ends', () => {
+    const shareEnd = header.indexOf('share [95% CI]') + 'share [95% CI]'.length;
+    for (const id of ['strong', 'partial', 'weak|pipe']) {
+      const row = rowOf(id);
+      const cell = row.match(/\d+\.\d% \[[\d.]+–[\d.]+\]/)?.[0] ?? '';
+      expect(cell, id).not.toBe('');
+      expect(row.indexOf(cell) + cell.length, id).toBe(shareEnd);
+    }
+  });
+
+  it('names the suite, its hash and the controls digest, and explains the counting', () => {
+    expect(text).toContain('demo');
+    expect(text).toContain('sha256:5a17e');
+    expect(text).toContain('sha256:c0ffee');
+    expect(text).toMatch(/Void runs .* left out of the share/s);
+  });
+
+  it('emits ANSI bold only when asked for color', () => {
+    expect(text).not.toContain('\u001b[');
+    expect(renderTable(view, { color: true })).toContain('\u001b[1m#');
+  });
+});
+
+/** Split a GFM table line into cells, honouring `\|` escapes. */
+function cells(line: string): string[] {
+  expect(line.startsWith('| ') && line.endsWith(' |')).toBe(true);
+  return line.slice(2, -2).split(/(?<!\\) \| /);
+}
+
+describe('renderMarkdown', () => {
+  const text = renderMarkdown(view);
+  const tableLines = text.split('\n').filter((line) => line.startsWith('|'));
+
+  it('is a valid GitHub table: header, alignment row, one row per agent, equal cell counts', () => {
+    const [head, rule, ...rows] = tableLines;
+    const width = cells(head ?? '').length;
+    expect(width).toBe(14);
+    expect(cells(rule ?? '').every((cell) => /^:?-{3,}:?$/.test(cell))).toBe(true);
+    expect(rows).toHaveLength(3);
+    for (const row of rows) expect(cells(row)).toHaveLength(width);
+  });
+
+  it('lists the agents in rank order and escapes a pipe in an agent id', () => {
+    const ids = tableLines.slice(2).map((line) => cells(line)[1]);
+    expect(ids).toEqual(['`strong`', '`partial`', '`weak\\|pipe`']);
+  });
+
+  it('gives the suite id and hash, the controls digest and how share, interval and void are counted', () => {
+    expect(text).toContain('Suite `demo`, hash `sha256:5a17e`; controls digest `sha256:c0ffee`');
+    expect(text).toContain('Share = runs solved / valid runs');
+    expect(text).toContain('Wilson');
+    expect(text).toContain('Void runs: `strong`: infra-error 1.');
+  });
+});
+
+const Interval = z.object({ low: z.number().min(0).max(1), high: z.number().min(0).max(1) });
+const nullableNumber = z.number().nullable();
+const JsonReportSchema = z.object({
+  schemaVersion: z.literal(1),
+  suite: z.object({ id: z.string(), hash: z.string() }),
+  controls: z.unknown(),
+  controlsDigest: z.string(),
+  agents: z.array(
+    z.object({
+      id: z.string(),
+      harness: z.string(),
+      version: z.string().nullable(),
+      model: z.string().nullable(),
+      effort: z.string().nullable(),
+      runs: z.number().int(),
+      solved: z.number().int(),
+      void: z.number().int(),
+      solveShare: nullableNumber,
+      ci95: Interval.nullable(),
+      costPerFixUsd: nullableNumber,
+      medianRunSec: nullableNumber,
+      medianLinesToReview: nullableNumber,
+      tokensIn: nullableNumber,
+      tokensOut: nullableNumber,
+    }),
+  ),
+  runs: z.array(
+    z.object({
+      id: z.string(),
+      task: z.string(),
+      agent: z.string(),
+      replay: z.number().int(),
+      outcome: z.enum(['solved', 'failed', 'void']),
+      voidReason: z.string().nullable(),
+      agentSec: z.number(),
+      costUsd: nullableNumber,
+      tokensIn: nullableNumber,
+      tokensOut: nullableNumber,
+      linesAdded: z.number().int(),
+      linesRemoved: z.number().int(),
+      points: z.number(),
+      maxPoints: z.number(),
+    }),
+  ),
+});
+
+describe('renderJson', () => {
+  const parsed: unknown = JSON.parse(renderJson(view, runs));
+
+  it('has the shape of DESIGN.md §5', () => {
+    const result = JsonReportSchema.safeParse(parsed);
+    expect(result.error?.issues ?? []).toEqual([]);
+  });
+
+  it('is the report object, serialized without loss', () => {
+    expect(parsed).toEqual(JSON.parse(JSON.stringify(buildJsonReport(view, runs))));
+    expect(renderJson(view, runs).endsWith('}\n')).toBe(true);
+  });
+
+  it('carries suite, controls and agents in rank order with plain numbers', () => {
+    const report = JsonReportSchema.parse(parsed);
+    expect(report.suite).toEqual({ id: 'demo', hash: 'sha256:5a17e' });
+    expect(report.controls).toEqual(controls);
+    expect(report.agents.map((a) => a.id)).toEqual(['strong', 'partial', 'weak|pipe']);
+    const top = report.agents[0];
+    expect(top).toMatchObject({ harness: 'claude-code', version: '2.0.1', model: 'opus', effort: 'high' });
+    expect(top).toMatchObject({ runs: 10, solved: 8, void: 1, tokensIn: 1_200_000, tokensOut: 30_000 });
+    // Tokens and cost count every run, the void one included; the share does not.
+    expect(top?.solveShare).toBeCloseTo(8 / 9, 12);
+    expect(top?.costPerFixUsd).toBeCloseTo(0.625, 12);
+    expect(report.agents[2]).toMatchObject({ solveShare: 0.5, costPerFixUsd: null, tokensIn: null });
+  });
+
+  it('lists every run once, sorted, with its outcome and void reason', () => {
+    const report = JsonReportSchema.parse(parsed);
+    expect(report.runs).toHaveLength(runs.length);
+    const voidRun = report.runs.find((r) => r.id === 'strong/t9');
+    expect(voidRun).toMatchObject({ task: 't09', agent: 'strong', outcome: 'void', voidReason: 'infra-error' });
+    // Fields beyond §5 are read from the raw JSON: the schema strips unknown keys.
+    const raw = (parsed as { runs: { id: string }[] }).runs;
+    const failedRun = raw.find((r) => r.id === 'strong/t8');
+    expect(failedRun).toMatchObject({ outcome: 'failed', voidReason: null, failReason: 'tests-failed', outcomeDetail: '2 of 7 tests failed' });
+    const keys = report.runs.map((r) => `${r.task} ${r.agent}`);
+    expect(keys).toEqual([...keys].sort());
+  });
+
+  it('writes null, not undefined, when no controls were given', () => {
+    const bare = JSON.parse(renderJson(summarize(runs, { standardRunsPerTask: 1 }), runs)) as { controls: unknown };
+    expect(bare.controls).toBeNull();
+  });
+});

@@ -1,0 +1,97 @@
+import { cp, lstat, mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { evaluate, type Evaluation, type ExpectedTests } from '../grade/evaluate.js';
+import { runTests, type TestRun } from '../grade/run-tests.js';
+import type { ReportFormat } from '../grade/types.js';
+import { applyPatch } from '../sandbox/git.js';
+import type { Sandbox } from '../sandbox/types.js';
+import { createWorkspace } from '../sandbox/workspace.js';
+import { listTree } from '../util/fs.js';
+
+export interface GradeOrderOptions {
+  readonly sandbox: Sandbox;
+  readonly preparedRepo: string;
+  /** The agent's cumulative change up to this order. */
+  readonly patch: string;
+  /** Paths the change touched (for the protected-path check). */
+  readonly changedPaths: readonly string[];
+  readonly protectedPaths: readonly string[];
+  /** Hidden folders of this order and every earlier one, oldest first. */
+  readonly hiddenDirs: readonly string[];
+  readonly test: { readonly command: string; readonly format: ReportFormat };
+  readonly expected: ExpectedTests;
+  /** Empty folder for this grading (workspace, reports, logs). */
+  readonly scratchDir: string;
+  readonly outDir: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+}
+
+export type OrderGrade =
+  | ({ readonly applied: true; readonly testRun: TestRun; readonly durationMs: number } & Evaluation)
+  | { readonly applied: false; readonly error: string; readonly durationMs: number };
+
+/**
+ * Grades one order from a clean copy of the prepared repo plus the agent's patch, with the
+ * hidden files copied over whatever the agent put at those paths. Never looks at the agent's
+ * live workspace.
+ */
+export async function gradeOrder(options: GradeOrderOptions): Promise<OrderGrade> {
+  const started = performance.now();
+  const elapsed = (): number => performance.now() - started;
+  const workspace = await createWorkspace(options.preparedRepo, options.scratchDir);
+  try {
+    const applied = await applyPatch(workspace.dir, options.patch);
+    if (!applied.ok) return { applied: false, error: applied.error, durationMs: elapsed() };
+    await placeHiddenFiles(workspace.dir, options.hiddenDirs);
+    await mkdir(options.outDir, { recursive: true });
+    const testRun = await runTests({
+      sandbox: options.sandbox,
+      repoDir: workspace.dir,
+      command: options.test.command,
+      format: options.test.format,
+      outDir: options.outDir,
+      env: options.env,
+      timeoutMs: options.timeoutMs,
+    });
+    const isProtected = picomatch([...options.protectedPaths], { dot: true });
+    const evaluation = evaluate({
+      expected: options.expected,
+      report: testRun.report,
+      exitCode: testRun.exec.exitCode,
+      timedOut: testRun.exec.timedOut,
+      protectedChanged: options.changedPaths.filter((p) => isProtected(p)),
+    });
+    return { applied: true, testRun, durationMs: elapsed(), ...evaluation };
+  } finally {
+    await workspace.dispose();
+  }
+}
+
+/** Copies hidden files into the repo, replacing any file, folder or link the agent left there. */
+export async function placeHiddenFiles(repoDir: string, hiddenDirs: readonly string[]): Promise<void> {
+  for (const hiddenDir of hiddenDirs) {
+    for (const entry of await listTree(hiddenDir).catch(() => [])) {
+      const target = path.join(repoDir, entry.rel);
+      await unlinkSymlinkedParents(repoDir, entry.rel);
+      await rm(target, { recursive: true, force: true });
+      await mkdir(path.dirname(target), { recursive: true });
+      await cp(path.join(hiddenDir, entry.rel), target, { verbatimSymlinks: true });
+    }
+  }
+}
+
+/** Removes any symlink among the parent folders of `rel`, so writes cannot leave the repo. */
+async function unlinkSymlinkedParents(repoDir: string, rel: string): Promise<void> {
+  const parts = rel.split('/').slice(0, -1);
+  for (let i = 1; i <= parts.length; i++) {
+    const dir = path.join(repoDir, ...parts.slice(0, i));
+    const st = await lstat(dir).catch(() => undefined);
+    if (!st) return;
+    if (!st.isDirectory()) {
+      await rm(dir, { force: true });
+      return;
+    }
+  }
+}

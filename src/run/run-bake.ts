@@ -1,0 +1,175 @@
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Agent } from '../agents/types.js';
+import { planRuns, type RunSpec } from '../plan/plan-runs.js';
+import { prepareRepo } from '../sandbox/prepare-repo.js';
+import type { Sandbox } from '../sandbox/types.js';
+import { disposeScratch } from '../sandbox/workspace.js';
+import type { Store } from '../store/open-store.js';
+import type { SuiteLock } from '../suite/lock.js';
+import type { Suite, Task } from '../suite/types.js';
+import type { RunRecord } from '../types.js';
+import { baseEnv } from './base-env.js';
+import { runPool } from './pool.js';
+import { runTask } from './run-task.js';
+
+export interface BakeOptions {
+  readonly suite: Suite;
+  readonly lock: SuiteLock;
+  readonly agents: readonly Agent[];
+  /** Runs per (task, agent); defaults to the suite's `runsPerTask`. */
+  readonly runsPerTask?: number;
+  readonly concurrency: number;
+  readonly store: Store;
+  readonly sandbox: Sandbox;
+  readonly cacheDir: string;
+  readonly runtime: Readonly<Record<string, string>>;
+  readonly onEvent?: (event: BakeEvent) => void;
+}
+
+export type BakeEvent =
+  | { readonly type: 'plan'; readonly total: number; readonly alreadyDone: number; readonly rejected: readonly { task: string; reason: string }[] }
+  | { readonly type: 'prepare'; readonly task: string; readonly cached: boolean; readonly ok: boolean }
+  | { readonly type: 'run-end'; readonly record: RunRecord; readonly error?: Error };
+
+export interface BakeSummary {
+  readonly planned: number;
+  readonly alreadyDone: number;
+  readonly ran: number;
+  readonly rejected: readonly { task: string; reason: string }[];
+}
+
+/**
+ * Runs every planned run that is not in the store yet (so re-running the same bake resumes),
+ * `concurrency` at a time, storing each as soon as it ends.
+ */
+export async function runBake(options: BakeOptions): Promise<BakeSummary> {
+  const { suite, lock, store } = options;
+  const emit = options.onEvent ?? (() => {});
+  const admitted = suite.tasks.filter((t) => lock.tasks[t.id]?.admitted === true);
+  const rejected = suite.tasks
+    .filter((t) => lock.tasks[t.id]?.admitted !== true)
+    .map((t) => {
+      const entry = lock.tasks[t.id];
+      return { task: t.id, reason: entry && !entry.admitted ? entry.reason : 'not in the lock file' };
+    });
+  const specs = planRuns({
+    suiteHash: suite.hash,
+    tasks: admitted.map((t) => t.id),
+    agents: options.agents.map((a) => a.digest),
+    runsPerTask: options.runsPerTask ?? suite.controls.runsPerTask,
+  });
+  const done = store.finishedRunIds();
+  const pending = specs.filter((s) => !done.has(s.id));
+  emit({ type: 'plan', total: specs.length, alreadyDone: specs.length - pending.length, rejected });
+  store.saveControls(suite.controlsDigest, suite.controls);
+
+  const scratchRoot = path.join(store.dir, '.scratch');
+  await disposeScratch(scratchRoot);
+  await mkdir(scratchRoot, { recursive: true });
+  const env = baseEnv();
+  const prepared = new Map<string, { repo: string } | { error: string }>();
+  for (const task of admitted.filter((t) => pending.some((s) => s.task === t.id))) {
+    const result = await prepareRepo({
+      taskId: task.id,
+      taskHash: task.hash,
+      repoDir: task.repoDir,
+      setup: task.manifest.setup,
+      cacheDir: options.cacheDir,
+      sandbox: options.sandbox,
+      env,
+      timeoutMs: suite.controls.setupWallClockSec * 1000,
+    });
+    prepared.set(task.id, result.ok ? { repo: result.repo } : { error: result.reason });
+    emit({ type: 'prepare', task: task.id, cached: result.ok && result.cached, ok: result.ok });
+  }
+
+  const byId = new Map(admitted.map((t) => [t.id, t]));
+  await runPool(pending, options.concurrency, async (spec) => {
+    const task = byId.get(spec.task)!;
+    const record = await runOne(options, spec, task, prepared.get(task.id)!, env, scratchRoot);
+    emit({ type: 'run-end', ...record });
+  });
+  await rm(scratchRoot, { recursive: true, force: true });
+  return { planned: specs.length, alreadyDone: specs.length - pending.length, ran: pending.length, rejected };
+}
+
+async function runOne(
+  options: BakeOptions,
+  spec: RunSpec,
+  task: Task,
+  prepared: { repo: string } | { error: string },
+  env: Record<string, string>,
+  scratchRoot: string,
+): Promise<{ record: RunRecord; error?: Error }> {
+  const { store, suite } = options;
+  const agent = options.agents[spec.agentIndex]!;
+  const artifactsDir = store.artifactsTempDir(spec.id);
+  const scratchDir = path.join(scratchRoot, spec.id);
+  const startedAt = new Date().toISOString();
+  const taskLock = options.lock.tasks[task.id];
+  try {
+    if ('error' in prepared) {
+      const record = voidRecord(options, spec, task, startedAt, 'setup-failed', prepared.error);
+      store.saveRun(record, [], [], artifactsDir);
+      return { record };
+    }
+    const result = await runTask({
+      runId: spec.id,
+      suite,
+      task,
+      lock: taskLock as Extract<typeof taskLock, { admitted: true }>,
+      agent,
+      replay: spec.replay,
+      preparedRepo: prepared.repo,
+      sandbox: options.sandbox,
+      env,
+      scratchDir,
+      artifactsDir,
+      runtime: { ...options.runtime, sandbox: options.sandbox.name },
+    });
+    store.saveRun(result.record, result.sessions, result.checks, artifactsDir);
+    return { record: result.record };
+  } catch (error) {
+    const record = voidRecord(options, spec, task, startedAt, 'infra-error', (error as Error).message);
+    store.saveRun(record, [], [], artifactsDir);
+    return { record, error: error as Error };
+  } finally {
+    await disposeScratch(scratchDir);
+  }
+}
+
+function voidRecord(
+  options: BakeOptions,
+  spec: RunSpec,
+  task: Task,
+  startedAt: string,
+  reason: 'setup-failed' | 'infra-error',
+  detail: string,
+): RunRecord {
+  const { suite } = options;
+  return {
+    id: spec.id,
+    suiteId: suite.id,
+    suiteHash: suite.hash,
+    controlsDigest: suite.controlsDigest,
+    task: task.id,
+    agent: options.agents[spec.agentIndex]!.info,
+    replay: spec.replay,
+    seed: null,
+    level: null,
+    outcome: { kind: 'void', reason, detail: detail.slice(0, 2000) },
+    agentSec: 0,
+    gradeSec: 0,
+    costUsd: null,
+    tokensIn: null,
+    tokensOut: null,
+    linesAdded: 0,
+    linesRemoved: 0,
+    points: 0,
+    maxPoints: 0,
+    runtime: { ...options.runtime, sandbox: options.sandbox.name },
+    startedAt,
+    finishedAt: new Date().toISOString(),
+  };
+}

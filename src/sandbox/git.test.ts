@@ -1,0 +1,63 @@
+import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { exists } from '../util/fs.js';
+import { applyPatch, captureChange, git, initSingleCommit } from './git.js';
+
+async function repoWithSetupOutput(): Promise<{ prepared: string; ws: string }> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-git-test-'));
+  const prepared = path.join(root, 'prepared');
+  await mkdir(prepared);
+  await writeFile(path.join(prepared, 'a.txt'), 'one\ntwo\n');
+  await initSingleCommit(prepared, 'task t');
+  await mkdir(path.join(prepared, 'node_modules'));
+  await writeFile(path.join(prepared, 'node_modules', 'dep.js'), 'x');
+  await writeFile(path.join(prepared, '.git', 'info', 'exclude'), '/node_modules/\n');
+  const ws = path.join(root, 'ws');
+  await git(['clone', '-q', '--no-hardlinks', prepared, ws], { cwd: root });
+  await mkdir(path.join(ws, 'node_modules'));
+  await writeFile(path.join(ws, 'node_modules', 'dep.js'), 'x');
+  return { prepared, ws };
+}
+
+describe('captureChange', () => {
+  it('captures edits, new files and binary files, and leaves setup outputs out', async () => {
+    const { prepared, ws } = await repoWithSetupOutput();
+    await writeFile(path.join(ws, 'a.txt'), 'one\nTWO\nthree\n');
+    await writeFile(path.join(ws, 'bin.dat'), Buffer.from([0, 1, 2, 255, 0]));
+    await writeFile(path.join(ws, 'node_modules', 'dep.js'), 'changed by the agent');
+    const change = await captureChange(prepared, ws);
+    expect([...change.paths].sort()).toEqual(['a.txt', 'bin.dat']);
+    expect([change.linesAdded, change.linesRemoved]).toEqual([2, 1]);
+    expect(change.patch).toContain('GIT binary patch');
+
+    const { ws: fresh } = await repoWithSetupOutput();
+    expect(await applyPatch(fresh, change.patch)).toEqual({ ok: true });
+    expect(await readFile(path.join(fresh, 'bin.dat'))).toEqual(Buffer.from([0, 1, 2, 255, 0]));
+    expect(await readFile(path.join(fresh, 'a.txt'), 'utf8')).toBe('one\nTWO\nthree\n');
+  });
+
+  it('never runs configuration the agent wrote into its .git', async () => {
+    const { prepared, ws } = await repoWithSetupOutput();
+    const marker = path.join(ws, '..', 'PWNED');
+    const hook = path.join(ws, '..', 'hook.sh');
+    await writeFile(hook, `#!/bin/sh\ntouch ${marker}\n`);
+    await chmod(hook, 0o755);
+    await writeFile(
+      path.join(ws, '.git', 'config'),
+      `[core]\n\tfsmonitor = ${hook}\n\thooksPath = ${path.dirname(hook)}\n[filter "x"]\n\tclean = ${hook}\n`,
+    );
+    await writeFile(path.join(ws, '.gitattributes'), '* filter=x\n');
+    await writeFile(path.join(ws, 'a.txt'), 'changed\n');
+    const change = await captureChange(prepared, ws);
+    expect([...change.paths].sort()).toEqual(['.gitattributes', 'a.txt']);
+    expect(await exists(marker)).toBe(false);
+  });
+
+  it('reports a patch that does not apply instead of throwing', async () => {
+    const { ws } = await repoWithSetupOutput();
+    const result = await applyPatch(ws, 'diff --git a/zz b/zz\n--- a/zz\n+++ b/zz\n@@ -1 +1 @@\n-nope\n+yes\n');
+    expect(result.ok).toBe(false);
+  });
+});

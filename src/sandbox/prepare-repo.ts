@@ -1,0 +1,107 @@
+import { appendFile, cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { sha256 } from '../util/hash.js';
+import { exists, IGNORED_NAMES } from '../util/fs.js';
+import { git, initSingleCommit } from './git.js';
+import type { Sandbox } from './types.js';
+
+/*
+ * A prepared repo is the task's repo/ after its setup command, made once per machine and
+ * reused by every run and grading of the task:
+ *
+ *   <cacheDir>/prepared/<key>/
+ *     repo/            the codebase + setup outputs, with a .git of exactly one commit
+ *     setup.log        the setup command's output
+ *     prepared.json    written last: its presence means the folder is complete
+ *
+ * Everything setup created (node_modules/, target/, …) is listed in repo/.git/info/exclude,
+ * so it is never part of an agent's change.
+ */
+
+export interface PrepareOptions {
+  readonly taskId: string;
+  /** Task hash (covers repo files and the setup command). */
+  readonly taskHash: string;
+  readonly repoDir: string;
+  readonly setup: string | null;
+  readonly cacheDir: string;
+  readonly sandbox: Sandbox;
+  readonly env: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+}
+
+export type PrepareResult =
+  | { readonly ok: true; readonly repo: string; readonly setupSec: number; readonly cached: boolean }
+  | { readonly ok: false; readonly reason: string; readonly logPath: string };
+
+export async function prepareRepo(options: PrepareOptions): Promise<PrepareResult> {
+  const key = sha256(`${options.taskHash}\n${process.version}\n${process.arch}`).slice(0, 20);
+  const finalDir = path.join(options.cacheDir, 'prepared', `${options.taskId}-${key}`);
+  const marker = path.join(finalDir, 'prepared.json');
+  if (await exists(marker)) {
+    const { setupSec } = JSON.parse(await readFile(marker, 'utf8')) as { setupSec: number };
+    return { ok: true, repo: path.join(finalDir, 'repo'), setupSec, cached: true };
+  }
+  const tmpDir = `${finalDir}.tmp-${process.pid}-${Date.now()}`;
+  const repo = path.join(tmpDir, 'repo');
+  await mkdir(tmpDir, { recursive: true });
+  await cp(options.repoDir, repo, {
+    recursive: true,
+    verbatimSymlinks: true,
+    filter: (src) => !IGNORED_NAMES.has(path.basename(src)),
+  });
+  await initSingleCommit(repo, `task ${options.taskId}`);
+  const logPath = path.join(tmpDir, 'setup.log');
+  await writeFile(logPath, '');
+  let setupSec = 0;
+  if (options.setup) {
+    const result = await options.sandbox.exec({
+      command: options.setup,
+      cwd: repo,
+      env: options.env,
+      timeoutMs: options.timeoutMs,
+      network: 'host',
+      outputPath: logPath,
+    });
+    setupSec = result.durationMs / 1000;
+    if (result.timedOut || result.exitCode !== 0) {
+      const why = result.timedOut ? `timed out after ${options.timeoutMs / 1000} s` : `exited with ${result.exitCode ?? result.signal}`;
+      return { ok: false, reason: `setup command ${why}: ${lastLine(result.outputTail)}`, logPath };
+    }
+  }
+  await excludeSetupOutputs(repo);
+  await writeFile(path.join(tmpDir, 'prepared.json'), JSON.stringify({ schemaVersion: 1, setupSec }) + '\n');
+  try {
+    await rename(tmpDir, finalDir);
+  } catch {
+    // another process prepared the same task first; use theirs
+    await rm(tmpDir, { recursive: true, force: true });
+  }
+  return { ok: true, repo: path.join(finalDir, 'repo'), setupSec, cached: false };
+}
+
+/** Lists what setup created in info/exclude, and folds tracked files setup changed into the commit. */
+async function excludeSetupOutputs(repo: string): Promise<void> {
+  const status = await git(['status', '--porcelain=v1', '-z', '--untracked-files=normal', '--ignored=traditional'], { cwd: repo });
+  const created: string[] = [];
+  let changedTracked = false;
+  for (const record of status.split('\0')) {
+    if (record.length < 4) continue;
+    const code = record.slice(0, 2);
+    const file = record.slice(3);
+    if (code === '??' || code === '!!') created.push(file);
+    else changedTracked = true;
+  }
+  if (created.length > 0) {
+    const lines = created.map((p) => '/' + p.replace(/([*?[\\!#])/g, '\\$1'));
+    await appendFile(path.join(repo, '.git', 'info', 'exclude'), lines.join('\n') + '\n');
+  }
+  if (changedTracked) {
+    await git(['add', '-u'], { cwd: repo });
+    await git(['commit', '-q', '--amend', '--no-verify', '--no-edit'], { cwd: repo });
+  }
+}
+
+function lastLine(text: string): string {
+  return text.trim().split('\n').pop()?.slice(0, 300) ?? '';
+}

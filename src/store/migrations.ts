@@ -1,0 +1,60 @@
+/**
+ * Numbered schema migrations; `PRAGMA user_version` holds the number applied. Append only:
+ * never edit a migration that has shipped.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE runs (
+    id              TEXT PRIMARY KEY,
+    suite_id        TEXT NOT NULL,
+    suite_hash      TEXT NOT NULL,
+    controls_digest TEXT NOT NULL,
+    task            TEXT NOT NULL,
+    agent_id        TEXT NOT NULL,
+    agent_json      TEXT NOT NULL,
+    replay          INTEGER NOT NULL,
+    seed            INTEGER,
+    level           INTEGER,
+    outcome         TEXT NOT NULL CHECK (outcome IN ('solved', 'failed', 'void')),
+    reason          TEXT,
+    detail          TEXT,
+    agent_sec       REAL NOT NULL,
+    grade_sec       REAL NOT NULL,
+    cost_usd        REAL,
+    tokens_in       INTEGER,
+    tokens_out      INTEGER,
+    lines_added     INTEGER NOT NULL,
+    lines_removed   INTEGER NOT NULL,
+    points          INTEGER NOT NULL,
+    max_points      INTEGER NOT NULL,
+    runtime_json    TEXT NOT NULL,
+    started_at      TEXT NOT NULL,
+    finished_at     TEXT NOT NULL
+  );
+  CREATE INDEX runs_agent ON runs (agent_id);
+  CREATE TABLE sessions (
+    run_id      TEXT NOT NULL REFERENCES runs (id),
+    ord         INTEGER NOT NULL,
+    exit_code   INTEGER,
+    timed_out   INTEGER NOT NULL,
+    duration_ms REAL NOT NULL,
+    tokens_in   INTEGER,
+    tokens_out  INTEGER,
+    cost_usd    REAL,
+    error       TEXT,
+    PRIMARY KEY (run_id, ord)
+  );
+  CREATE TABLE checks (
+    run_id   TEXT NOT NULL REFERENCES runs (id),
+    ord      INTEGER NOT NULL,
+    check_id TEXT NOT NULL,
+    expected TEXT NOT NULL CHECK (expected IN ('fail-to-pass', 'pass-to-pass')),
+    status   TEXT NOT NULL CHECK (status IN ('pass', 'fail', 'skip', 'error', 'missing')),
+    PRIMARY KEY (run_id, ord, check_id)
+  );
+  CREATE TABLE controls (
+    digest TEXT PRIMARY KEY,
+    json   TEXT NOT NULL
+  );
+  `,
+];

@@ -1,0 +1,177 @@
+import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { UserError } from '../errors.js';
+import type { AgentInfo, Outcome, RunRecord } from '../types.js';
+import { MIGRATIONS } from './migrations.js';
+
+/*
+ * A results folder, one per bake:
+ *
+ *   <out>/bakeoff.db        SQLite: runs, sessions, checks, controls (the source of truth)
+ *   <out>/runs/<run-id>/    artifacts: change patches, agent output, grader output, test reports
+ *   <out>/runs/.tmp-*       a run being written; removed on open
+ *
+ * A run's artifacts are written to a temp folder, renamed into place, and then its rows are
+ * inserted in one transaction. A run exists iff its row exists: a kill at any moment leaves
+ * either a whole run or nothing (an orphaned artifacts folder is replaced when the run is
+ * redone).
+ */
+
+export interface SessionRow {
+  readonly order: number;
+  readonly exitCode: number | null;
+  readonly timedOut: boolean;
+  readonly durationMs: number;
+  readonly tokensIn: number | null;
+  readonly tokensOut: number | null;
+  readonly costUsd: number | null;
+  readonly error: string | null;
+}
+
+export interface CheckRow {
+  readonly order: number;
+  readonly id: string;
+  readonly expected: 'fail-to-pass' | 'pass-to-pass';
+  readonly status: 'pass' | 'fail' | 'skip' | 'error' | 'missing';
+}
+
+export interface Store {
+  readonly dir: string;
+  readonly runsDir: string;
+  /** Ids of every finished run. */
+  finishedRunIds(): Set<string>;
+  /** A fresh temp folder for a run's artifacts. */
+  artifactsTempDir(runId: string): string;
+  /** Moves the artifacts into place and records the run, atomically. */
+  saveRun(run: RunRecord, sessions: readonly SessionRow[], checks: readonly CheckRow[], artifactsTmp: string): void;
+  saveControls(digest: string, controls: unknown): void;
+  controls(): Map<string, unknown>;
+  listRuns(): RunRecord[];
+  close(): void;
+}
+
+export function openStore(dir: string, options: { create: boolean }): Store {
+  const dbPath = path.join(dir, 'bakeoff.db');
+  const runsDir = path.join(dir, 'runs');
+  if (options.create) mkdirSync(runsDir, { recursive: true });
+  let db: Database.Database;
+  try {
+    db = new Database(dbPath, { fileMustExist: !options.create });
+  } catch (error) {
+    throw new UserError(`${dir}: not a results folder (no readable bakeoff.db): ${(error as Error).message}`);
+  }
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+  if (options.create) removeTempDirs(runsDir);
+
+  const insertRun = db.prepare(`INSERT INTO runs VALUES (@id, @suiteId, @suiteHash, @controlsDigest, @task, @agentId,
+    @agentJson, @replay, @seed, @level, @outcome, @reason, @detail, @agentSec, @gradeSec, @costUsd, @tokensIn,
+    @tokensOut, @linesAdded, @linesRemoved, @points, @maxPoints, @runtimeJson, @startedAt, @finishedAt)`);
+  const insertSession = db.prepare(`INSERT INTO sessions VALUES (@runId, @order, @exitCode, @timedOut, @durationMs,
+    @tokensIn, @tokensOut, @costUsd, @error)`);
+  const insertCheck = db.prepare('INSERT INTO checks VALUES (@runId, @order, @id, @expected, @status)');
+  const save = db.transaction((run: RunRecord, sessions: readonly SessionRow[], checks: readonly CheckRow[]) => {
+    insertRun.run(runToRow(run));
+    for (const s of sessions) insertSession.run({ ...s, runId: run.id, timedOut: s.timedOut ? 1 : 0 });
+    for (const c of checks) insertCheck.run({ ...c, runId: run.id });
+  });
+
+  return {
+    dir,
+    runsDir,
+    finishedRunIds: () => new Set(db.prepare('SELECT id FROM runs').pluck().all() as string[]),
+    artifactsTempDir: (runId) => {
+      const tmp = path.join(runsDir, `.tmp-${runId}-${process.pid}-${Date.now()}`);
+      mkdirSync(tmp, { recursive: true });
+      return tmp;
+    },
+    saveRun: (run, sessions, checks, artifactsTmp) => {
+      const final = path.join(runsDir, run.id);
+      rmSync(final, { recursive: true, force: true });
+      renameSync(artifactsTmp, final);
+      save(run, sessions, checks);
+    },
+    saveControls: (digest, controls) => {
+      db.prepare('INSERT OR IGNORE INTO controls VALUES (?, ?)').run(digest, JSON.stringify(controls));
+    },
+    controls: () =>
+      new Map((db.prepare('SELECT digest, json FROM controls').all() as { digest: string; json: string }[]).map((r) => [r.digest, JSON.parse(r.json)])),
+    listRuns: () => (db.prepare('SELECT * FROM runs ORDER BY started_at, id').all() as Row[]).map(rowToRun),
+    close: () => db.close(),
+  };
+}
+
+function migrate(db: Database.Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new UserError(`${db.name}: written by a newer bakeoff (schema ${current}, this one knows ${MIGRATIONS.length})`);
+  }
+  for (let v = current; v < MIGRATIONS.length; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]!);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}
+
+function removeTempDirs(runsDir: string): void {
+  for (const name of readdirSync(runsDir)) {
+    if (name.startsWith('.tmp-')) rmSync(path.join(runsDir, name), { recursive: true, force: true });
+  }
+}
+
+interface Row {
+  id: string; suite_id: string; suite_hash: string; controls_digest: string; task: string; agent_id: string;
+  agent_json: string; replay: number; seed: number | null; level: number | null; outcome: Outcome['kind'];
+  reason: string | null; detail: string | null; agent_sec: number; grade_sec: number; cost_usd: number | null;
+  tokens_in: number | null; tokens_out: number | null; lines_added: number; lines_removed: number; points: number;
+  max_points: number; runtime_json: string; started_at: string; finished_at: string;
+}
+
+function runToRow(run: RunRecord): Record<string, unknown> {
+  const o = run.outcome;
+  return {
+    ...run,
+    agentId: run.agent.id,
+    agentJson: JSON.stringify(run.agent),
+    outcome: o.kind,
+    reason: o.kind === 'solved' ? null : o.reason,
+    detail: o.kind === 'solved' ? null : (o.detail ?? null),
+    runtimeJson: JSON.stringify(run.runtime),
+    agent: undefined,
+  };
+}
+
+function rowToRun(row: Row): RunRecord {
+  const outcome: Outcome =
+    row.outcome === 'solved'
+      ? { kind: 'solved' }
+      : ({ kind: row.outcome, reason: row.reason, ...(row.detail ? { detail: row.detail } : {}) } as Outcome);
+  return {
+    id: row.id,
+    suiteId: row.suite_id,
+    suiteHash: row.suite_hash,
+    controlsDigest: row.controls_digest,
+    task: row.task,
+    agent: JSON.parse(row.agent_json) as AgentInfo,
+    replay: row.replay,
+    seed: row.seed,
+    level: row.level,
+    outcome,
+    agentSec: row.agent_sec,
+    gradeSec: row.grade_sec,
+    costUsd: row.cost_usd,
+    tokensIn: row.tokens_in,
+    tokensOut: row.tokens_out,
+    linesAdded: row.lines_added,
+    linesRemoved: row.lines_removed,
+    points: row.points,
+    maxPoints: row.max_points,
+    runtime: JSON.parse(row.runtime_json) as Record<string, string>,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+  };
+}

@@ -1,0 +1,143 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { crossCheck } from '../grade/evaluate.js';
+import { runTests, type TestRun } from '../grade/run-tests.js';
+import type { TestStatus } from '../grade/types.js';
+import { placeHiddenFiles } from '../run/grade-order.js';
+import { applyPatch } from '../sandbox/git.js';
+import type { ClockShift, Sandbox } from '../sandbox/types.js';
+import { createWorkspace } from '../sandbox/workspace.js';
+import type { Task } from './types.js';
+
+/** The clock moved by years and the time zone moved across the date line. */
+export const SHIFTED_CLOCK: ClockShift = { offset: '+7y', timeZone: 'Pacific/Kiritimati' };
+
+export interface OrderAdmission {
+  readonly order: number;
+  readonly failToPass: readonly string[];
+  readonly passToPass: readonly string[];
+}
+
+export type TaskAdmission =
+  | {
+      readonly admitted: true;
+      readonly orders: readonly OrderAdmission[];
+      /** Seconds one gold test run took (all orders): the bare cost of grading this task. */
+      readonly testSec: number;
+    }
+  | { readonly admitted: false; readonly reason: string };
+
+export interface AdmitOptions {
+  readonly task: Task;
+  readonly preparedRepo: string;
+  readonly sandbox: Sandbox;
+  readonly env: Readonly<Record<string, string>>;
+  readonly testTimeoutMs: number;
+  /** Empty folder for workspaces and logs. */
+  readonly scratchDir: string;
+}
+
+/**
+ * Proves a task fit to measure, order by order: the hidden tests give per-test results; on the
+ * unchanged repo at least one fails; with the gold change every test passes, twice the same
+ * way (not flaky), with no network, and the same under a shifted clock and time zone.
+ */
+export async function admitTask(options: AdmitOptions): Promise<TaskAdmission> {
+  const orders: OrderAdmission[] = [];
+  let testSec = 0;
+  for (const order of options.task.orders) {
+    const attempt = async (label: string, goldUpTo: number, extra: { network?: 'none' | 'host'; clock?: ClockShift } = {}): Promise<TestRun> => {
+      return testWithGold(options, `${order.index}-${label}`, order.index, goldUpTo, extra);
+    };
+    const where = options.task.orders.length > 1 ? `order ${order.index}: ` : '';
+    const reject = (reason: string): TaskAdmission => ({ admitted: false, reason: where + reason });
+
+    const baseline = await attempt('baseline', order.index - 1);
+    if (baseline.report.tests.length === 0) {
+      return reject(`the tests produced no per-test results on the unchanged repo${problems(baseline)} (see ${baseline.outputPath})`);
+    }
+    const gold1 = await attempt('gold-1', order.index);
+    testSec += gold1.exec.durationMs / 1000;
+    const gold2 = await attempt('gold-2', order.index);
+    const drift = differences(statuses(gold1), statuses(gold2));
+    if (drift.length > 0) return reject(`flaky: two gold runs disagree on ${list(drift)}`);
+    const failing = gold1.report.tests.filter((t) => t.status === 'fail' || t.status === 'error').map((t) => t.id);
+    if (failing.length > 0 || gold1.report.tests.length === 0) {
+      const online = await attempt('gold-network', order.index, { network: 'host' });
+      const onlineFailing = online.report.tests.filter((t) => t.status === 'fail' || t.status === 'error');
+      if (onlineFailing.length === 0 && online.report.tests.length > 0) {
+        return reject(`needs the network: ${list(failing)} fail without network and pass with it`);
+      }
+      return reject(`the gold patch does not make every test pass: ${list(failing)}${problems(gold1)}`);
+    }
+    const inconsistent = crossCheck(gold1.report, gold1.exec.exitCode);
+    if (inconsistent) return reject(`the gold run's report cannot be trusted: ${inconsistent}`);
+    const shifted = await attempt('gold-shifted-clock', order.index, { clock: SHIFTED_CLOCK });
+    const dateDrift = differences(statuses(gold1), statuses(shifted));
+    if (dateDrift.length > 0) {
+      return reject(`depends on the date or time zone: ${list(dateDrift)} change under TZ=${SHIFTED_CLOCK.timeZone} with the clock moved ${SHIFTED_CLOCK.offset}`);
+    }
+    const before = statuses(baseline);
+    const passing = gold1.report.tests.filter((t) => t.status === 'pass').map((t) => t.id).sort();
+    const failToPass = passing.filter((id) => before.get(id) !== 'pass');
+    const passToPass = passing.filter((id) => before.get(id) === 'pass');
+    if (failToPass.length === 0) return reject('no test fails on the unchanged repo (the fail-to-pass set is empty)');
+    orders.push({ order: order.index, failToPass, passToPass });
+  }
+  return { admitted: true, orders, testSec };
+}
+
+/** Runs the tests on the prepared repo + gold changes 1..goldUpTo + hidden files 1..order. */
+async function testWithGold(
+  options: AdmitOptions,
+  label: string,
+  order: number,
+  goldUpTo: number,
+  extra: { network?: 'none' | 'host'; clock?: ClockShift },
+): Promise<TestRun> {
+  const scratch = path.join(options.scratchDir, label);
+  const workspace = await createWorkspace(options.preparedRepo, path.join(scratch, 'ws'));
+  try {
+    for (const o of options.task.orders.filter((o) => o.index <= goldUpTo)) {
+      const applied = await applyPatch(workspace.dir, await readFile(o.goldPatchPath, 'utf8'));
+      if (!applied.ok) throw new GoldPatchError(`${o.goldPatchPath} does not apply: ${applied.error}`);
+    }
+    await placeHiddenFiles(workspace.dir, options.task.orders.filter((o) => o.index <= order).map((o) => o.hiddenDir));
+    await mkdir(path.join(scratch, 'out'), { recursive: true });
+    return await runTests({
+      sandbox: options.sandbox,
+      repoDir: workspace.dir,
+      command: options.task.manifest.test.command,
+      format: options.task.manifest.test.format,
+      outDir: path.join(scratch, 'out'),
+      env: options.env,
+      timeoutMs: options.testTimeoutMs,
+      network: extra.network ?? 'none',
+      ...(extra.clock ? { clock: extra.clock } : {}),
+    });
+  } finally {
+    await workspace.dispose();
+  }
+}
+
+/** The gold patch itself is broken: the task is rejected with this message. */
+export class GoldPatchError extends Error {
+  override readonly name = 'GoldPatchError';
+}
+
+function statuses(run: TestRun): Map<string, TestStatus> {
+  return new Map(run.report.tests.map((t) => [t.id, t.status]));
+}
+
+function differences(a: ReadonlyMap<string, TestStatus>, b: ReadonlyMap<string, TestStatus>): string[] {
+  const ids = new Set([...a.keys(), ...b.keys()]);
+  return [...ids].filter((id) => a.get(id) !== b.get(id)).sort();
+}
+
+function list(ids: readonly string[]): string {
+  return ids.length <= 3 ? ids.join(', ') : `${ids.slice(0, 3).join(', ')} and ${ids.length - 3} more`;
+}
+
+function problems(run: TestRun): string {
+  return run.report.problems.length > 0 ? ` (${run.report.problems.slice(0, 2).join('; ')})` : '';
+}

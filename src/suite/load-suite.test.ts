@@ -1,0 +1,79 @@
+import { cp, mkdtemp, readFile, utimes, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../errors.js';
+import { loadSuite } from './load-suite.js';
+
+const fixtures = path.resolve(import.meta.dirname, '../../test/fixtures/suites');
+const starter = path.resolve(import.meta.dirname, '../../examples/starter');
+
+async function copyOf(dir: string): Promise<string> {
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-suite-'));
+  await cp(dir, tmp, { recursive: true });
+  return tmp;
+}
+
+describe('loadSuite', () => {
+  it('reports every schema error with file, field, expected and received', async () => {
+    const error = await loadSuite(path.join(fixtures, 'typo')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    const issues = (error as InputError).issues;
+    const suiteIssue = issues.find((i) => i.field === 'controls.runsPerTsk');
+    expect(suiteIssue?.file).toMatch(/typo\/suite\.yaml$/);
+    expect(suiteIssue?.expected).toContain('did you mean "runsPerTask"');
+    expect(suiteIssue?.received).toContain('runsPerTsk');
+    const kind = issues.find((i) => i.field === 'kind');
+    expect(kind?.file).toMatch(/task\.yaml$/);
+    expect(kind?.expected).toContain('"bug"');
+    expect(kind?.received).toBe('"bugg"');
+    expect(issues.find((i) => i.field === 'language')?.received).toBe('"javascript"');
+    expect((error as Error).message.split('\n').length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('names a missing suite folder', async () => {
+    await expect(loadSuite('/nonexistent/suite')).rejects.toThrow(/no such folder/);
+  });
+
+  it('reports an unparseable YAML file with its line', async () => {
+    const dir = await copyOf(starter);
+    await writeFile(path.join(dir, 'suite.yaml'), 'id: [unclosed\n');
+    await expect(loadSuite(dir)).rejects.toThrow(/suite\.yaml: expected valid YAML, received a syntax error/);
+  });
+});
+
+describe('suite hash', () => {
+  it('is the same for a copy with other mtimes', async () => {
+    const a = await loadSuite(starter);
+    const dir = await copyOf(starter);
+    const prompt = path.join(dir, 'tasks', a.tasks[0]!.id, 'orders', '1', 'prompt.md');
+    await utimes(prompt, new Date('2001-01-01'), new Date('2001-01-01'));
+    await writeFile(path.join(dir, 'TASKS.md'), 'edited output, not part of the contract\n');
+    expect((await loadSuite(dir)).hash).toBe(a.hash);
+  });
+
+  it('changes when a hidden test, a gold patch or a control changes', async () => {
+    const a = await loadSuite(starter);
+    const task = a.tasks[0]!;
+    for (const edit of [
+      async (dir: string) => writeFile(path.join(dir, 'tasks', task.id, 'orders', '1', 'hidden', task.orders[0]!.hiddenFiles[0]!), '// changed\n', { flag: 'a' }),
+      async (dir: string) => writeFile(path.join(dir, 'tasks', task.id, 'orders', '1', 'gold.patch'), '\n', { flag: 'a' }),
+      async (dir: string) => {
+        const file = path.join(dir, 'suite.yaml');
+        await writeFile(file, (await readFile(file, 'utf8')).replace('runsPerTask: 2', 'runsPerTask: 3'));
+      },
+    ]) {
+      const dir = await copyOf(starter);
+      await edit(dir);
+      expect((await loadSuite(dir)).hash).not.toBe(a.hash);
+    }
+  });
+
+  it('ignores YAML formatting and the description', async () => {
+    const a = await loadSuite(starter);
+    const dir = await copyOf(starter);
+    const file = path.join(dir, 'suite.yaml');
+    await writeFile(file, '# a comment\n' + (await readFile(file, 'utf8')).replace(/description:[\s\S]*?controls:/, 'description: other words\ncontrols:'));
+    expect((await loadSuite(dir)).hash).toBe(a.hash);
+  });
+});

@@ -1,0 +1,124 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import type { z } from 'zod';
+import { InputError, type InputIssue } from '../errors.js';
+import { canonicalJson, sha256 } from '../util/hash.js';
+import { exists, listTree } from '../util/fs.js';
+import { toInputIssues } from '../util/zod-issues.js';
+import { ALWAYS_PROTECTED, ID_PATTERN, keysAt, SuiteManifest, TaskManifest } from './schema.js';
+import { hashSuite, hashTask } from './suite-hash.js';
+import type { Order, Suite, Task } from './types.js';
+
+/**
+ * Reads and checks a suite folder (layout: docs/suite-format.md). Collects every problem in
+ * every file before failing, and throws one `InputError` listing them all.
+ */
+export async function loadSuite(dir: string): Promise<Suite> {
+  const root = path.resolve(dir);
+  const issues: InputIssue[] = [];
+  const suiteFile = path.join(root, 'suite.yaml');
+  if (!(await isDir(root))) {
+    throw new InputError([{ file: root, field: '', expected: 'a suite folder', received: 'no such folder' }]);
+  }
+  const manifest = await readManifest(suiteFile, SuiteManifest, issues);
+  const tasksDir = path.join(root, 'tasks');
+  const ids = (await isDir(tasksDir)) ? (await readdir(tasksDir)).filter((n) => !n.startsWith('.')).sort() : [];
+  if (ids.length === 0) issues.push({ file: tasksDir, field: '', expected: 'at least one task folder', received: 'none' });
+  const tasks: Task[] = [];
+  for (const id of ids) {
+    const task = await loadTask(path.join(tasksDir, id), id, issues);
+    if (task) tasks.push(task);
+  }
+  if (issues.length > 0 || !manifest) throw new InputError(issues);
+  const suiteProtected = manifest.controls.protectedPaths;
+  const withProtected = tasks.map((t) => ({
+    ...t,
+    protectedPaths: [...new Set([...ALWAYS_PROTECTED, ...suiteProtected, ...t.manifest.protectedPaths])],
+  }));
+  return {
+    dir: root,
+    manifest,
+    id: manifest.id,
+    controls: manifest.controls,
+    controlsDigest: sha256(canonicalJson(manifest.controls)),
+    tasks: withProtected,
+    hash: hashSuite(manifest, tasks),
+  };
+}
+
+async function loadTask(dir: string, id: string, issues: InputIssue[]): Promise<Task | undefined> {
+  const before = issues.length;
+  if (!ID_PATTERN.test(id)) {
+    issues.push({ file: dir, field: '', expected: `a task folder name matching ${ID_PATTERN}`, received: JSON.stringify(id) });
+  }
+  const manifest = await readManifest(path.join(dir, 'task.yaml'), TaskManifest, issues);
+  const repoDir = path.join(dir, 'repo');
+  if (!(await isDir(repoDir))) issues.push({ file: repoDir, field: '', expected: 'the task repo folder', received: 'no such folder' });
+  const orders = await loadOrders(path.join(dir, 'orders'), issues);
+  if (!manifest || issues.length > before) return undefined;
+  return { id, dir, repoDir, manifest, orders, hash: await hashTask(dir, manifest), protectedPaths: [] };
+}
+
+async function loadOrders(ordersDir: string, issues: InputIssue[]): Promise<Order[]> {
+  const names = (await isDir(ordersDir)) ? (await readdir(ordersDir)).filter((n) => !n.startsWith('.')) : [];
+  const numbers = names.map(Number).sort((a, b) => a - b);
+  const wellNumbered = names.every((n) => /^[1-9][0-9]*$/.test(n)) && numbers.every((n, i) => n === i + 1);
+  if (numbers.length === 0 || !wellNumbered) {
+    issues.push({
+      file: ordersDir,
+      field: '',
+      expected: 'order folders numbered 1, 2, … without gaps',
+      received: names.length ? names.sort().join(', ') : 'none',
+    });
+    return [];
+  }
+  const orders: Order[] = [];
+  for (const index of numbers) {
+    const dir = path.join(ordersDir, String(index));
+    const promptPath = path.join(dir, 'prompt.md');
+    const goldPatchPath = path.join(dir, 'gold.patch');
+    const hiddenDir = path.join(dir, 'hidden');
+    for (const file of [promptPath, goldPatchPath]) {
+      if (!(await exists(file))) issues.push({ file, field: '', expected: 'a file', received: 'no such file' });
+    }
+    const hiddenFiles = (await isDir(hiddenDir)) ? (await listTree(hiddenDir)).map((e) => e.rel) : [];
+    const prompt = (await exists(promptPath)) ? await readFile(promptPath, 'utf8') : '';
+    if (prompt.trim() === '' && (await exists(promptPath))) {
+      issues.push({ file: promptPath, field: '', expected: 'the problem statement', received: 'an empty file' });
+    }
+    orders.push({ index, dir, prompt, promptPath, hiddenDir, hiddenFiles, goldPatchPath });
+  }
+  return orders;
+}
+
+/** Parses a YAML file against a schema, adding issues instead of throwing. */
+async function readManifest<S extends z.ZodType>(file: string, schema: S, issues: InputIssue[]): Promise<z.infer<S> | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    issues.push({ file, field: '', expected: 'a YAML file', received: 'no such file' });
+    return undefined;
+  }
+  let data: unknown;
+  try {
+    data = parseYaml(text, { prettyErrors: true });
+  } catch (error) {
+    const where = error instanceof YAMLParseError && error.linePos ? ` at line ${error.linePos[0].line}` : '';
+    issues.push({ file, field: '', expected: 'valid YAML', received: `a syntax error${where}: ${(error as Error).message.split('\n')[0]}` });
+    return undefined;
+  }
+  const result = schema.safeParse(data ?? {}, { reportInput: true });
+  if (result.success) return result.data;
+  issues.push(...toInputIssues(file, result.error, (p) => keysAt(schema, p)));
+  return undefined;
+}
+
+async function isDir(p: string): Promise<boolean> {
+  try {
+    return (await stat(p)).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,67 @@
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { InputError, UserError } from '../errors.js';
+import { toInputIssues } from '../util/zod-issues.js';
+import type { Suite } from './types.js';
+
+/*
+ * bakeoff.lock.json, written by `bakeoff validate` next to suite.yaml: the suite hash it
+ * validated and, per admitted task and order, the exact test ids grading expects. It holds no
+ * timestamps, so validating an unchanged suite rewrites the same bytes.
+ */
+
+export const LOCK_FILE = 'bakeoff.lock.json';
+
+const OrderLock = z.object({
+  order: z.number().int().min(1),
+  failToPass: z.array(z.string()),
+  passToPass: z.array(z.string()),
+});
+
+const TaskLock = z.discriminatedUnion('admitted', [
+  z.object({ admitted: z.literal(true), orders: z.array(OrderLock).min(1) }),
+  z.object({ admitted: z.literal(false), reason: z.string() }),
+]);
+
+export const SuiteLock = z.object({
+  schemaVersion: z.literal(1),
+  suite: z.object({ id: z.string(), hash: z.string().regex(/^[0-9a-f]{64}$/) }),
+  tasks: z.record(z.string(), TaskLock),
+});
+export type SuiteLock = z.infer<typeof SuiteLock>;
+export type TaskLock = z.infer<typeof TaskLock>;
+
+export async function writeLock(suiteDir: string, lock: SuiteLock): Promise<string> {
+  const file = path.join(suiteDir, LOCK_FILE);
+  const tmp = `${file}.tmp-${process.pid}`;
+  await writeFile(tmp, JSON.stringify(lock, null, 2) + '\n');
+  await rename(tmp, file);
+  return file;
+}
+
+/** Reads the lock and checks it belongs to this exact suite (same hash). */
+export async function readLock(suite: Suite): Promise<SuiteLock> {
+  const file = path.join(suite.dir, LOCK_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new UserError(`${file}: no lock file; run \`bakeoff validate ${suite.dir}\` first to admit the tasks`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new InputError([{ file, field: '', expected: 'JSON written by bakeoff validate', received: 'invalid JSON' }]);
+  }
+  const parsed = SuiteLock.safeParse(data, { reportInput: true });
+  if (!parsed.success) throw new InputError(toInputIssues(file, parsed.error));
+  if (parsed.data.suite.hash !== suite.hash) {
+    throw new UserError(
+      `${file}: suite.hash: expected ${suite.hash} (the suite as it is now), received ${parsed.data.suite.hash}; ` +
+        `the suite changed since it was validated — run \`bakeoff validate ${suite.dir}\` again`,
+    );
+  }
+  return parsed.data;
+}

@@ -1,0 +1,34 @@
+import type { TaskAdmission } from './admit-task.js';
+import type { Suite } from './types.js';
+
+/** TASKS.md: the human contract of a suite, one row per task. Pure. */
+export function renderTasksMd(suite: Suite, admissions: ReadonlyMap<string, TaskAdmission>): string {
+  const rows = suite.tasks.map((task) => {
+    const a = admissions.get(task.id);
+    const f2p = a?.admitted ? sum(a.orders.map((o) => o.failToPass.length)) : '–';
+    const p2p = a?.admitted ? sum(a.orders.map((o) => o.passToPass.length)) : '–';
+    const status = a?.admitted ? 'admitted' : `rejected: ${a?.reason ?? 'not validated'}`;
+    const own = [...suite.controls.protectedPaths, ...task.manifest.protectedPaths];
+    return [task.id, task.manifest.kind, task.manifest.language, task.manifest.summary, f2p, p2p, own.map((p) => `\`${p}\``).join(' ') || '–', status];
+  });
+  return [
+    `# ${suite.id} — tasks`,
+    '',
+    suite.manifest.description,
+    '',
+    `Suite hash: \`${suite.hash}\``,
+    '',
+    'Written by `bakeoff validate`; do not edit. F→P: hidden tests that fail on the unchanged repo and must pass.',
+    'P→P: tests that pass before and must keep passing. Besides the protected paths listed, no order may change',
+    'test-runner configuration (conftest.py, pytest.ini, vitest/vite/jest config, .cargo/).',
+    '',
+    '| task | kind | language | summary | F→P | P→P | protected paths | status |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.map((c) => String(c).replace(/\|/g, '\\|')).join(' | ')} |`),
+    '',
+  ].join('\n');
+}
+
+function sum(xs: readonly number[]): number {
+  return xs.reduce((a, b) => a + b, 0);
+}

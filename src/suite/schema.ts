@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { REPORT_FORMATS } from '../grade/types.js';
+
+const ID = /^[a-z0-9][a-z0-9._-]*$/;
+
+/** Default paths no agent may change: they steer how tests run or report. */
+export const ALWAYS_PROTECTED = [
+  '**/conftest.py',
+  '**/pytest.ini',
+  '**/sitecustomize.py',
+  '**/usercustomize.py',
+  '**/*.pth',
+  'vitest.config.*',
+  'vitest.workspace.*',
+  'vite.config.*',
+  'jest.config.*',
+  '.cargo/**',
+] as const;
+
+/** The run contract. Every field has a default so a suite may leave it out. */
+export const Controls = z
+  .object({
+    runsPerTask: z.number().int().min(1).max(100).default(2),
+    sessionWallClockSec: z.number().positive().max(86_400).default(600),
+    setupWallClockSec: z.number().positive().max(86_400).default(900),
+    testWallClockSec: z.number().positive().max(86_400).default(300),
+    protectedPaths: z.array(z.string().min(1)).default([]),
+    network: z.enum(['none']).default('none'),
+  })
+  .strict();
+export type Controls = z.infer<typeof Controls>;
+
+export const SuiteManifest = z
+  .object({
+    schemaVersion: z.literal(1),
+    id: z.string().regex(ID),
+    description: z.string().default(''),
+    controls: Controls.default(Controls.parse({})),
+  })
+  .strict();
+export type SuiteManifest = z.infer<typeof SuiteManifest>;
+
+export const TaskManifest = z
+  .object({
+    schemaVersion: z.literal(1),
+    kind: z.enum(['bug', 'feature']),
+    language: z.enum(['js', 'ts', 'python', 'rust']),
+    summary: z.string().min(1).refine((s) => !s.includes('\n'), 'one sentence on one line'),
+    setup: z.string().min(1).nullable().default(null),
+    test: z
+      .object({
+        command: z.string().min(1),
+        format: z.enum(REPORT_FORMATS),
+      })
+      .strict(),
+    protectedPaths: z.array(z.string().min(1)).default([]),
+  })
+  .strict();
+export type TaskManifest = z.infer<typeof TaskManifest>;
+
+/** Keys of the object schema found at `path` of `root`, for "did you mean" hints. */
+export function keysAt(root: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let schema: z.ZodType = root;
+  for (const part of path) {
+    const shape = objectShape(schema);
+    const next = shape?.[String(part)];
+    if (!next) return [];
+    schema = next;
+  }
+  return Object.keys(objectShape(schema) ?? {});
+}
+
+function objectShape(schema: z.ZodType): Record<string, z.ZodType> | undefined {
+  let s: z.ZodType = schema;
+  while (s instanceof z.ZodDefault || s instanceof z.ZodOptional || s instanceof z.ZodNullable) {
+    s = s.unwrap() as z.ZodType;
+  }
+  return s instanceof z.ZodObject ? (s.shape as Record<string, z.ZodType>) : undefined;
+}
+
+export { ID as ID_PATTERN };

@@ -1,0 +1,41 @@
+import path from 'node:path';
+import { canonicalJson, sha256 } from '../util/hash.js';
+import { listTree, readEntry } from '../util/fs.js';
+import type { SuiteManifest, TaskManifest } from './schema.js';
+
+/*
+ * The suite hash is sha256 over a canonical listing, one line per item, in this order:
+ *
+ *   suite <id> <canonical JSON of the controls, defaults applied>
+ *   task <task-id> <sha256 of the task listing>        (tasks sorted by id)
+ *
+ * and a task listing is
+ *
+ *   manifest <canonical JSON of task.yaml, defaults applied>
+ *   <f|x|l> <path relative to the task folder> <sha256 of content or link target>
+ *
+ * for every file under repo/ and orders/ (f = file, x = executable file, l = symlink), sorted
+ * by path in byte order. Only content, paths and the execute bit count: mtimes, owners,
+ * checkout order and YAML comments or formatting do not. The suite description is not part of
+ * the contract. TASKS.md and bakeoff.lock.json are outputs of validate and never hashed.
+ */
+
+/** Hash of one task: its manifest and every file the agent or grader will see. */
+export async function hashTask(taskDir: string, manifest: TaskManifest): Promise<string> {
+  const lines = [`manifest ${canonicalJson(manifest)}`];
+  for (const sub of ['repo', 'orders']) {
+    const root = path.join(taskDir, sub);
+    for (const entry of await listTree(root)) {
+      const tag = entry.type === 'symlink' ? 'l' : entry.executable ? 'x' : 'f';
+      lines.push(`${tag} ${sub}/${entry.rel} ${sha256(await readEntry(root, entry))}`);
+    }
+  }
+  return sha256(lines.join('\n') + '\n');
+}
+
+/** Hash of the whole suite from its manifest and its tasks' hashes. */
+export function hashSuite(manifest: SuiteManifest, tasks: readonly { id: string; hash: string }[]): string {
+  const lines = [`suite ${manifest.id} ${canonicalJson(manifest.controls)}`];
+  for (const task of [...tasks].sort((a, b) => (a.id < b.id ? -1 : 1))) lines.push(`task ${task.id} ${task.hash}`);
+  return sha256(lines.join('\n') + '\n');
+}

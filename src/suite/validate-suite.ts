@@ -1,0 +1,92 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { baseEnv } from '../run/base-env.js';
+import { runPool } from '../run/pool.js';
+import { prepareRepo } from '../sandbox/prepare-repo.js';
+import type { Sandbox } from '../sandbox/types.js';
+import { disposeScratch } from '../sandbox/workspace.js';
+import { admitTask, GoldPatchError, type TaskAdmission } from './admit-task.js';
+import { loadSuite } from './load-suite.js';
+import { writeLock, type SuiteLock } from './lock.js';
+import { renderTasksMd } from './render-tasks-md.js';
+import type { Suite } from './types.js';
+
+export interface ValidateOptions {
+  readonly sandbox: Sandbox;
+  readonly cacheDir: string;
+  readonly concurrency: number;
+  readonly onTaskEnd?: (task: string, admission: TaskAdmission) => void;
+}
+
+export interface ValidateResult {
+  readonly suite: Suite;
+  readonly admissions: ReadonlyMap<string, TaskAdmission>;
+  readonly lockPath: string;
+  readonly tasksMdPath: string;
+}
+
+/** Loads a suite, runs the admission checks on every task, writes TASKS.md and the lock file. */
+export async function validateSuite(dir: string, options: ValidateOptions): Promise<ValidateResult> {
+  const suite = await loadSuite(dir);
+  const env = baseEnv();
+  const scratchRoot = path.join(options.cacheDir, 'scratch', `validate-${process.pid}-${Date.now()}`);
+  await mkdir(scratchRoot, { recursive: true });
+  const admissions = new Map<string, TaskAdmission>();
+  try {
+    await runPool(suite.tasks, options.concurrency, async (task) => {
+      const admission = await admitOne(suite, task, { ...options, env, scratchRoot });
+      admissions.set(task.id, admission);
+      options.onTaskEnd?.(task.id, admission);
+    });
+  } finally {
+    await disposeScratch(scratchRoot);
+  }
+  const lock: SuiteLock = {
+    schemaVersion: 1,
+    suite: { id: suite.id, hash: suite.hash },
+    tasks: Object.fromEntries(
+      suite.tasks.map((t) => {
+        const a = admissions.get(t.id)!;
+        return [t.id, a.admitted ? { admitted: true as const, orders: a.orders.map((o) => ({ order: o.order, failToPass: [...o.failToPass], passToPass: [...o.passToPass] })) } : { admitted: false as const, reason: a.reason }];
+      }),
+    ),
+  };
+  const lockPath = await writeLock(suite.dir, lock);
+  const tasksMdPath = path.join(suite.dir, 'TASKS.md');
+  await writeFile(tasksMdPath, renderTasksMd(suite, admissions));
+  return { suite, admissions, lockPath, tasksMdPath };
+}
+
+async function admitOne(
+  suite: Suite,
+  task: Suite['tasks'][number],
+  options: ValidateOptions & { env: Record<string, string>; scratchRoot: string },
+): Promise<TaskAdmission> {
+  const prepared = await prepareRepo({
+    taskId: task.id,
+    taskHash: task.hash,
+    repoDir: task.repoDir,
+    setup: task.manifest.setup,
+    cacheDir: options.cacheDir,
+    sandbox: options.sandbox,
+    env: options.env,
+    timeoutMs: suite.controls.setupWallClockSec * 1000,
+  });
+  if (!prepared.ok) return { admitted: false, reason: prepared.reason };
+  const scratchDir = path.join(options.scratchRoot, task.id);
+  try {
+    return await admitTask({
+      task,
+      preparedRepo: prepared.repo,
+      sandbox: options.sandbox,
+      env: options.env,
+      testTimeoutMs: suite.controls.testWallClockSec * 1000,
+      scratchDir,
+    });
+  } catch (error) {
+    if (error instanceof GoldPatchError) return { admitted: false, reason: error.message };
+    throw error;
+  } finally {
+    await rm(scratchDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Vocabulary shared by every module (DESIGN.md §2). Plain data only: no I/O, no imports.
+ */
+
+/** Why an agent's run failed (the agent's fault). */
+export type FailReason =
+  | 'tests-failed'          // an expected test did not pass
+  | 'protected-path-changed'
+  | 'patch-did-not-apply'  // the captured change could not be applied to a clean copy
+  | 'session-timeout'
+  | 'agent-exit-nonzero'    // a command agent exited with a non-zero status
+  | 'report-inconsistent'; // the test runner's exit status disagrees with its report
+
+/** Why a run is void: the instrument broke, never a loss. */
+export type VoidReason =
+  | 'infra-error'           // bakeoff itself, the sandbox or the machine failed
+  | 'setup-failed'
+  | 'grader-timeout'
+  | 'agent-error';          // the agent could not be started (missing program, bad spec data)
+
+export type Outcome =
+  | { readonly kind: 'solved' }
+  | { readonly kind: 'failed'; readonly reason: FailReason; readonly detail?: string }
+  | { readonly kind: 'void'; readonly reason: VoidReason; readonly detail?: string };
+
+export type OutcomeKind = Outcome['kind'];
+
+/** Identity of an agent, as recorded with every run. */
+export interface AgentInfo {
+  /** Stable id used in reports and run ids, e.g. `gold`, `command:./my-agent.sh`. */
+  readonly id: string;
+  /** `builtin` for gold/noop/patch/command, else the harness name. */
+  readonly harness: string;
+  readonly version: string | null;
+  readonly model: string | null;
+  readonly effort: string | null;
+}
+
+/** A finished run, as stored and as read by reports. */
+export interface RunRecord {
+  readonly id: string;
+  readonly suiteId: string;
+  readonly suiteHash: string;
+  readonly controlsDigest: string;
+  readonly task: string;
+  readonly agent: AgentInfo;
+  /** 0-based replay index of this (task, agent). */
+  readonly replay: number;
+  readonly seed: number | null;
+  readonly level: number | null;
+  readonly outcome: Outcome;
+  /** Seconds spent in agent sessions (all orders), never grading. */
+  readonly agentSec: number;
+  readonly gradeSec: number;
+  readonly costUsd: number | null;
+  readonly tokensIn: number | null;
+  readonly tokensOut: number | null;
+  /** Lines added / removed by the agent's change (all orders, tests included). */
+  readonly linesAdded: number;
+  readonly linesRemoved: number;
+  /** Expected checks that passed / expected checks. */
+  readonly points: number;
+  readonly maxPoints: number;
+  /** Runtime versions (node, python, cargo, sandbox, bakeoff) in force for this run. */
+  readonly runtime: Readonly<Record<string, string>>;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+}
