@@ -13,4 +13,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-npm ci --no-audit --no-fund
+# npm install, not npm ci: the registry here 404s an optional Windows-only package of vite
+# (napi-windows-process-start-time) that a lock made here cannot list, and npm ci refuses that.
+npm install --no-audit --no-fund

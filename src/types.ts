@@ -8,14 +8,12 @@ export type FailReason =
   | 'protected-path-changed'
   | 'patch-did-not-apply'  // the captured change could not be applied to a clean copy
   | 'session-timeout'
-  | 'agent-exit-nonzero'    // a command agent exited with a non-zero status
   | 'report-inconsistent'; // the test runner's exit status disagrees with its report
 
 /** Why a run is void: the instrument broke, never a loss. */
 export type VoidReason =
   | 'infra-error'           // bakeoff itself, the sandbox or the machine failed
-  | 'setup-failed'
-  | 'grader-timeout'
+  | 'setup-failed'          // the task's setup command failed on this machine
   | 'agent-error';          // the agent could not be started (missing program, bad spec data)
 
 export type Outcome =

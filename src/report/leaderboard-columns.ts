@@ -49,5 +49,5 @@ export const COUNTING_NOTE =
   'shown in the void column, never counted as failed, and their cost is included in cost per fix ' +
   '(cost of all runs / runs solved). 95% interval: Wilson when each task has at most one valid ' +
   'run of the agent, else normal with the standard error clustered by task (small-sample factor ' +
-  'sqrt(C/(C-1))). Time and lines to review (added + removed, tests included) are medians over ' +
+  'sqrt(C/(C-1))), or Wilson over tasks when all its runs agree. Time and lines to review (added + removed, tests included) are medians over ' +
   'non-void runs.';

@@ -36,7 +36,7 @@ export interface AgentSummary {
    * `clustered` otherwise (clustered by task, with small-sample factor; see clusteredShareCi).
    * Null with `ci95`.
    */
-  readonly ciMethod: 'wilson' | 'clustered' | null;
+  readonly ciMethod: 'wilson' | 'clustered' | 'wilson-by-task' | null;
   /** Sum of costUsd over all runs (void and failed included); null when no run has cost data. */
   readonly costUsd: number | null;
   /** Runs that carry cost data; when below `runs`, `costUsd` understates the true cost. */

@@ -40,11 +40,12 @@ export function renderMarkdown(view: LeaderboardView): string {
 }
 
 function describeIntervals(agents: readonly AgentSummary[]): string[] {
-  const byMethod = (method: 'wilson' | 'clustered'): string =>
+  const byMethod = (method: 'wilson' | 'clustered' | 'wilson-by-task'): string =>
     agents.filter((a) => a.ciMethod === method).map((a) => codeSpan(a.agent.id)).join(', ');
   const parts = [
     byMethod('wilson') && `Wilson for ${byMethod('wilson')}`,
     byMethod('clustered') && `clustered for ${byMethod('clustered')}`,
+    byMethod('wilson-by-task') && `Wilson over tasks (all runs alike) for ${byMethod('wilson-by-task')}`,
   ].filter((part) => part !== '');
   return parts.length === 0 ? [] : ['', `Intervals: ${parts.join('; ')}.`];
 }

@@ -58,11 +58,16 @@ export function summarizeAgent(input: SummarizeAgentInput): Omit<AgentSummary, '
   };
 }
 
-/** Wilson when every task has at most one valid run, else clustered by task. */
+/**
+ * Wilson when every task has at most one valid run, else clustered by task. When the
+ * clustered standard error is zero or undefined (every run alike, or a single task), the
+ * normal interval would collapse to a point and overstate certainty, so Wilson over tasks
+ * (each task's share of solved runs, n = tasks) is used instead.
+ */
 function shareInterval(
   valid: readonly RunRecord[],
   solved: number,
-): { method: 'wilson' | 'clustered'; ci95: Interval } | null {
+): { method: 'wilson' | 'clustered' | 'wilson-by-task'; ci95: Interval } | null {
   if (valid.length === 0) return null;
   const scoresByTask = new Map<string, number[]>();
   for (const run of valid) {
@@ -74,7 +79,12 @@ function shareInterval(
   if (clusters.every((scores) => scores.length <= 1)) {
     return { method: 'wilson', ci95: wilson(solved, valid.length) };
   }
-  return { method: 'clustered', ci95: clusteredShareCi(clusters).ci95 };
+  const clustered = clusteredShareCi(clusters);
+  if (!(clustered.se > 0)) {
+    const taskShares = clusters.map((scores) => scores.reduce((a, b) => a + b, 0) / scores.length);
+    return { method: 'wilson-by-task', ci95: wilson(taskShares.reduce((a, b) => a + b, 0), clusters.length) };
+  }
+  return { method: 'clustered', ci95: clustered.ci95 };
 }
 
 /** Sum of the non-null values; null when every value is null. */

@@ -209,6 +209,14 @@ describe('summarize: interval method', () => {
     expect(line.ci95).toEqual(clusteredShareCi([[1, 1], [1, 0], [0, 0], [1, 1], [0, 1]]).ci95);
     expect(line.ci95).not.toEqual(wilson(6, 10));
   });
+
+  it('falls back to Wilson over tasks when every run agrees, instead of a zero-width interval', () => {
+    const runs = runsOf('a', { t1: [SOLVED, SOLVED], t2: [SOLVED, SOLVED], t3: [SOLVED, SOLVED], t4: [SOLVED, SOLVED] });
+    const line = agentLine(runs, 'a', { standardRunsPerTask: 2 });
+    expect(line.ciMethod).toBe('wilson-by-task');
+    expect(line.ci95).toEqual(wilson(4, 4));
+    expect(line.ci95!.low).toBeLessThan(0.6);
+  });
 });
 
 describe('summarize: task matrix, suite and controls', () => {

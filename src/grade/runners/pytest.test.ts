@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,18 +14,23 @@ const sorted = (tests: readonly TestResult[]) =>
 
 describe('pytestRunner.instrument', () => {
   it('adds the plugin, disables autoload and the cache, and keeps going after collection errors', () => {
-    const { command, env } = pytestRunner.instrument('python -m pytest -q tests', { reportDir: '/r' });
-    expect(command).toBe(
-      'python -m pytest -q tests -p bakeoff_pytest_report -p no:cacheprovider --continue-on-collection-errors',
+    const reportDir = mkdtempSync(path.join(os.tmpdir(), 'bakeoff-pytest-'));
+    const { command, env } = pytestRunner.instrument('python -m pytest -q tests', { reportDir });
+    expect(command).toMatch(
+      /^python -m pytest -q tests -p bakeoff_pytest_report_[0-9a-f]{16} -p no:cacheprovider --continue-on-collection-errors$/,
     );
     expect(env.PYTEST_DISABLE_PLUGIN_AUTOLOAD).toBe('1');
-    expect(env.BAKEOFF_PYTEST_REPORT).toBe('/r/pytest.jsonl');
+    expect(env.BAKEOFF_PYTEST_REPORT).toBe(path.join(reportDir, 'pytest.jsonl'));
   });
 
-  it('puts the folder holding the plugin on PYTHONPATH as an absolute path', () => {
-    const { env } = pytestRunner.instrument('pytest', { reportDir: '/r' });
-    expect(path.isAbsolute(env.PYTHONPATH ?? '')).toBe(true);
-    expect(existsSync(path.join(env.PYTHONPATH ?? '', 'bakeoff_pytest_report.py'))).toBe(true);
+  it('loads the plugin under a fresh unguessable name from a folder outside the repo', () => {
+    const reportDir = mkdtempSync(path.join(os.tmpdir(), 'bakeoff-pytest-'));
+    const a = pytestRunner.instrument('pytest', { reportDir });
+    const b = pytestRunner.instrument('pytest', { reportDir });
+    const name = /-p (bakeoff_pytest_report_\w+)/.exec(a.command)![1]!;
+    expect(a.command).not.toBe(b.command);
+    expect(path.isAbsolute(a.env.PYTHONPATH ?? '')).toBe(true);
+    expect(existsSync(path.join(a.env.PYTHONPATH ?? '', `${name}.py`))).toBe(true);
   });
 });
 

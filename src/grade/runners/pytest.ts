@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ParsedReport, TestResult, TestRunner } from '../types.js';
@@ -31,10 +33,16 @@ const BROKEN_EXIT_STATUSES: Readonly<Record<number, string>> = { 3: 'internal er
 export const pytestRunner: TestRunner = {
   format: 'pytest',
   instrument(command, { reportDir }) {
+    // The plugin is loaded under a name the agent cannot know: `python -m pytest` puts the repo
+    // root first on sys.path, so a fixed name could be shadowed by a file the agent wrote.
+    const name = `bakeoff_pytest_report_${randomBytes(8).toString('hex')}`;
+    const pluginDir = path.join(reportDir, 'plugin');
+    mkdirSync(pluginDir, { recursive: true });
+    copyFileSync(path.join(resolveReportersDir(), 'bakeoff_pytest_report.py'), path.join(pluginDir, `${name}.py`));
     return {
-      command: `${command} -p bakeoff_pytest_report -p no:cacheprovider --continue-on-collection-errors`,
+      command: `${command} -p ${name} -p no:cacheprovider --continue-on-collection-errors`,
       env: {
-        PYTHONPATH: resolveReportersDir(),
+        PYTHONPATH: pluginDir,
         PYTHONDONTWRITEBYTECODE: '1',
         PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1',
         BAKEOFF_PYTEST_REPORT: path.join(reportDir, REPORT_FILE),

@@ -27,7 +27,12 @@ fn long_non_ascii_words_are_split_by_characters() {
 }
 
 #[test]
-fn splitting_next_to_a_multibyte_character_does_not_panic() {
+fn splitting_inside_a_multibyte_character_does_not_panic() {
+    assert_eq!(wrap("Straßenbahnhaltestelle", 5), vec!["Straß", "enbah", "nhalt", "estel", "le"]);
+}
+
+#[test]
+fn splitting_after_a_non_ascii_indent() {
     let opts = Options::new(8).initial_indent("» ").subsequent_indent("  ");
     assert_eq!(
         wrap("voir Überschallgeschwindigkeit ok", opts),

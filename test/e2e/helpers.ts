@@ -1,0 +1,30 @@
+import { cp, mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+export const FIXTURES = path.join(ROOT, 'test/fixtures');
+export const BIN = path.join(ROOT, 'bin/bakeoff.js');
+
+/** Runs the built CLI the way a user does; never throws on a non-zero exit. */
+export async function bakeoff(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
+  const result = await execa('node', [BIN, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: { NO_COLOR: '1', ...options.env },
+    reject: false,
+  });
+  return { exitCode: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+/** A private copy of a fixture suite (validate writes TASKS.md and the lock into it). */
+export async function copySuite(dir: string): Promise<string> {
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-e2e-'));
+  const target = path.join(tmp, path.basename(dir));
+  await cp(dir, target, { recursive: true });
+  return target;
+}
+
+export async function tempDir(prefix = 'bakeoff-e2e-'): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), prefix));
+}
