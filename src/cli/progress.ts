@@ -16,11 +16,13 @@ export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean
     const line = `runs ${done}/${total} · solved ${solved} · void ${voids} · ${clock(elapsed)} elapsed · ETA ${Number.isFinite(eta) ? clock(eta) : '–'}`;
     stream.write(`\r\x1b[2K${line}`);
   };
+  let ticker: NodeJS.Timeout | undefined;
   return {
     start(planned: number, alreadyDone: number): void {
       total = planned;
       done = alreadyDone;
       draw();
+      if (live) ticker = setInterval(draw, 1000).unref();
     },
     note(message: string): void {
       if (live) stream.write(`\r\x1b[2K${message}\n`);
@@ -34,6 +36,7 @@ export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean
       draw();
     },
     finish(): void {
+      clearInterval(ticker);
       if (live) stream.write('\r\x1b[2K');
     },
   };
