@@ -17,7 +17,7 @@ export async function resolveAgent(spec: string, options: { cwd: string }): Prom
   const colon = spec.indexOf(':');
   const kind = colon > 0 ? spec.slice(0, colon) : '';
   const rest = spec.slice(colon + 1);
-  if (kind === 'command' && rest.trim()) return createCommandAgent(rest);
+  if (kind === 'command' && rest.trim()) return createCommandAgent(rest, options);
   if (kind === 'patch' && rest.trim()) return createPatchAgent(path.resolve(options.cwd, rest));
   throw new UserError(
     `--agent ${JSON.stringify(spec)}: expected one of ${SPEC_FORMS.join(', ')}; ` +

@@ -9,6 +9,8 @@ export interface SessionContext {
   readonly prompt: string;
   /** The prompt as a file outside the workspace (`$BAKEOFF_PROMPT_FILE` for command agents). */
   readonly promptFile: string;
+  /** An empty folder of this session's, outside the workspace, that the sandbox can see. */
+  readonly scratchDir: string;
   /** The order's reference change (used only by the gold agent). */
   readonly goldPatchPath: string;
   readonly workspace: string;
@@ -29,6 +31,8 @@ export interface SessionResult {
   readonly tokensIn?: number;
   readonly tokensOut?: number;
   readonly costUsd?: number;
+  /** A sandbox limit the session ran into. */
+  readonly limitHit?: 'memory' | 'pids' | null;
 }
 
 export interface Agent {

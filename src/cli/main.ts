@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { InfraError, UserError } from '../errors.js';
 import { BAKEOFF_VERSION } from '../version.js';
 import { agentsCommand } from './commands/agents.js';
+import { doctorCommand } from './commands/doctor.js';
 import { REPORT_FORMATS, reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { validateCommand } from './commands/validate.js';
@@ -23,6 +24,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .description('run the admission checks, print the suite hash, write TASKS.md and bakeoff.lock.json')
     .option('--json', 'machine-readable output', false)
     .option('--concurrency <n>', 'tasks checked at once', parsePositiveInt, 2)
+    .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false)
     .action(async (suite: string, flags) => {
       code = await validateCommand(suite, flags, io);
     });
@@ -35,6 +37,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--out <dir>', 'results folder (default: results/<suite id>)')
     .option('--concurrency <n>', 'runs at once', parsePositiveInt, 2)
     .option('--json', 'no progress; print a JSON summary', false)
+    .option('--unsafe-no-sandbox', 'development only: run agents and tests without the sandbox (recorded in every run)', false)
     .action(async (suite: string, flags) => {
       code = await runCommand(suite, flags, io);
     });
@@ -46,6 +49,14 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--out <path>', 'write to a file instead of stdout')
     .action(async (results: string, flags) => {
       code = await reportCommand(results, flags, io);
+    });
+
+  program
+    .command('doctor')
+    .description('check the sandbox and toolchains; say what to install')
+    .option('--json', 'machine-readable output', false)
+    .action(async (flags) => {
+      code = await doctorCommand(flags, io);
     });
 
   program

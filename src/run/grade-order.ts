@@ -5,12 +5,12 @@ import { evaluate, type Evaluation, type ExpectedTests } from '../grade/evaluate
 import { runTests, type TestRun } from '../grade/run-tests.js';
 import type { ReportFormat } from '../grade/types.js';
 import { applyPatch } from '../sandbox/git.js';
-import type { Sandbox } from '../sandbox/types.js';
+import type { Isolation } from '../sandbox/isolation.js';
 import { createWorkspace } from '../sandbox/workspace.js';
 import { listTree } from '../util/fs.js';
 
 export interface GradeOrderOptions {
-  readonly sandbox: Sandbox;
+  readonly isolation: Isolation;
   readonly preparedRepo: string;
   /** The agent's cumulative change up to this order. */
   readonly patch: string;
@@ -40,15 +40,15 @@ export type OrderGrade =
 export async function gradeOrder(options: GradeOrderOptions): Promise<OrderGrade> {
   const started = performance.now();
   const elapsed = (): number => performance.now() - started;
-  const workspace = await createWorkspace(options.preparedRepo, options.scratchDir);
+  const workspace = await createWorkspace(options.preparedRepo, path.join(options.scratchDir, 'w'), options.isolation.workspace);
   try {
     const applied = await applyPatch(workspace.dir, options.patch);
     if (!applied.ok) return { applied: false, error: applied.error, durationMs: elapsed() };
     await placeHiddenFiles(workspace.dir, options.hiddenDirs);
-    await mkdir(options.outDir, { recursive: true });
     const testRun = await runTests({
-      sandbox: options.sandbox,
+      sandbox: options.isolation.sandbox,
       repoDir: workspace.dir,
+      scratchDir: path.join(options.scratchDir, 'tests'),
       command: options.test.command,
       format: options.test.format,
       outDir: options.outDir,

@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { Agent } from '../agents/types.js';
 import { planRuns, type RunSpec } from '../plan/plan-runs.js';
 import { prepareRepo } from '../sandbox/prepare-repo.js';
-import type { Sandbox } from '../sandbox/types.js';
-import { disposeScratch } from '../sandbox/workspace.js';
+import type { Isolation } from '../sandbox/isolation.js';
+import { disposeScratch, scratchRoot } from '../sandbox/workspace.js';
 import type { Store } from '../store/open-store.js';
 import type { SuiteLock } from '../suite/lock.js';
 import type { Suite, Task } from '../suite/types.js';
@@ -21,7 +21,7 @@ export interface BakeOptions {
   readonly runsPerTask?: number;
   readonly concurrency: number;
   readonly store: Store;
-  readonly sandbox: Sandbox;
+  readonly isolation: Isolation;
   readonly cacheDir: string;
   readonly runtime: Readonly<Record<string, string>>;
   readonly onEvent?: (event: BakeEvent) => void;
@@ -64,9 +64,10 @@ export async function runBake(options: BakeOptions): Promise<BakeSummary> {
   emit({ type: 'plan', total: specs.length, alreadyDone: specs.length - pending.length, rejected });
   store.saveControls(suite.controlsDigest, suite.controls);
 
-  const scratchRoot = path.join(store.dir, '.scratch');
-  await disposeScratch(scratchRoot);
-  await mkdir(scratchRoot, { recursive: true });
+  // One scratch root per results folder: what a killed bake left behind is cleared here.
+  const scratch = await scratchRoot(`bake ${store.dir}`);
+  await disposeScratch(scratch);
+  await mkdir(scratch, { recursive: true, mode: 0o711 });
   const env = baseEnv();
   const prepared = new Map<string, { repo: string } | { error: string }>();
   for (const task of admitted.filter((t) => pending.some((s) => s.task === t.id))) {
@@ -76,7 +77,8 @@ export async function runBake(options: BakeOptions): Promise<BakeSummary> {
       repoDir: task.repoDir,
       setup: task.manifest.setup,
       cacheDir: options.cacheDir,
-      sandbox: options.sandbox,
+      sandbox: options.isolation.setup,
+      owner: options.isolation.workspace.owner,
       env,
       timeoutMs: suite.controls.setupWallClockSec * 1000,
     });
@@ -87,10 +89,10 @@ export async function runBake(options: BakeOptions): Promise<BakeSummary> {
   const byId = new Map(admitted.map((t) => [t.id, t]));
   await runPool(pending, options.concurrency, async (spec) => {
     const task = byId.get(spec.task)!;
-    const record = await runOne(options, spec, task, prepared.get(task.id)!, env, scratchRoot);
+    const record = await runOne(options, spec, task, prepared.get(task.id)!, env, scratch);
     emit({ type: 'run-end', ...record });
   });
-  await rm(scratchRoot, { recursive: true, force: true });
+  await disposeScratch(scratch);
   return { planned: specs.length, alreadyDone: specs.length - pending.length, ran: pending.length, rejected };
 }
 
@@ -122,11 +124,11 @@ async function runOne(
       agent,
       replay: spec.replay,
       preparedRepo: prepared.repo,
-      sandbox: options.sandbox,
+      isolation: options.isolation,
       env,
       scratchDir,
       artifactsDir,
-      runtime: { ...options.runtime, sandbox: options.sandbox.name },
+      runtime: { ...options.runtime, sandbox: options.isolation.sandbox.name },
     });
     store.saveRun(result.record, result.sessions, result.checks, artifactsDir);
     return { record: result.record };
@@ -168,7 +170,7 @@ function voidRecord(
     linesRemoved: 0,
     points: 0,
     maxPoints: 0,
-    runtime: { ...options.runtime, sandbox: options.sandbox.name },
+    runtime: { ...options.runtime, sandbox: options.isolation.sandbox.name },
     startedAt,
     finishedAt: new Date().toISOString(),
   };

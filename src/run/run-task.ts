@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Agent, SessionResult } from '../agents/types.js';
 import { captureChange, type Change } from '../sandbox/git.js';
-import type { Sandbox } from '../sandbox/types.js';
+import type { Isolation } from '../sandbox/isolation.js';
 import { createWorkspace } from '../sandbox/workspace.js';
 import type { TaskLock } from '../suite/lock.js';
 import type { Suite, Task } from '../suite/types.js';
@@ -18,7 +18,7 @@ export interface RunTaskOptions {
   readonly agent: Agent;
   readonly replay: number;
   readonly preparedRepo: string;
-  readonly sandbox: Sandbox;
+  readonly isolation: Isolation;
   readonly env: Readonly<Record<string, string>>;
   /** Scratch folder for workspaces; deleted afterwards. */
   readonly scratchDir: string;
@@ -56,21 +56,25 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   let maxPoints = 0;
   let change: Change = { patch: '', linesAdded: 0, linesRemoved: 0, paths: [] };
   let outcome: Outcome = { kind: 'solved' };
-  const workspace = await createWorkspace(options.preparedRepo, path.join(options.scratchDir, 'agent'));
+  const workspace = await createWorkspace(options.preparedRepo, path.join(options.scratchDir, 'agent'), options.isolation.workspace);
   try {
     for (const order of task.orders) {
       const orderDir = path.join(options.artifactsDir, `order-${order.index}`);
       await mkdir(orderDir, { recursive: true });
-      const promptFile = path.join(orderDir, 'prompt.md');
-      await writeFile(promptFile, order.prompt);
+      await writeFile(path.join(orderDir, 'prompt.md'), order.prompt);
+      const sessionDir = path.join(options.scratchDir, `session-${order.index}`);
+      await mkdir(sessionDir, { recursive: true, mode: 0o711 });
+      const promptFile = path.join(sessionDir, 'prompt.md');
+      await writeFile(promptFile, order.prompt, { mode: 0o644 });
       const session = await agent.runSession({
         taskId: task.id,
         order: order.index,
         prompt: order.prompt,
         promptFile,
+        scratchDir: sessionDir,
         goldPatchPath: order.goldPatchPath,
         workspace: workspace.dir,
-        sandbox: options.sandbox,
+        sandbox: options.isolation.sandbox,
         env: options.env,
         timeoutMs: suite.controls.sessionWallClockSec * 1000,
         outputPath: path.join(orderDir, 'agent.log'),
@@ -81,14 +85,17 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
         outcome = worst(outcome, { kind: 'void', reason: 'agent-error', detail: session.error });
         break;
       }
-      if (session.timedOut) {
-        outcome = worst(outcome, { kind: 'failed', reason: 'session-timeout', detail: `order ${order.index}` });
+      if (await workspace.isFull()) {
+        outcome = worst(outcome, { kind: 'failed', reason: 'disk-limit', detail: `order ${order.index}: the workspace quota is used up` });
+        break;
       }
+      const limit = sessionLimit(session, suite.controls.sessionWallClockSec);
+      if (limit) outcome = worst(outcome, { kind: 'failed', ...limit, detail: `order ${order.index}: ${limit.detail}` });
       change = await captureChange(options.preparedRepo, workspace.dir);
       await writeFile(path.join(orderDir, 'change.patch'), change.patch);
       const expected = options.lock.orders.find((o) => o.order === order.index) ?? { failToPass: [], passToPass: [] };
       const grade = await gradeOrder({
-        sandbox: options.sandbox,
+        isolation: options.isolation,
         preparedRepo: options.preparedRepo,
         patch: change.patch,
         changedPaths: change.paths,
@@ -139,6 +146,17 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     finishedAt: new Date().toISOString(),
   };
   return { record, sessions, checks };
+}
+
+/** The limit a session ran into, if any (memory before processes before the wall clock). */
+function sessionLimit(
+  session: SessionResult,
+  wallClockSec: number,
+): { reason: 'memory-limit' | 'pids-limit' | 'session-timeout'; detail: string } | null {
+  if (session.limitHit === 'memory') return { reason: 'memory-limit', detail: 'killed at the memory limit' };
+  if (session.limitHit === 'pids') return { reason: 'pids-limit', detail: 'ran into the process limit' };
+  if (session.timedOut) return { reason: 'session-timeout', detail: `no answer within ${wallClockSec} s` };
+  return null;
 }
 
 /** Keeps the first void, else the first failure: later orders never hide an earlier problem. */

@@ -4,6 +4,7 @@ import { sha256 } from '../util/hash.js';
 import { exists, IGNORED_NAMES } from '../util/fs.js';
 import { git, initSingleCommit } from './git.js';
 import type { Sandbox } from './types.js';
+import { chownTree, type Owner } from './workspace.js';
 
 /*
  * A prepared repo is the task's repo/ after its setup command, made once per machine and
@@ -28,6 +29,8 @@ export interface PrepareOptions {
   readonly sandbox: Sandbox;
   readonly env: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
+  /** The sandbox uid that must be able to write through workspaces made from it. */
+  readonly owner: Owner | null;
 }
 
 export type PrepareResult =
@@ -35,7 +38,7 @@ export type PrepareResult =
   | { readonly ok: false; readonly reason: string; readonly logPath: string };
 
 export async function prepareRepo(options: PrepareOptions): Promise<PrepareResult> {
-  const key = sha256(`${options.taskHash}\n${process.version}\n${process.arch}`).slice(0, 20);
+  const key = sha256(`${options.taskHash}\n${process.version}\n${process.arch}\n${options.owner?.uid ?? 'caller'}`).slice(0, 20);
   const finalDir = path.join(options.cacheDir, 'prepared', `${options.taskId}-${key}`);
   const marker = path.join(finalDir, 'prepared.json');
   if (await exists(marker)) {
@@ -62,6 +65,7 @@ export async function prepareRepo(options: PrepareOptions): Promise<PrepareResul
       timeoutMs: options.timeoutMs,
       network: 'host',
       outputPath: logPath,
+      binds: [],
     });
     setupSec = result.durationMs / 1000;
     if (result.timedOut || result.exitCode !== 0) {
@@ -70,6 +74,7 @@ export async function prepareRepo(options: PrepareOptions): Promise<PrepareResul
     }
   }
   await excludeSetupOutputs(repo);
+  if (options.owner) await chownTree([repo], options.owner);
   await writeFile(path.join(tmpDir, 'prepared.json'), JSON.stringify({ schemaVersion: 1, setupSec }) + '\n');
   try {
     await rename(tmpDir, finalDir);

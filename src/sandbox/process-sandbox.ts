@@ -1,27 +1,26 @@
-import { closeSync, openSync } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { spawn } from 'node:child_process';
-import { InfraError } from '../errors.js';
 import type { ExecRequest, ExecResult, Sandbox } from './types.js';
-
-const TAIL_BYTES = 64 * 1024;
+import { spawnLogged } from './spawn-logged.js';
 
 /**
- * The light backend: each command gets its own pid namespace (so killing it kills every
- * descendant, including setsid/nohup children) and, when asked, its own empty network
- * namespace with only loopback. It does NOT hide files: full filesystem isolation is the
- * bubblewrap backend's job.
+ * The unsafe backend: each command gets its own pid namespace (so killing it kills every
+ * descendant, setsid/nohup children included) and, when asked, an empty network namespace
+ * with loopback up. It hides NO files and drops no privileges. bakeoff uses it for a task's
+ * setup command (written by the suite's author, needs the network) and, only with
+ * `--unsafe-no-sandbox`, for agents and grading.
  */
 export function createProcessSandbox(options: { bwrapPath?: string } = {}): Sandbox {
   const bwrap = options.bwrapPath ?? 'bwrap';
   return {
-    name: 'bwrap-light',
+    name: 'unsafe-no-sandbox',
+    isolated: false,
+    owner: null,
     exec: (request) => execInNamespaces(bwrap, request),
   };
 }
 
 async function execInNamespaces(bwrap: string, request: ExecRequest): Promise<ExecResult> {
   const argv: string[] = [
+    bwrap,
     '--dev-bind', '/', '/',
     '--proc', '/proc',
     '--unshare-pid',
@@ -32,52 +31,6 @@ async function execInNamespaces(bwrap: string, request: ExecRequest): Promise<Ex
     '--',
     '/bin/sh', '-c', request.command,
   ];
-  const env: Record<string, string> = { ...request.env };
-  const fd = openSync(request.outputPath, 'a');
-  const started = performance.now();
-  let timedOut = false;
-  try {
-    const child = spawn(bwrap, argv, { env, stdio: ['ignore', fd, fd], detached: true });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup(child.pid);
-    }, request.timeoutMs);
-    const { exitCode, signal } = await new Promise<{ exitCode: number | null; signal: string | null }>(
-      (resolve, reject) => {
-        child.once('error', (error) => reject(new InfraError(`could not start ${bwrap}: ${error.message}`, { cause: error })));
-        child.once('close', (code, sig) => resolve({ exitCode: code, signal: sig }));
-      },
-    ).finally(() => clearTimeout(timer));
-    return {
-      exitCode,
-      signal,
-      timedOut,
-      durationMs: performance.now() - started,
-      outputTail: await readTail(request.outputPath),
-    };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-}
-
-async function readTail(file: string): Promise<string> {
-  const handle = await open(file, 'r');
-  try {
-    const { size } = await handle.stat();
-    const length = Math.min(size, TAIL_BYTES);
-    const buffer = Buffer.alloc(length);
-    await handle.read(buffer, 0, length, size - length);
-    return buffer.toString('utf8');
-  } finally {
-    await handle.close();
-  }
+  const result = await spawnLogged({ argv, env: request.env, outputPath: request.outputPath, timeoutMs: request.timeoutMs });
+  return { ...result, limitHit: null };
 }

@@ -15,6 +15,22 @@ export interface ExecRequest {
   readonly network: 'none' | 'host';
   /** File that receives stdout and stderr interleaved, in order. */
   readonly outputPath: string;
+  /**
+   * Host paths the command may use, each at the same path inside the sandbox; `cwd` must be one
+   * of them. Nothing else of the host's files is visible but read-only system folders and
+   * toolchains. (The unsafe backend shows everything.)
+   */
+  readonly binds: readonly Bind[];
+  /** A host unix socket reachable inside as http://127.0.0.1:<port> (the model proxy). */
+  readonly modelBridge?: { readonly socket: string; readonly port: number };
+}
+
+export interface Bind {
+  /** The path inside the sandbox (and on the host, unless `source` says otherwise). */
+  readonly path: string;
+  readonly writable: boolean;
+  /** Host path to show at `path`, when it differs. */
+  readonly source?: string;
 }
 
 /** What happened; never thrown for a non-zero exit or a timeout. */
@@ -27,11 +43,17 @@ export interface ExecResult {
   readonly durationMs: number;
   /** The last 64 KiB of the combined output. */
   readonly outputTail: string;
+  /** A resource limit the command ran into (memory: killed by the OOM killer; pids: forks refused). */
+  readonly limitHit: 'memory' | 'pids' | null;
 }
 
 /** An isolation backend: runs commands with a network policy and kills whole process trees. */
 export interface Sandbox {
-  /** Recorded with every run, e.g. `bwrap-light`. */
+  /** Recorded with every run: `bwrap`, or `unsafe-no-sandbox`. */
   readonly name: string;
+  /** False for the development-only backend that hides nothing. */
+  readonly isolated: boolean;
+  /** Host uid/gid that writable binds must belong to (null: the caller's own). */
+  readonly owner: { readonly uid: number; readonly gid: number } | null;
   exec(request: ExecRequest): Promise<ExecResult>;
 }

@@ -1,50 +1,97 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, statfs } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { InfraError } from '../errors.js';
+import { sha256 } from '../util/hash.js';
 
 const run = promisify(execFile);
 
-/** A writable copy of a prepared repo. The prepared repo itself is never written. */
+/** Owner of everything a sandbox may write. */
+export interface Owner {
+  readonly uid: number;
+  readonly gid: number;
+}
+
+/** A writable view of a prepared repo. The prepared repo itself is never written. */
 export interface Workspace {
   /** The folder the agent or grader works in. */
   readonly dir: string;
-  /** `overlay`: overlayfs over the prepared repo (fast, the upper dir is the change); `copy`: a full copy. */
+  /** `overlay`: overlayfs over the prepared repo (the upper dir is the change); `copy`: a full copy. */
   readonly mode: 'overlay' | 'copy';
+  /** True when the workspace's size limit is used up (the disk quota was hit). */
+  isFull(): Promise<boolean>;
   dispose(): Promise<void>;
+}
+
+export interface WorkspaceOptions {
+  /** Owner of the writable layer (the sandbox uid); null keeps the caller's. */
+  readonly owner: Owner | null;
+  /** Disk quota: size of the tmpfs that holds the writable layer. */
+  readonly diskBytes: number;
 }
 
 let overlayWorks: boolean | undefined;
 
 /**
- * Makes a workspace under `scratchDir` (which must not exist yet). Uses overlayfs when this
- * process may mount it (root), else a full copy.
+ *   <scratchDir>/layer/      tmpfs of `diskBytes` (the quota)
+ *   <scratchDir>/layer/upper the change; <scratchDir>/layer/work overlay's own
+ *   <scratchDir>/ws          overlayfs: prepared repo below, upper above (redirect_dir=on, so
+ *                            renaming a folder of the lower layer works)
+ * Where overlayfs cannot be mounted (not root), `ws` is a full copy instead.
  */
-export async function createWorkspace(preparedRepo: string, scratchDir: string): Promise<Workspace> {
-  await mkdir(scratchDir, { recursive: true });
+export async function createWorkspace(preparedRepo: string, scratchDir: string, options: WorkspaceOptions): Promise<Workspace> {
+  await mkdir(scratchDir, { recursive: true, mode: 0o711 });
   const merged = path.join(scratchDir, 'ws');
+  const layer = path.join(scratchDir, 'layer');
   await mkdir(merged);
-  if (overlayWorks !== false && process.getuid?.() === 0) {
-    const upper = path.join(scratchDir, 'upper');
-    const work = path.join(scratchDir, 'work');
+  await mkdir(layer);
+  const isRoot = process.getuid?.() === 0;
+  if (isRoot) await run('mount', ['-t', 'tmpfs', '-o', `size=${options.diskBytes},mode=0711`, 'bakeoff-ws', layer]);
+  const isFull = async (): Promise<boolean> => {
+    if (!isRoot) return false;
+    const st = await statfs(layer).catch(() => undefined);
+    return st !== undefined && st.bavail * st.bsize < 64 * 1024;
+  };
+  const dispose = (): Promise<void> => disposeScratch(scratchDir);
+  if (overlayWorks !== false && isRoot) {
+    const upper = path.join(layer, 'upper');
+    const work = path.join(layer, 'work');
     await mkdir(upper);
     await mkdir(work);
+    if (options.owner) await chownTree([upper, work], options.owner);
     try {
-      const options = `lowerdir=${preparedRepo},upperdir=${upper},workdir=${work},redirect_dir=on`;
-      await run('mount', ['-t', 'overlay', 'overlay', '-o', options, merged]);
+      const mountOptions = `lowerdir=${preparedRepo},upperdir=${upper},workdir=${work},redirect_dir=on`;
+      await run('mount', ['-t', 'overlay', 'overlay', '-o', mountOptions, merged]);
       overlayWorks = true;
-      return { dir: merged, mode: 'overlay', dispose: () => disposeScratch(scratchDir) };
+      return { dir: merged, mode: 'overlay', isFull, dispose };
     } catch {
       overlayWorks = false;
     }
   }
   try {
     await run('cp', ['-a', `${preparedRepo}/.`, merged]);
+    if (options.owner) await chownTree([merged], options.owner);
   } catch (error) {
     throw new InfraError(`could not copy ${preparedRepo} to ${merged}`, { cause: error });
   }
-  return { dir: merged, mode: 'copy', dispose: () => disposeScratch(scratchDir) };
+  return { dir: merged, mode: 'copy', isFull, dispose };
+}
+
+/** A private scratch root under the system temp folder that a sandbox uid can traverse but not list. */
+export async function scratchRoot(key: string): Promise<string> {
+  const base = path.join(os.tmpdir(), 'bakeoff-scratch');
+  await mkdir(base, { recursive: true });
+  await chmod(base, 0o711);
+  const dir = path.join(base, sha256(key).slice(0, 16));
+  await mkdir(dir, { recursive: true, mode: 0o711 });
+  return dir;
+}
+
+/** Makes `dir` (and its content) belong to the sandbox owner. */
+export async function chownTree(dirs: readonly string[], owner: Owner): Promise<void> {
+  await run('chown', ['-R', '-h', `${owner.uid}:${owner.gid}`, ...dirs]);
 }
 
 /** Unmounts anything mounted under `dir` (deepest first) and deletes it. */

@@ -5,7 +5,8 @@ import { runTests, type TestRun } from '../grade/run-tests.js';
 import type { TestStatus } from '../grade/types.js';
 import { placeHiddenFiles } from '../run/grade-order.js';
 import { applyPatch } from '../sandbox/git.js';
-import type { ClockShift, Sandbox } from '../sandbox/types.js';
+import type { Isolation } from '../sandbox/isolation.js';
+import type { ClockShift } from '../sandbox/types.js';
 import { createWorkspace } from '../sandbox/workspace.js';
 import type { Task } from './types.js';
 
@@ -30,7 +31,7 @@ export type TaskAdmission =
 export interface AdmitOptions {
   readonly task: Task;
   readonly preparedRepo: string;
-  readonly sandbox: Sandbox;
+  readonly isolation: Isolation;
   readonly env: Readonly<Record<string, string>>;
   readonly testTimeoutMs: number;
   /** Empty folder for workspaces and logs. */
@@ -96,17 +97,17 @@ async function testWithGold(
   extra: { network?: 'none' | 'host'; clock?: ClockShift },
 ): Promise<TestRun> {
   const scratch = path.join(options.scratchDir, label);
-  const workspace = await createWorkspace(options.preparedRepo, path.join(scratch, 'ws'));
+  const workspace = await createWorkspace(options.preparedRepo, path.join(scratch, 'w'), options.isolation.workspace);
   try {
     for (const o of options.task.orders.filter((o) => o.index <= goldUpTo)) {
       const applied = await applyPatch(workspace.dir, await readFile(o.goldPatchPath, 'utf8'));
       if (!applied.ok) throw new GoldPatchError(`${o.goldPatchPath} does not apply: ${applied.error}`);
     }
     await placeHiddenFiles(workspace.dir, options.task.orders.filter((o) => o.index <= order).map((o) => o.hiddenDir));
-    await mkdir(path.join(scratch, 'out'), { recursive: true });
     return await runTests({
-      sandbox: options.sandbox,
+      sandbox: options.isolation.sandbox,
       repoDir: workspace.dir,
+      scratchDir: path.join(scratch, 'tests'),
       command: options.task.manifest.test.command,
       format: options.task.manifest.test.format,
       outDir: path.join(scratch, 'out'),

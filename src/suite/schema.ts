@@ -26,6 +26,14 @@ export const Controls = z
     testWallClockSec: z.number().positive().max(86_400).default(300),
     protectedPaths: z.array(z.string().min(1)).default([]),
     network: z.enum(['none']).default('none'),
+    /** Sandbox limits for every agent session and test run. */
+    memoryMb: z.number().int().min(64).max(1_048_576).default(4096),
+    pids: z.number().int().min(16).max(1_000_000).default(1024),
+    cpus: z.number().positive().max(1024).default(2),
+    tmpMb: z.number().int().min(1).max(1_048_576).default(1024),
+    homeMb: z.number().int().min(1).max(1_048_576).default(512),
+    /** Disk quota of a workspace: how much the agent may add or change. */
+    diskMb: z.number().int().min(1).max(1_048_576).default(2048),
   })
   .strict();
 export type Controls = z.infer<typeof Controls>;

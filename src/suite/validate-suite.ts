@@ -3,16 +3,15 @@ import path from 'node:path';
 import { baseEnv } from '../run/base-env.js';
 import { runPool } from '../run/pool.js';
 import { prepareRepo } from '../sandbox/prepare-repo.js';
-import type { Sandbox } from '../sandbox/types.js';
-import { disposeScratch } from '../sandbox/workspace.js';
+import type { Isolation } from '../sandbox/isolation.js';
+import { disposeScratch, scratchRoot } from '../sandbox/workspace.js';
 import { admitTask, GoldPatchError, type TaskAdmission } from './admit-task.js';
-import { loadSuite } from './load-suite.js';
 import { writeLock, type SuiteLock } from './lock.js';
 import { renderTasksMd } from './render-tasks-md.js';
 import type { Suite } from './types.js';
 
 export interface ValidateOptions {
-  readonly sandbox: Sandbox;
+  readonly isolation: Isolation;
   readonly cacheDir: string;
   readonly concurrency: number;
   readonly onTaskEnd?: (task: string, admission: TaskAdmission) => void;
@@ -25,21 +24,19 @@ export interface ValidateResult {
   readonly tasksMdPath: string;
 }
 
-/** Loads a suite, runs the admission checks on every task, writes TASKS.md and the lock file. */
-export async function validateSuite(dir: string, options: ValidateOptions): Promise<ValidateResult> {
-  const suite = await loadSuite(dir);
+/** Runs the admission checks on every task, writes TASKS.md and the lock file. */
+export async function validateSuite(suite: Suite, options: ValidateOptions): Promise<ValidateResult> {
   const env = baseEnv();
-  const scratchRoot = path.join(options.cacheDir, 'scratch', `validate-${process.pid}-${Date.now()}`);
-  await mkdir(scratchRoot, { recursive: true });
+  const scratch = await scratchRoot(`validate ${process.pid} ${Date.now()}`);
   const admissions = new Map<string, TaskAdmission>();
   try {
     await runPool(suite.tasks, options.concurrency, async (task) => {
-      const admission = await admitOne(suite, task, { ...options, env, scratchRoot });
+      const admission = await admitOne(suite, task, { ...options, env, scratch });
       admissions.set(task.id, admission);
       options.onTaskEnd?.(task.id, admission);
     });
   } finally {
-    await disposeScratch(scratchRoot);
+    await disposeScratch(scratch);
   }
   const lock: SuiteLock = {
     schemaVersion: 1,
@@ -60,7 +57,7 @@ export async function validateSuite(dir: string, options: ValidateOptions): Prom
 async function admitOne(
   suite: Suite,
   task: Suite['tasks'][number],
-  options: ValidateOptions & { env: Record<string, string>; scratchRoot: string },
+  options: ValidateOptions & { env: Record<string, string>; scratch: string },
 ): Promise<TaskAdmission> {
   const prepared = await prepareRepo({
     taskId: task.id,
@@ -68,17 +65,18 @@ async function admitOne(
     repoDir: task.repoDir,
     setup: task.manifest.setup,
     cacheDir: options.cacheDir,
-    sandbox: options.sandbox,
+    sandbox: options.isolation.setup,
+    owner: options.isolation.workspace.owner,
     env: options.env,
     timeoutMs: suite.controls.setupWallClockSec * 1000,
   });
   if (!prepared.ok) return { admitted: false, reason: prepared.reason };
-  const scratchDir = path.join(options.scratchRoot, task.id);
+  const scratchDir = path.join(options.scratch, task.id);
   try {
     return await admitTask({
       task,
       preparedRepo: prepared.repo,
-      sandbox: options.sandbox,
+      isolation: options.isolation,
       env: options.env,
       testTimeoutMs: suite.controls.testWallClockSec * 1000,
       scratchDir,

@@ -4,13 +4,13 @@ import { UserError } from '../../errors.js';
 import { summarize, renderTable } from '../../report/index.js';
 import { runBake } from '../../run/run-bake.js';
 import { runtimeVersions } from '../../run/runtime-versions.js';
-import { createProcessSandbox } from '../../sandbox/process-sandbox.js';
 import { requireTools } from '../../sandbox/require-tools.js';
 import { loadSuite } from '../../suite/load-suite.js';
 import { readLock } from '../../suite/lock.js';
 import { openStore } from '../../store/open-store.js';
 import { BAKEOFF_VERSION } from '../../version.js';
 import { createProgress } from '../progress.js';
+import { isolationFor } from '../isolation-for.js';
 import { cacheDir, EXIT, type CliIo } from '../io.js';
 
 export interface RunFlags {
@@ -19,6 +19,7 @@ export interface RunFlags {
   readonly out?: string;
   readonly concurrency: number;
   readonly json: boolean;
+  readonly unsafeNoSandbox: boolean;
 }
 
 /** `bakeoff run <suite> --agent …`: plan, run (resuming), store, print the leaderboard. */
@@ -31,6 +32,7 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
   const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
   if (duplicate) throw new UserError(`--agent: each agent may appear once, received ${JSON.stringify(duplicate)} twice`);
   await requireTools(['bwrap', 'git']);
+  const isolation = await isolationFor(suite.controls, flags.unsafeNoSandbox, io);
   const out = path.resolve(io.cwd, flags.out ?? path.join('results', suite.id));
   const store = openStore(out, { create: true });
   const progress = createProgress(io.stderr, !flags.json);
@@ -43,7 +45,7 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
       ...(flags.runs ? { runsPerTask: flags.runs } : {}),
       concurrency: flags.concurrency,
       store,
-      sandbox: createProcessSandbox(),
+      isolation,
       cacheDir: cacheDir(io),
       runtime: await runtimeVersions(BAKEOFF_VERSION),
       onEvent: (event) => {

@@ -1,4 +1,5 @@
-import { createProcessSandbox } from '../../sandbox/process-sandbox.js';
+import { loadSuite } from '../../suite/load-suite.js';
+import { isolationFor } from '../isolation-for.js';
 import { requireTools } from '../../sandbox/require-tools.js';
 import { validateSuite } from '../../suite/validate-suite.js';
 import { cacheDir, EXIT, type CliIo } from '../io.js';
@@ -6,13 +7,15 @@ import { cacheDir, EXIT, type CliIo } from '../io.js';
 export interface ValidateFlags {
   readonly json: boolean;
   readonly concurrency: number;
+  readonly unsafeNoSandbox: boolean;
 }
 
 /** `bakeoff validate <suite>`: admission checks, suite hash, TASKS.md and the lock file. */
 export async function validateCommand(dir: string, flags: ValidateFlags, io: CliIo): Promise<number> {
   await requireTools(['bwrap', 'faketime', 'git']);
-  const result = await validateSuite(dir, {
-    sandbox: createProcessSandbox(),
+  const suite = await loadSuite(dir);
+  const result = await validateSuite(suite, {
+    isolation: await isolationFor(suite.controls, flags.unsafeNoSandbox, io),
     cacheDir: cacheDir(io),
     concurrency: flags.concurrency,
     onTaskEnd: (task, a) => {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -31,10 +32,13 @@ describe('nodeTestRunner.instrument', () => {
       env: { ...process.env, ...env, NODE_OPTIONS: '--max-old-space-size=200' },
       encoding: 'utf8',
     });
-    const reporter = path.join(resolveReportersDir(), 'node-test-reporter.mjs');
     expect(run.stdout).toBe(
       '--max-old-space-size=200 --test-reporter=spec --test-reporter-destination=stdout ' +
-        `--test-reporter=${reporter} "--test-reporter-destination=${reportDir}/node-test.jsonl"`,
+        `"--test-reporter=${reportDir}/node-test-reporter.mjs" "--test-reporter-destination=${reportDir}/node-test.jsonl"`,
+    );
+    // the reporter is a copy inside the report folder, the one folder a sandboxed run is sure to see
+    expect(readFileSync(path.join(reportDir, 'node-test-reporter.mjs'), 'utf8')).toBe(
+      readFileSync(path.join(resolveReportersDir(), 'node-test-reporter.mjs'), 'utf8'),
     );
   });
 

@@ -1,3 +1,4 @@
+import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ParsedReport, TestResult, TestRunner, TestStatus } from '../types.js';
@@ -49,10 +50,14 @@ type NodeTestReportLine = z.infer<typeof NodeTestReportLine>;
 export const nodeTestRunner: TestRunner = {
   format: 'node-test',
   instrument(command, { reportDir }) {
+    // The reporter is copied next to the report: the report folder is the one harness folder
+    // a sandboxed test command is sure to see.
+    const reporter = path.join(reportDir, REPORTER_FILE);
+    copyFileSync(path.join(resolveReportersDir(), REPORTER_FILE), reporter);
     const options = [
       '--test-reporter=spec',
       '--test-reporter-destination=stdout',
-      `--test-reporter=${path.join(resolveReportersDir(), REPORTER_FILE)}`,
+      `--test-reporter=${reporter}`,
       `--test-reporter-destination=${path.join(reportDir, REPORT_FILE)}`,
     ].map(quoteNodeOption);
     // NODE_OPTIONS is extended in the shell, so options the environment already has are kept.

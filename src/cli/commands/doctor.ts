@@ -1,0 +1,50 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { checkSandbox, type Check } from '../../sandbox/check-sandbox.js';
+import { EXIT, type CliIo } from '../io.js';
+
+const run = promisify(execFile);
+
+const TOOLCHAINS: readonly { name: string; cmd: string; args: string[]; fix: string }[] = [
+  { name: 'git', cmd: 'git', args: ['--version'], fix: 'apt-get install git' },
+  { name: 'faketime (validate)', cmd: 'faketime', args: ['--version'], fix: 'apt-get install faketime' },
+  { name: 'node', cmd: 'node', args: ['--version'], fix: 'install Node.js 20+' },
+  { name: 'npm', cmd: 'npm', args: ['--version'], fix: 'install npm' },
+  { name: 'python3', cmd: 'python3', args: ['--version'], fix: 'apt-get install python3' },
+  { name: 'pytest', cmd: 'python3', args: ['-m', 'pytest', '--version'], fix: 'pip install pytest' },
+  { name: 'cargo', cmd: 'cargo', args: ['--version'], fix: 'install Rust with rustup' },
+];
+
+/** `bakeoff doctor`: what works (sandbox, toolchains) and what to install. */
+export async function doctorCommand(flags: { json: boolean }, io: CliIo): Promise<number> {
+  const sandbox = await checkSandbox();
+  const tools: Check[] = await Promise.all(
+    TOOLCHAINS.map(async (t) => {
+      try {
+        const { stdout, stderr } = await run(t.cmd, t.args, { timeout: 15_000 });
+        return { name: t.name, ok: true, detail: (stdout || stderr).trim().split('\n')[0] ?? '' };
+      } catch {
+        return { name: t.name, ok: false, detail: 'not found', fix: t.fix };
+      }
+    }),
+  );
+  const agents: Check[] = [{ name: 'agent harnesses', ok: true, detail: 'built-in agents only (gold, noop, patch:, command:); real harnesses come in a later version' }];
+  const sandboxOk = sandbox.every((c) => c.ok);
+  if (flags.json) {
+    io.stdout.write(JSON.stringify({ sandbox, toolchains: tools, agents, ready: sandboxOk }, null, 2) + '\n');
+  } else {
+    const line = (c: Check): string => `  ${c.ok ? 'ok  ' : 'FAIL'}  ${c.name.padEnd(20)} ${c.detail}${!c.ok && c.fix ? `\n        → ${c.fix}` : ''}`;
+    io.stdout.write(
+      [
+        'sandbox',
+        ...sandbox.map(line),
+        'toolchains (needed by the tasks that use them)',
+        ...tools.map(line),
+        'agents',
+        ...agents.map(line),
+        sandboxOk ? 'ready: bakeoff can run agents in its sandbox' : 'NOT ready: bakeoff run will refuse to run (see FAIL lines)',
+      ].join('\n') + '\n',
+    );
+  }
+  return sandboxOk ? EXIT.ok : EXIT.infra;
+}

@@ -1,0 +1,25 @@
+import { InfraError } from '../errors.js';
+import { checkSandbox } from '../sandbox/check-sandbox.js';
+import { createIsolation, type Isolation } from '../sandbox/isolation.js';
+import type { Controls } from '../suite/schema.js';
+import type { CliIo } from './io.js';
+
+/**
+ * The isolation a command runs with: the bubblewrap sandbox after checking it works, or —
+ * only when asked — none, with a warning (every run records it; every report shows it).
+ */
+export async function isolationFor(controls: Controls, unsafe: boolean, io: CliIo): Promise<Isolation> {
+  if (unsafe) {
+    io.stderr.write(
+      'bakeoff: WARNING: --unsafe-no-sandbox: agents and tests run without a sandbox (they can read hidden tests, ' +
+        'the suite and the results, and have no limits). For development only; every run records it and every report shows it.\n',
+    );
+    return createIsolation({ controls, unsafe: true });
+  }
+  const failed = (await checkSandbox()).filter((c) => !c.ok);
+  if (failed.length > 0) {
+    const why = failed.map((c) => `${c.name}: ${c.detail}${c.fix ? ` (fix: ${c.fix})` : ''}`).join('; ');
+    throw new InfraError(`no working sandbox, refusing to run agents or tests: ${why}. Run \`bakeoff doctor\` for details; --unsafe-no-sandbox exists for development only`);
+  }
+  return createIsolation({ controls, unsafe: false });
+}

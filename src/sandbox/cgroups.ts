@@ -1,0 +1,146 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { InfraError } from '../errors.js';
+
+/** Resource limits for one sandboxed command. */
+export interface Limits {
+  readonly memoryBytes: number;
+  readonly pids: number;
+  /** CPU time per wall second, e.g. 2 = two cores. */
+  readonly cpus: number;
+}
+
+/** Which limit a command ran into, if any. */
+export type LimitHit = 'memory' | 'pids' | null;
+
+/**
+ * One cgroup per command (v1: memory, pids, cpu, freezer hierarchies; v2: one unified group).
+ * The launcher writes its own pid into `procFiles` before it execs the sandbox, so the limits
+ * hold from the first instruction and every descendant inherits them.
+ */
+export interface CommandCgroup {
+  readonly version: 1 | 2;
+  /** `cgroup.procs` files the launcher must join. */
+  readonly procFiles: readonly string[];
+  /** Which limit was hit (read before `destroy`). */
+  limitHit(): Promise<LimitHit>;
+  /** Kills every process left in the group, waits until it is empty, and removes it. */
+  destroy(): Promise<void>;
+}
+
+const ROOT = '/sys/fs/cgroup';
+const V1 = ['memory', 'pids', 'cpu', 'freezer'] as const;
+
+export function cgroupVersion(): 1 | 2 | null {
+  if (existsSync(path.join(ROOT, 'cgroup.controllers'))) return 2;
+  if (V1.every((c) => existsSync(path.join(ROOT, c)))) return 1;
+  return null;
+}
+
+export async function createCommandCgroup(name: string, limits: Limits): Promise<CommandCgroup> {
+  const version = cgroupVersion();
+  if (version === 1) return createV1(name, limits);
+  if (version === 2) return createV2(name, limits);
+  throw new InfraError(`no usable cgroups under ${ROOT} (need memory, pids, cpu and freezer)`);
+}
+
+async function createV1(name: string, limits: Limits): Promise<CommandCgroup> {
+  const dirs = Object.fromEntries(V1.map((c) => [c, path.join(ROOT, c, 'bakeoff', name)])) as Record<(typeof V1)[number], string>;
+  for (const dir of Object.values(dirs)) await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dirs.memory, 'memory.limit_in_bytes'), String(limits.memoryBytes));
+  const memsw = path.join(dirs.memory, 'memory.memsw.limit_in_bytes');
+  if (existsSync(memsw)) await writeFile(memsw, String(limits.memoryBytes));
+  await writeFile(path.join(dirs.pids, 'pids.max'), String(limits.pids));
+  await writeFile(path.join(dirs.cpu, 'cpu.cfs_period_us'), '100000');
+  await writeFile(path.join(dirs.cpu, 'cpu.cfs_quota_us'), String(Math.round(limits.cpus * 100_000)));
+  return {
+    version: 1,
+    procFiles: Object.values(dirs).map((d) => path.join(d, 'cgroup.procs')),
+    limitHit: async () => {
+      const oom = await readFile(path.join(dirs.memory, 'memory.oom_control'), 'utf8').catch(() => '');
+      if (/oom_kill [1-9]/.test(oom)) return 'memory';
+      const failcnt = await readFile(path.join(dirs.memory, 'memory.failcnt'), 'utf8').catch(() => '0');
+      if (Number(failcnt) > 0 && /under_oom 1/.test(oom)) return 'memory';
+      const events = await readFile(path.join(dirs.pids, 'pids.events'), 'utf8').catch(() => '');
+      return /max [1-9]/.test(events) ? 'pids' : null;
+    },
+    destroy: async () => {
+      const freezer = dirs.freezer;
+      await writeFile(path.join(freezer, 'freezer.state'), 'FROZEN').catch(() => {});
+      await killAll(path.join(freezer, 'cgroup.procs'));
+      await writeFile(path.join(freezer, 'freezer.state'), 'THAWED').catch(() => {});
+      await waitEmpty(path.join(freezer, 'cgroup.procs'));
+      for (const dir of Object.values(dirs)) await removeGroup(dir);
+    },
+  };
+}
+
+async function createV2(name: string, limits: Limits): Promise<CommandCgroup> {
+  const parent = path.join(ROOT, 'bakeoff');
+  await mkdir(parent, { recursive: true });
+  await writeFile(path.join(ROOT, 'cgroup.subtree_control'), '+memory +pids +cpu').catch(() => {});
+  await writeFile(path.join(parent, 'cgroup.subtree_control'), '+memory +pids +cpu').catch(() => {});
+  const dir = path.join(parent, name);
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, 'memory.max'), String(limits.memoryBytes));
+  await writeFile(path.join(dir, 'memory.swap.max'), '0').catch(() => {});
+  await writeFile(path.join(dir, 'pids.max'), String(limits.pids));
+  await writeFile(path.join(dir, 'cpu.max'), `${Math.round(limits.cpus * 100_000)} 100000`);
+  return {
+    version: 2,
+    procFiles: [path.join(dir, 'cgroup.procs')],
+    limitHit: async () => {
+      const mem = await readFile(path.join(dir, 'memory.events'), 'utf8').catch(() => '');
+      if (/oom_kill [1-9]/.test(mem)) return 'memory';
+      const pids = await readFile(path.join(dir, 'pids.events'), 'utf8').catch(() => '');
+      return /max [1-9]/.test(pids) ? 'pids' : null;
+    },
+    destroy: async () => {
+      await writeFile(path.join(dir, 'cgroup.kill'), '1').catch(() => killAll(path.join(dir, 'cgroup.procs')));
+      await waitEmpty(path.join(dir, 'cgroup.procs'));
+      await removeGroup(dir);
+    },
+  };
+}
+
+async function killAll(procsFile: string): Promise<void> {
+  for (let round = 0; round < 50; round++) {
+    const pids = await readPids(procsFile);
+    if (pids.length === 0) return;
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+async function waitEmpty(procsFile: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if ((await readPids(procsFile)).length === 0) return;
+    await killAll(procsFile);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function readPids(procsFile: string): Promise<number[]> {
+  const text = await readFile(procsFile, 'utf8').catch(() => '');
+  return text.split('\n').filter(Boolean).map(Number);
+}
+
+async function removeGroup(dir: string): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    try {
+      await rmdir(dir);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}

@@ -1,0 +1,87 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Controls } from '../suite/schema.js';
+import { cgroupVersion } from './cgroups.js';
+import { createIsolation } from './isolation.js';
+import { createWorkspace, disposeScratch, scratchRoot } from './workspace.js';
+
+const run = promisify(execFile);
+
+/** One line of `bakeoff doctor`. */
+export interface Check {
+  readonly name: string;
+  readonly ok: boolean;
+  readonly detail: string;
+  /** What to do when it is not ok. */
+  readonly fix?: string;
+}
+
+async function version(cmd: string, args: string[] = ['--version']): Promise<string | null> {
+  try {
+    const { stdout, stderr } = await run(cmd, args, { timeout: 10_000 });
+    return (stdout || stderr).trim().split('\n')[0] ?? '';
+  } catch {
+    return null;
+  }
+}
+
+/** Checks what the sandbox needs, one by one, ending with a real sandboxed command. */
+export async function checkSandbox(): Promise<Check[]> {
+  const checks: Check[] = [];
+  const isRoot = process.getuid?.() === 0;
+  checks.push({ name: 'root', ok: isRoot, detail: isRoot ? 'running as root' : `running as uid ${process.getuid?.()}`, fix: 'run bakeoff as root (it mounts overlays and creates cgroups, then drops every sandboxed process to an unprivileged uid)' });
+  const bwrap = await version('bwrap');
+  checks.push({ name: 'bubblewrap', ok: bwrap !== null, detail: bwrap ?? 'not found', fix: 'apt-get install bubblewrap' });
+  const setpriv = await version('setpriv');
+  checks.push({ name: 'setpriv', ok: setpriv !== null, detail: setpriv ?? 'not found', fix: 'apt-get install util-linux' });
+  const userns = await readFile('/proc/sys/user/max_user_namespaces', 'utf8').catch(() => '0');
+  checks.push({ name: 'user namespaces', ok: Number(userns) > 0, detail: `max_user_namespaces = ${userns.trim()}`, fix: 'sysctl user.max_user_namespaces=15000' });
+  const cg = cgroupVersion();
+  checks.push({ name: 'cgroups', ok: cg !== null, detail: cg ? `cgroup v${cg}` : 'no memory/pids/cpu/freezer cgroups found', fix: 'mount the cgroup v1 controllers or cgroup v2 at /sys/fs/cgroup' });
+  if (isRoot) checks.push(await checkOverlay());
+  if (checks.every((c) => c.ok)) checks.push(await checkLiveSandbox());
+  return checks;
+}
+
+async function checkOverlay(): Promise<Check> {
+  const lower = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-doctor-'));
+  await writeFile(path.join(lower, 'f'), 'x');
+  const scratch = path.join(await scratchRoot(`doctor ${process.pid}`), 'w');
+  try {
+    const ws = await createWorkspace(lower, scratch, { owner: null, diskBytes: 8 << 20 });
+    return { name: 'workspaces', ok: true, detail: ws.mode === 'overlay' ? 'overlayfs (redirect_dir=on) on a size-limited tmpfs' : 'full copies (overlayfs could not be mounted)' };
+  } catch (error) {
+    return { name: 'workspaces', ok: false, detail: (error as Error).message, fix: 'bakeoff needs tmpfs and overlayfs mounts (root)' };
+  } finally {
+    await disposeScratch(path.dirname(scratch));
+    await rm(lower, { recursive: true, force: true });
+  }
+}
+
+/** Runs a command in the real sandbox and checks it is unprivileged and offline. */
+async function checkLiveSandbox(): Promise<Check> {
+  const scratch = await scratchRoot(`doctor-live ${process.pid}`);
+  try {
+    const { sandbox } = await createIsolation({ controls: Controls.parse({}), unsafe: false });
+    const outputPath = path.join(scratch, 'out.log');
+    const result = await sandbox.exec({
+      command: 'id -u; grep CapEff /proc/self/status; cat /proc/net/dev | grep -c :',
+      cwd: '/tmp',
+      env: { PATH: '/usr/bin:/bin' },
+      timeoutMs: 20_000,
+      network: 'none',
+      outputPath,
+      binds: [],
+    });
+    const out = result.outputTail;
+    const ok = result.exitCode === 0 && /CapEff:\s*0+\s/.test(out) && /^1$/m.test(out.split('\n').slice(-2).join('\n'));
+    return { name: 'sandbox', ok, detail: ok ? 'a sandboxed command ran with no capabilities and no network but loopback' : `sandboxed command failed (exit ${result.exitCode}): ${out.trim().slice(-300)}`, fix: 'see the checks above' };
+  } catch (error) {
+    return { name: 'sandbox', ok: false, detail: (error as Error).message, fix: 'see the checks above' };
+  } finally {
+    await disposeScratch(scratch);
+  }
+}
