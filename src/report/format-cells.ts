@@ -7,6 +7,13 @@ import type { Interval } from './interval.js';
 /** Shown for a value that does not exist (no cost data, every run void, …). */
 export const EMPTY = '–';
 
+/** The warning every rendering carries when some runs were made without a sandbox, or null. */
+export function unsafeWarning(unsafeRuns: number): string | null {
+  return unsafeRuns === 0
+    ? null
+    : `WARNING: ${unsafeRuns} run(s) were made with --unsafe-no-sandbox: the agents could read hidden tests and ran without limits. Do not publish these numbers.`;
+}
+
 /** `50.0% [23.7–76.3]`: share and 95% interval in percent, one decimal. */
 export function formatShare(share: number | null, ci95: Interval | null): string {
   if (share === null) return EMPTY;

@@ -102,4 +102,8 @@ export interface LeaderboardView {
   readonly tasks: readonly TaskRow[];
   /** Empty when all runs are comparable; callers must refuse to render otherwise. */
   readonly mixed: readonly MixedProblem[];
+  /** Sandboxes the runs were made in (`runtime.sandbox`), sorted; `unsafe-no-sandbox` means none. */
+  readonly sandboxes: readonly string[];
+  /** Runs made with `--unsafe-no-sandbox`: every rendering warns about them. */
+  readonly unsafeRuns: number;
 }

@@ -45,6 +45,9 @@ export interface JsonReport {
   readonly controlsDigest: string | null;
   readonly standardRunsPerTask: number;
   readonly mixed: readonly MixedProblem[];
+  readonly sandboxes: readonly string[];
+  /** Runs made with --unsafe-no-sandbox (0 for a publishable report). */
+  readonly unsafeRuns: number;
   /** In rank order. */
   readonly agents: readonly JsonAgent[];
   /** The task × agent matrix. */
@@ -62,6 +65,8 @@ export function buildJsonReport(view: LeaderboardView, runs: readonly RunRecord[
     controlsDigest: view.controlsDigest,
     standardRunsPerTask: view.standardRunsPerTask,
     mixed: view.mixed,
+    sandboxes: view.sandboxes,
+    unsafeRuns: view.unsafeRuns,
     agents: view.agents.map(({ agent, ...summary }) => ({
       id: agent.id,
       harness: agent.harness,

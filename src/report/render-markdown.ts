@@ -1,4 +1,4 @@
-import { EMPTY } from './format-cells.js';
+import { EMPTY, unsafeWarning } from './format-cells.js';
 import { COUNTING_NOTE, LEADERBOARD_COLUMNS } from './leaderboard-columns.js';
 import type { AgentSummary, LeaderboardView } from './leaderboard-view.js';
 
@@ -25,7 +25,9 @@ export function renderMarkdown(view: LeaderboardView): string {
       ? 'No runs.'
       : `Suite ${codeSpan(view.suite.id)}, hash ${codeSpan(view.suite.hash)}; controls digest ` +
         `${codeSpan(view.controlsDigest ?? EMPTY)}; standard ${view.standardRunsPerTask} runs per task.`;
+  const warning = unsafeWarning(view.unsafeRuns);
   const lines = [
+    ...(warning ? [`> **${warning}**`, ''] : []),
     tableLine(header.map(escapeCell)),
     tableLine(rule),
     ...rows.map(tableLine),

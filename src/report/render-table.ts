@@ -1,4 +1,4 @@
-import { EMPTY } from './format-cells.js';
+import { EMPTY, unsafeWarning } from './format-cells.js';
 import { COUNTING_NOTE, LEADERBOARD_COLUMNS } from './leaderboard-columns.js';
 import type { LeaderboardView } from './leaderboard-view.js';
 
@@ -30,7 +30,9 @@ export function renderTable(view: LeaderboardView, options: RenderTableOptions =
       .join(GAP)
       .trimEnd();
   const bold = (text: string): string => (options.color ? `\u001b[1m${text}\u001b[22m` : text);
+  const warning = unsafeWarning(view.unsafeRuns);
   const lines = [
+    ...(warning ? [bold(warning), ''] : []),
     describeSuite(view),
     '',
     bold(layout(header)),

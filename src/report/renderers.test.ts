@@ -244,3 +244,23 @@ describe('renderJson', () => {
     expect(bare.controls).toBeNull();
   });
 });
+
+describe('runs made without a sandbox', () => {
+  const who = agent('dev');
+  const safe = run(who, 1, SOLVED, { runtime: { sandbox: 'bwrap' } });
+  const unsafe = run(who, 2, FAILED, { runtime: { sandbox: 'unsafe-no-sandbox' } });
+
+  it('are counted and warned about in every rendering', () => {
+    const view = summarize([safe, unsafe], { standardRunsPerTask: 1 });
+    expect(view.unsafeRuns).toBe(1);
+    expect(renderTable(view)).toMatch(/^WARNING: 1 run\(s\) were made with --unsafe-no-sandbox/);
+    expect(renderMarkdown(view)).toMatch(/^> \*\*WARNING: 1 run\(s\) were made with --unsafe-no-sandbox/);
+    expect(buildJsonReport(view, [safe, unsafe])).toMatchObject({ unsafeRuns: 1, sandboxes: ['bwrap', 'unsafe-no-sandbox'] });
+  });
+
+  it('leave no warning when every run was sandboxed', () => {
+    const view = summarize([safe], { standardRunsPerTask: 1 });
+    expect(renderTable(view)).not.toMatch(/WARNING/);
+    expect(renderMarkdown(view)).not.toMatch(/WARNING/);
+  });
+});

@@ -5,6 +5,9 @@ import { detectMixed } from './detect-mixed.js';
 import type { AgentSummary, LeaderboardView, SummarizeOptions, TaskRow } from './leaderboard-view.js';
 import { summarizeAgent } from './summarize-agent.js';
 
+/** `runtime.sandbox` of runs made with `--unsafe-no-sandbox`. */
+export const UNSAFE_SANDBOX = 'unsafe-no-sandbox';
+
 /**
  * Build the leaderboard from finished runs: one line per agent (keyed by `agent.id`) in rank
  * order, the task × agent matrix, and the list of reasons the runs are not comparable. Pure; for
@@ -42,6 +45,8 @@ export function summarize(runs: readonly RunRecord[], options: SummarizeOptions)
     agents,
     tasks: taskIds.map((task) => taskRow(task, agents, runs)),
     mixed: detectMixed(runs),
+    sandboxes: [...new Set(runs.map((run) => run.runtime.sandbox ?? 'unknown'))].sort(),
+    unsafeRuns: runs.filter((run) => run.runtime.sandbox === UNSAFE_SANDBOX).length,
   };
 }
 

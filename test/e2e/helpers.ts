@@ -9,7 +9,7 @@ export const BIN = path.join(ROOT, 'bin/bakeoff.js');
 
 /** Runs the built CLI the way a user does; never throws on a non-zero exit. */
 export async function bakeoff(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
-  const result = await execa('node', [BIN, ...args], {
+  const result = await execa(process.execPath, [BIN, ...args], {
     cwd: options.cwd ?? ROOT,
     env: { NO_COLOR: '1', ...options.env },
     reject: false,

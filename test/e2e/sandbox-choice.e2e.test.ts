@@ -1,0 +1,33 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { bakeoff, copySuite, FIXTURES, ROOT, tempDir } from './helpers.js';
+
+describe('choosing the sandbox', () => {
+  it('doctor reports a working sandbox on this machine', async () => {
+    const r = await bakeoff(['doctor', '--json']);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { ready: boolean; sandbox: { name: string; ok: boolean }[] };
+    expect(out.ready).toBe(true);
+    expect(out.sandbox.find((c) => c.name === 'sandbox')?.ok).toBe(true);
+  });
+
+  it('refuses to run when the sandbox tools are missing, and says what to install (exit 3)', async () => {
+    const r = await bakeoff(['run', path.join(ROOT, 'examples/starter'), '--agent', 'noop', '--out', await tempDir()], {
+      env: { PATH: '/nonexistent' },
+    });
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toMatch(/bwrap \(apt-get install bubblewrap\)/);
+  });
+
+  it('records --unsafe-no-sandbox in every run and warns in every report', async () => {
+    const suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
+    expect((await bakeoff(['validate', suite])).exitCode).toBe(0);
+    const out = await tempDir();
+    const r = await bakeoff(['run', suite, '--agent', 'gold', '--runs', '1', '--out', out, '--json', '--unsafe-no-sandbox']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/WARNING: --unsafe-no-sandbox/);
+    const json = JSON.parse((await bakeoff(['report', out, '--format', 'json'])).stdout) as { unsafeRuns: number; runs: unknown[] };
+    expect(json.unsafeRuns).toBe(json.runs.length);
+    expect((await bakeoff(['report', out])).stdout).toMatch(/^WARNING: \d+ run\(s\) were made with --unsafe-no-sandbox/);
+  });
+});
