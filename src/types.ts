@@ -5,6 +5,7 @@
 /** Why an agent's run failed (the agent's fault). */
 export type FailReason =
   | 'tests-failed'          // an expected test did not pass
+  | 'checks-failed'         // a generated check did not pass
   | 'protected-path-changed'
   | 'patch-did-not-apply'  // the captured change could not be applied to a clean copy
   | 'session-timeout'
@@ -17,7 +18,9 @@ export type FailReason =
 export type VoidReason =
   | 'infra-error'           // bakeoff itself, the sandbox or the machine failed
   | 'setup-failed'          // the task's setup command failed on this machine
-  | 'agent-error';          // the agent could not be started (missing program, bad spec data)
+  | 'agent-error'
+  | 'timeout'               // a session ran out of time and the controls say timeouts are unscored
+  | 'oracle-changed';       // the checks generated now differ from those validate admitted          // the agent could not be started (missing program, bad spec data)
 
 export type Outcome =
   | { readonly kind: 'solved' }
@@ -62,6 +65,8 @@ export interface RunRecord {
   /** Expected checks that passed / expected checks. */
   readonly points: number;
   readonly maxPoints: number;
+  /** Points per order (checks graded on their own per order). */
+  readonly orders: readonly { readonly order: number; readonly points: number; readonly maxPoints: number }[];
   /** Runtime versions (node, python, cargo, sandbox, bakeoff) in force for this run. */
   readonly runtime: Readonly<Record<string, string>>;
   readonly startedAt: string;

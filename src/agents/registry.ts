@@ -12,7 +12,7 @@ export const builtins = { gold, noop } as const;
 export const SPEC_FORMS = ['gold', 'noop', 'patch:<file.jsonl>', 'command:<shell command>'] as const;
 
 /** Turns an agent spec from the command line into an agent. */
-export async function resolveAgent(spec: string, options: { cwd: string }): Promise<Agent> {
+export async function resolveAgent(spec: string, options: { cwd: string; forbiddenRoots?: readonly string[] }): Promise<Agent> {
   if (spec in builtins) return builtins[spec as keyof typeof builtins];
   const colon = spec.indexOf(':');
   const kind = colon > 0 ? spec.slice(0, colon) : '';

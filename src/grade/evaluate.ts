@@ -13,7 +13,8 @@ export type CheckStatus = TestStatus | 'missing';
 /** One expected test's result in a graded order. */
 export interface CheckResult {
   readonly id: string;
-  readonly expected: 'fail-to-pass' | 'pass-to-pass';
+  /** Which set the check belongs to: a hidden test's fail-to-pass or pass-to-pass set, or a generated check. */
+  readonly expected: 'fail-to-pass' | 'pass-to-pass' | 'generated';
   readonly status: CheckStatus;
   readonly passed: boolean;
 }
@@ -25,7 +26,10 @@ export interface Evaluation {
   /** Null when the order is passed; else why not. */
   readonly failure:
     | null
-    | { readonly reason: 'tests-failed' | 'report-inconsistent' | 'protected-path-changed'; readonly detail: string };
+    | {
+        readonly reason: 'tests-failed' | 'checks-failed' | 'report-inconsistent' | 'protected-path-changed';
+        readonly detail: string;
+      };
 }
 
 /**

@@ -34,6 +34,7 @@ export const LEADERBOARD_COLUMNS: readonly LeaderboardColumn[] = [
     cell: (l) => (l.runCountTag === null ? String(l.runs) : `${l.runs} (${l.runCountTag})`),
   },
   { header: 'solved', align: 'right', cell: (l) => String(l.solved) },
+  { header: 'points', align: 'right', cell: (l) => (l.maxPoints === 0 ? EMPTY : `${l.points}/${l.maxPoints}`) },
   { header: 'share [95% CI]', align: 'right', cell: (l) => formatShare(l.solveShare, l.ci95) },
   { header: 'void', align: 'right', cell: (l) => String(l.void) },
   { header: 'median time', align: 'right', cell: (l) => formatDuration(l.medianRunSec) },

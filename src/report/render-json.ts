@@ -34,6 +34,8 @@ export interface JsonRun {
   readonly linesRemoved: number;
   readonly points: number;
   readonly maxPoints: number;
+  /** Points per order: each order is graded on its own. */
+  readonly orders: RunRecord['orders'];
 }
 
 /** `bakeoff report --format json` (DESIGN.md §5). Numbers are plain JSON numbers. */
@@ -106,6 +108,7 @@ function toJsonRun(run: RunRecord): JsonRun {
     linesRemoved: run.linesRemoved,
     points: run.points,
     maxPoints: run.maxPoints,
+    orders: run.orders,
   };
 }
 

@@ -39,6 +39,7 @@ function run(who: AgentInfo, t: number, outcome: Outcome, extra: Partial<RunReco
     linesRemoved: 2,
     points: 0,
     maxPoints: 0,
+    orders: [],
     runtime: {},
     startedAt: '2025-01-01T00:00:00Z',
     finishedAt: '2025-01-01T00:02:00Z',
@@ -79,7 +80,7 @@ describe('renderTable', () => {
 
   it('shows share with interval, void count, run tag, medians, tokens and cost per fix', () => {
     expect(rowOf('strong')).toMatch(
-      /1\s+strong\s+claude-code\s+2\.0\.1\s+opus@high\s+10\s+8\s+88\.9% \[56\.5–98\.0\]\s+1\s+1m 04s\s+12\s+1\.20M\s+30\.0k\s+\$0\.625$/,
+      /1\s+strong\s+claude-code\s+2\.0\.1\s+opus@high\s+10\s+8\s+–\s+88\.9% \[56\.5–98\.0\]\s+1\s+1m 04s\s+12\s+1\.20M\s+30\.0k\s+\$0\.625$/,
     );
     expect(rowOf('partial')).toContain('5 (0–1 runs/task)');
     expect(rowOf('weak|pipe')).toContain('50.0% [23.7–76.3]');
@@ -95,7 +96,7 @@ describe('renderTable', () => {
     const broken = agent('broken');
     const allVoid = summarize([run(broken, 0, VOID), run(broken, 1, VOID)], { standardRunsPerTask: 1 });
     const row = renderTable(allVoid).split('\n').find((line) => line.includes(' broken ')) ?? '';
-    expect(row).toMatch(/^1\s+broken\s+builtin\s+–\s+–\s+2\s+0\s+–\s+2\s+–\s+–\s+–\s+–\s+–$/);
+    expect(row).toMatch(/^1\s+broken\s+builtin\s+–\s+–\s+2\s+0\s+–\s+–\s+2\s+–\s+–\s+–\s+–\s+–$/);
   });
 
   it('aligns every column: right-aligned cells end where their header ends', () => {
@@ -134,7 +135,7 @@ describe('renderMarkdown', () => {
   it('is a valid GitHub table: header, alignment row, one row per agent, equal cell counts', () => {
     const [head, rule, ...rows] = tableLines;
     const width = cells(head ?? '').length;
-    expect(width).toBe(14);
+    expect(width).toBe(15);
     expect(cells(rule ?? '').every((cell) => /^:?-{3,}:?$/.test(cell))).toBe(true);
     expect(rows).toHaveLength(3);
     for (const row of rows) expect(cells(row)).toHaveLength(width);
@@ -262,5 +263,15 @@ describe('runs made without a sandbox', () => {
     const view = summarize([safe], { standardRunsPerTask: 1 });
     expect(renderTable(view)).not.toMatch(/WARNING/);
     expect(renderMarkdown(view)).not.toMatch(/WARNING/);
+  });
+});
+
+describe('points', () => {
+  it('shows points as passed/expected in the tables and per order in the JSON', () => {
+    const who = agent('calib');
+    const r = run(who, 1, FAILED, { points: 60, maxPoints: 64, orders: [{ order: 1, points: 32, maxPoints: 32 }, { order: 2, points: 28, maxPoints: 32 }] });
+    const v = summarize([r], { standardRunsPerTask: 1 });
+    expect(renderTable(v)).toMatch(/ 60\/64 /);
+    expect(buildJsonReport(v, [r]).runs[0]).toMatchObject({ points: 60, maxPoints: 64, orders: [{ order: 1, points: 32 }, { order: 2, points: 28 }] });
   });
 });

@@ -39,6 +39,7 @@ function makeRun(spec: RunSpec): RunRecord {
     linesRemoved: 0,
     points: 0,
     maxPoints: 0,
+    orders: [],
     runtime: { node: '20.19.0' },
     startedAt: '2025-01-01T00:00:00Z',
     finishedAt: '2025-01-01T00:01:00Z',

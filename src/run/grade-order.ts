@@ -1,13 +1,33 @@
-import { cp, lstat, mkdir, rm } from 'node:fs/promises';
+import { cp, lstat, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { loadSources } from '../grade/checks/load-sources.js';
+import { runChecks } from '../grade/checks/run-checks.js';
 import { evaluate, type Evaluation, type ExpectedTests } from '../grade/evaluate.js';
+import { evaluateChecks } from '../grade/evaluate-checks.js';
 import { runTests, type TestRun } from '../grade/run-tests.js';
 import type { ReportFormat } from '../grade/types.js';
 import { applyPatch } from '../sandbox/git.js';
 import type { Isolation } from '../sandbox/isolation.js';
 import { createWorkspace } from '../sandbox/workspace.js';
 import { listTree } from '../util/fs.js';
+import type { GeneratedSet } from './generate-checks.js';
+
+/** How an order is graded: by hidden tests, or by generated checks. */
+export type OrderGrading =
+  | {
+      readonly kind: 'tests';
+      readonly test: { readonly command: string; readonly format: ReportFormat };
+      readonly expected: ExpectedTests;
+      /** Hidden folders of this order and every earlier one, oldest first. */
+      readonly hiddenDirs: readonly string[];
+    }
+  | {
+      readonly kind: 'checks';
+      readonly entry: string;
+      readonly sourceDir: string;
+      readonly generated: GeneratedSet;
+    };
 
 export interface GradeOrderOptions {
   readonly isolation: Isolation;
@@ -17,25 +37,24 @@ export interface GradeOrderOptions {
   /** Paths the change touched (for the protected-path check). */
   readonly changedPaths: readonly string[];
   readonly protectedPaths: readonly string[];
-  /** Hidden folders of this order and every earlier one, oldest first. */
-  readonly hiddenDirs: readonly string[];
-  readonly test: { readonly command: string; readonly format: ReportFormat };
-  readonly expected: ExpectedTests;
-  /** Empty folder for this grading (workspace, reports, logs). */
+  readonly grading: OrderGrading;
+  /** Empty folder for this grading (workspace, reports). */
   readonly scratchDir: string;
+  /** Where the grader's output and reports are kept. */
   readonly outDir: string;
   readonly env: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
 }
 
 export type OrderGrade =
-  | ({ readonly applied: true; readonly testRun: TestRun; readonly durationMs: number } & Evaluation)
+  | ({ readonly applied: true; readonly testRun: TestRun | null; readonly durationMs: number } & Evaluation)
   | { readonly applied: false; readonly error: string; readonly durationMs: number };
 
 /**
- * Grades one order from a clean copy of the prepared repo plus the agent's patch, with the
- * hidden files copied over whatever the agent put at those paths. Never looks at the agent's
- * live workspace.
+ * Grades one order from a clean copy of the prepared repo plus the agent's patch — never from
+ * the agent's live workspace. Tests: the hidden files are copied over whatever the agent put at
+ * their paths, and the test command runs in the sandbox. Checks: the workspace's sources run
+ * against the generated checks, each in a fresh QuickJS context.
  */
 export async function gradeOrder(options: GradeOrderOptions): Promise<OrderGrade> {
   const started = performance.now();
@@ -44,24 +63,36 @@ export async function gradeOrder(options: GradeOrderOptions): Promise<OrderGrade
   try {
     const applied = await applyPatch(workspace.dir, options.patch);
     if (!applied.ok) return { applied: false, error: applied.error, durationMs: elapsed() };
-    await placeHiddenFiles(workspace.dir, options.hiddenDirs);
+    const isProtected = picomatch([...options.protectedPaths], { dot: true });
+    const protectedChanged = options.changedPaths.filter((p) => isProtected(p));
+    await mkdir(options.outDir, { recursive: true });
+    const { grading } = options;
+    if (grading.kind === 'checks') {
+      const { files } = await loadSources(workspace.dir, grading.sourceDir);
+      const results = await runChecks({ files, entry: grading.entry, checks: grading.generated.checks });
+      await writeFile(
+        path.join(options.outDir, 'checks.json'),
+        JSON.stringify({ digest: grading.generated.digest, checks: grading.generated.checks, results }, null, 1) + '\n',
+      );
+      return { applied: true, testRun: null, durationMs: elapsed(), ...evaluateChecks(results, protectedChanged) };
+    }
+    await placeHiddenFiles(workspace.dir, grading.hiddenDirs);
     const testRun = await runTests({
       sandbox: options.isolation.sandbox,
       repoDir: workspace.dir,
       scratchDir: path.join(options.scratchDir, 'tests'),
-      command: options.test.command,
-      format: options.test.format,
+      command: grading.test.command,
+      format: grading.test.format,
       outDir: options.outDir,
       env: options.env,
       timeoutMs: options.timeoutMs,
     });
-    const isProtected = picomatch([...options.protectedPaths], { dot: true });
     const evaluation = evaluate({
-      expected: options.expected,
+      expected: grading.expected,
       report: testRun.report,
       exitCode: testRun.exec.exitCode,
       timedOut: testRun.exec.timedOut,
-      protectedChanged: options.changedPaths.filter((p) => isProtected(p)),
+      protectedChanged,
     });
     return { applied: true, testRun, durationMs: elapsed(), ...evaluation };
   } finally {

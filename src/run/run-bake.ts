@@ -7,7 +7,9 @@ import type { Isolation } from '../sandbox/isolation.js';
 import { disposeScratch, scratchRoot } from '../sandbox/workspace.js';
 import type { Store } from '../store/open-store.js';
 import type { SuiteLock } from '../suite/lock.js';
-import type { Suite, Task } from '../suite/types.js';
+import type { Order, Suite, Task } from '../suite/types.js';
+import { createBudget, type Budget } from './budget.js';
+import { generateChecks, type GeneratedSet } from './generate-checks.js';
 import type { RunRecord } from '../types.js';
 import { baseEnv } from './base-env.js';
 import { runPool } from './pool.js';
@@ -53,11 +55,13 @@ export async function runBake(options: BakeOptions): Promise<BakeSummary> {
       const entry = lock.tasks[t.id];
       return { task: t.id, reason: entry && !entry.admitted ? entry.reason : 'not in the lock file' };
     });
+  const { seed, level } = runSeedAndLevel(suite);
   const specs = planRuns({
     suiteHash: suite.hash,
     tasks: admitted.map((t) => t.id),
     agents: options.agents.map((a) => a.digest),
     runsPerTask: options.runsPerTask ?? suite.controls.runsPerTask,
+    seed,
   });
   const done = store.finishedRunIds();
   const pending = specs.filter((s) => !done.has(s.id));
@@ -87,9 +91,10 @@ export async function runBake(options: BakeOptions): Promise<BakeSummary> {
   }
 
   const byId = new Map(admitted.map((t) => [t.id, t]));
+  const shared = { env, scratch, seed, level, budgets: new Map<string, Budget>(), checks: new Map<string, Promise<GeneratedSet>>() };
   await runPool(pending, options.concurrency, async (spec) => {
     const task = byId.get(spec.task)!;
-    const record = await runOne(options, spec, task, prepared.get(task.id)!, env, scratch);
+    const record = await runOne(options, spec, task, prepared.get(task.id)!, shared);
     emit({ type: 'run-end', ...record });
   });
   await disposeScratch(scratch);
@@ -101,18 +106,17 @@ async function runOne(
   spec: RunSpec,
   task: Task,
   prepared: { repo: string } | { error: string },
-  env: Record<string, string>,
-  scratchRoot: string,
+  shared: Shared,
 ): Promise<{ record: RunRecord; error?: Error }> {
   const { store, suite } = options;
   const agent = options.agents[spec.agentIndex]!;
   const artifactsDir = store.artifactsTempDir(spec.id);
-  const scratchDir = path.join(scratchRoot, spec.id);
+  const scratchDir = path.join(shared.scratch, spec.id);
   const startedAt = new Date().toISOString();
   const taskLock = options.lock.tasks[task.id];
   try {
     if ('error' in prepared) {
-      const record = voidRecord(options, spec, task, startedAt, 'setup-failed', prepared.error);
+      const record = voidRecord(options, spec, task, startedAt, 'setup-failed', prepared.error, shared);
       store.saveRun(record, [], [], artifactsDir);
       return { record };
     }
@@ -125,7 +129,11 @@ async function runOne(
       replay: spec.replay,
       preparedRepo: prepared.repo,
       isolation: options.isolation,
-      env,
+      env: shared.env,
+      budget: budgetFor(suite, agent.digest, spec.replay, shared.budgets),
+      checksFor: (order) => checksFor(task, order, shared),
+      seed: shared.seed,
+      level: shared.level,
       scratchDir,
       artifactsDir,
       runtime: { ...options.runtime, sandbox: options.isolation.sandbox.name },
@@ -133,12 +141,46 @@ async function runOne(
     store.saveRun(result.record, result.sessions, result.checks, artifactsDir);
     return { record: result.record };
   } catch (error) {
-    const record = voidRecord(options, spec, task, startedAt, 'infra-error', (error as Error).message);
+    const record = voidRecord(options, spec, task, startedAt, 'infra-error', (error as Error).message, shared);
     store.saveRun(record, [], [], artifactsDir);
     return { record, error: error as Error };
   } finally {
     await disposeScratch(scratchDir);
   }
+}
+
+/** State the runs of one bake share. */
+interface Shared {
+  readonly env: Record<string, string>;
+  readonly scratch: string;
+  readonly seed: number | null;
+  readonly level: number | null;
+  /** Agent time budgets by scope key. */
+  readonly budgets: Map<string, Budget>;
+  /** Generated checks by task, order, seed and level (generated once per bake). */
+  readonly checks: Map<string, Promise<GeneratedSet>>;
+}
+
+/** Runs use one seed and one level: the controls' `seed` (default: the first of `seeds`) and `level`. */
+export function runSeedAndLevel(suite: Suite): { seed: number | null; level: number | null } {
+  const usesChecks = suite.tasks.some((t) => t.manifest.grading === 'checks');
+  if (!usesChecks) return { seed: null, level: null };
+  return { seed: suite.controls.seed ?? suite.controls.seeds[0]!, level: suite.controls.level };
+}
+
+function budgetFor(suite: Suite, agentDigest: string, replay: number, budgets: Map<string, Budget>): Budget {
+  const b = suite.controls.agentBudget;
+  if (!b) return createBudget(null);
+  if (b.scope === 'run') return createBudget(b.totalSec);
+  const key = `${agentDigest}:${replay}`;
+  if (!budgets.has(key)) budgets.set(key, createBudget(b.totalSec));
+  return budgets.get(key)!;
+}
+
+function checksFor(task: Task, order: Order, shared: Shared): Promise<GeneratedSet> {
+  const key = `${task.id}:${order.index}:${shared.seed}:${shared.level}`;
+  if (!shared.checks.has(key)) shared.checks.set(key, generateChecks(order.hiddenDir, shared.seed ?? 0, shared.level ?? 1));
+  return shared.checks.get(key)!;
 }
 
 function voidRecord(
@@ -148,6 +190,7 @@ function voidRecord(
   startedAt: string,
   reason: 'setup-failed' | 'infra-error',
   detail: string,
+  shared: Shared,
 ): RunRecord {
   const { suite } = options;
   return {
@@ -158,8 +201,8 @@ function voidRecord(
     task: task.id,
     agent: options.agents[spec.agentIndex]!.info,
     replay: spec.replay,
-    seed: null,
-    level: null,
+    seed: shared.seed,
+    level: shared.level,
     outcome: { kind: 'void', reason, detail: detail.slice(0, 2000) },
     agentSec: 0,
     gradeSec: 0,
@@ -170,6 +213,7 @@ function voidRecord(
     linesRemoved: 0,
     points: 0,
     maxPoints: 0,
+    orders: [],
     runtime: { ...options.runtime, sandbox: options.isolation.sandbox.name },
     startedAt,
     finishedAt: new Date().toISOString(),

@@ -5,10 +5,12 @@ import { captureChange, type Change } from '../sandbox/git.js';
 import type { Isolation } from '../sandbox/isolation.js';
 import { createWorkspace } from '../sandbox/workspace.js';
 import type { TaskLock } from '../suite/lock.js';
-import type { Suite, Task } from '../suite/types.js';
+import type { Order, Suite, Task } from '../suite/types.js';
 import type { Outcome, RunRecord } from '../types.js';
 import type { CheckRow, SessionRow } from '../store/open-store.js';
-import { gradeOrder } from './grade-order.js';
+import type { Budget } from './budget.js';
+import type { GeneratedSet } from './generate-checks.js';
+import { gradeOrder, type OrderGrading } from './grade-order.js';
 
 export interface RunTaskOptions {
   readonly runId: string;
@@ -25,6 +27,12 @@ export interface RunTaskOptions {
   /** Where this run's artifacts go (a temp folder the store moves into place). */
   readonly artifactsDir: string;
   readonly runtime: Readonly<Record<string, string>>;
+  /** Agent time this run may still spend (shared with other runs when the scope is a replay). */
+  readonly budget: Budget;
+  /** Generated checks of an order at the run's seed and level (checks-graded tasks). */
+  readonly checksFor: (order: Order) => Promise<GeneratedSet>;
+  readonly seed: number | null;
+  readonly level: number | null;
 }
 
 export interface TaskRunResult {
@@ -38,34 +46,43 @@ export interface TaskRunResult {
  *   order-<n>/prompt.md        the prompt the agent got
  *   order-<n>/agent.log        the agent's stdout+stderr
  *   order-<n>/change.patch     the cumulative change after this order (binary-safe)
- *   order-<n>/grade/           test-output.log and report/ (the runner's raw report)
+ *   order-<n>/grade/           test-output.log and report/ (the runner's raw report), or
+ *                              checks.json (every check's input, expected value and result)
  */
 
 /**
  * One run: a fresh workspace, one agent session per order (files carry over, no grading
- * results shown in between), each order graded from a clean copy plus the change.
+ * results shown in between), each order graded on its own from a clean copy plus the change.
  */
 export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   const { task, agent, suite } = options;
+  const controls = suite.controls;
   const startedAt = new Date().toISOString();
   const sessions: SessionRow[] = [];
   const checks: CheckRow[] = [];
+  const orders: { order: number; points: number; maxPoints: number }[] = [];
   let agentMs = 0;
   let gradeMs = 0;
-  let points = 0;
-  let maxPoints = 0;
   let change: Change = { patch: '', linesAdded: 0, linesRemoved: 0, paths: [] };
   let outcome: Outcome = { kind: 'solved' };
+  const timeout = (detail: string): Outcome =>
+    controls.timeoutIsVoid ? { kind: 'void', reason: 'timeout', detail } : { kind: 'failed', reason: 'session-timeout', detail };
   const workspace = await createWorkspace(options.preparedRepo, path.join(options.scratchDir, 'agent'), options.isolation.workspace);
   try {
     for (const order of task.orders) {
       const orderDir = path.join(options.artifactsDir, `order-${order.index}`);
       await mkdir(orderDir, { recursive: true });
       await writeFile(path.join(orderDir, 'prompt.md'), order.prompt);
+      const budgetMs = options.budget.remainingMs();
+      if (budgetMs <= 0) {
+        outcome = worst(outcome, timeout(`order ${order.index}: the agent time budget was used up before it started`));
+        break;
+      }
       const sessionDir = path.join(options.scratchDir, `session-${order.index}`);
       await mkdir(sessionDir, { recursive: true, mode: 0o711 });
       const promptFile = path.join(sessionDir, 'prompt.md');
       await writeFile(promptFile, order.prompt, { mode: 0o644 });
+      const sessionLimitMs = Math.min(controls.sessionWallClockSec * 1000, budgetMs);
       const session = await agent.runSession({
         taskId: task.id,
         order: order.index,
@@ -76,10 +93,11 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
         workspace: workspace.dir,
         sandbox: options.isolation.sandbox,
         env: options.env,
-        timeoutMs: suite.controls.sessionWallClockSec * 1000,
+        timeoutMs: sessionLimitMs,
         outputPath: path.join(orderDir, 'agent.log'),
       });
       agentMs += session.durationMs;
+      options.budget.spend(session.durationMs);
       sessions.push(toSessionRow(order.index, session));
       if (session.error) {
         outcome = worst(outcome, { kind: 'void', reason: 'agent-error', detail: session.error });
@@ -89,32 +107,39 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
         outcome = worst(outcome, { kind: 'failed', reason: 'disk-limit', detail: `order ${order.index}: the workspace quota is used up` });
         break;
       }
-      const limit = sessionLimit(session, suite.controls.sessionWallClockSec);
-      if (limit) outcome = worst(outcome, { kind: 'failed', ...limit, detail: `order ${order.index}: ${limit.detail}` });
+      if (session.limitHit === 'memory') outcome = worst(outcome, { kind: 'failed', reason: 'memory-limit', detail: `order ${order.index}: killed at the memory limit` });
+      else if (session.limitHit === 'pids') outcome = worst(outcome, { kind: 'failed', reason: 'pids-limit', detail: `order ${order.index}: ran into the process limit` });
+      else if (session.timedOut) {
+        const why = sessionLimitMs < controls.sessionWallClockSec * 1000 ? 'the agent time budget ran out' : `no answer within ${controls.sessionWallClockSec} s`;
+        outcome = worst(outcome, timeout(`order ${order.index}: ${why}`));
+      }
       change = await captureChange(options.preparedRepo, workspace.dir);
       await writeFile(path.join(orderDir, 'change.patch'), change.patch);
-      const expected = options.lock.orders.find((o) => o.order === order.index) ?? { failToPass: [], passToPass: [] };
+      const grading = await gradingFor(options, order);
+      if ('void' in grading) {
+        outcome = worst(outcome, grading.void);
+        break;
+      }
       const grade = await gradeOrder({
         isolation: options.isolation,
         preparedRepo: options.preparedRepo,
         patch: change.patch,
         changedPaths: change.paths,
         protectedPaths: task.protectedPaths,
-        hiddenDirs: task.orders.filter((o) => o.index <= order.index).map((o) => o.hiddenDir),
-        test: task.manifest.test,
-        expected,
+        grading,
         scratchDir: path.join(options.scratchDir, `grade-${order.index}`),
         outDir: path.join(orderDir, 'grade'),
         env: options.env,
-        timeoutMs: suite.controls.testWallClockSec * 1000,
+        timeoutMs: controls.testWallClockSec * 1000,
       });
       gradeMs += grade.durationMs;
-      maxPoints += expected.failToPass.length + expected.passToPass.length;
+      const maxPoints = grading.kind === 'checks' ? grading.generated.checks.length : grading.expected.failToPass.length + grading.expected.passToPass.length;
       if (!grade.applied) {
+        orders.push({ order: order.index, points: 0, maxPoints });
         outcome = worst(outcome, { kind: 'failed', reason: 'patch-did-not-apply', detail: grade.error.slice(0, 500) });
         continue;
       }
-      points += grade.points;
+      orders.push({ order: order.index, points: grade.points, maxPoints: grade.maxPoints });
       for (const c of grade.checks) checks.push({ order: order.index, id: c.id, expected: c.expected, status: c.status });
       if (grade.failure) outcome = worst(outcome, { kind: 'failed', reason: grade.failure.reason, detail: `order ${order.index}: ${grade.failure.detail}` });
     }
@@ -129,8 +154,8 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     task: task.id,
     agent: agent.info,
     replay: options.replay,
-    seed: null,
-    level: null,
+    seed: options.seed,
+    level: options.level,
     outcome,
     agentSec: agentMs / 1000,
     gradeSec: gradeMs / 1000,
@@ -139,8 +164,9 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     tokensOut: sumOrNull(sessions.map((s) => s.tokensOut)),
     linesAdded: change.linesAdded,
     linesRemoved: change.linesRemoved,
-    points,
-    maxPoints,
+    points: orders.reduce((a, o) => a + o.points, 0),
+    maxPoints: orders.reduce((a, o) => a + o.maxPoints, 0),
+    orders,
     runtime: { ...options.runtime, workspace: workspace.mode },
     startedAt,
     finishedAt: new Date().toISOString(),
@@ -148,15 +174,25 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   return { record, sessions, checks };
 }
 
-/** The limit a session ran into, if any (memory before processes before the wall clock). */
-function sessionLimit(
-  session: SessionResult,
-  wallClockSec: number,
-): { reason: 'memory-limit' | 'pids-limit' | 'session-timeout'; detail: string } | null {
-  if (session.limitHit === 'memory') return { reason: 'memory-limit', detail: 'killed at the memory limit' };
-  if (session.limitHit === 'pids') return { reason: 'pids-limit', detail: 'ran into the process limit' };
-  if (session.timedOut) return { reason: 'session-timeout', detail: `no answer within ${wallClockSec} s` };
-  return null;
+/** How to grade `order`, or why the run is void (the oracle changed since validate). */
+async function gradingFor(options: RunTaskOptions, order: Order): Promise<OrderGrading | { void: Outcome }> {
+  const { task } = options;
+  const locked = options.lock.orders.find((o) => o.order === order.index);
+  if (task.manifest.grading === 'checks' && task.manifest.checks) {
+    const generated = await options.checksFor(order);
+    const key = `${options.seed}:${options.level}`;
+    const expectedDigest = locked?.checks?.[key];
+    if (expectedDigest && expectedDigest !== generated.digest) {
+      return { void: { kind: 'void', reason: 'oracle-changed', detail: `order ${order.index}: checks at seed ${options.seed}, level ${options.level} differ from the ones validate admitted` } };
+    }
+    return { kind: 'checks', entry: task.manifest.checks.entry, sourceDir: task.manifest.checks.sourceDir, generated };
+  }
+  return {
+    kind: 'tests',
+    test: task.manifest.test,
+    expected: locked ?? { failToPass: [], passToPass: [] },
+    hiddenDirs: task.orders.filter((o) => o.index <= order.index).map((o) => o.hiddenDir),
+  };
 }
 
 /** Keeps the first void, else the first failure: later orders never hide an earlier problem. */

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InfraError } from '../errors.js';
 
@@ -102,6 +102,39 @@ async function createV2(name: string, limits: Limits): Promise<CommandCgroup> {
       await removeGroup(dir);
     },
   };
+}
+
+/**
+ * Removes groups left by a bakeoff process that died (SIGKILL): group names start with the
+ * creating pid, so a group whose pid is gone is stale. Its processes are killed first.
+ */
+export async function sweepStaleCgroups(): Promise<number> {
+  const version = cgroupVersion();
+  const parents = version === 1 ? V1.map((c) => path.join(ROOT, c, 'bakeoff')) : version === 2 ? [path.join(ROOT, 'bakeoff')] : [];
+  let removed = 0;
+  for (const parent of parents) {
+    for (const name of await readdir(parent).catch(() => [] as string[])) {
+      const pid = Number(name.split('-')[0]);
+      if (!Number.isInteger(pid) || pid <= 0 || isAlive(pid)) continue;
+      const dir = path.join(parent, name);
+      if (parent.endsWith(path.join('freezer', 'bakeoff'))) await writeFile(path.join(dir, 'freezer.state'), 'FROZEN').catch(() => {});
+      await killAll(path.join(dir, 'cgroup.procs'));
+      if (parent.endsWith(path.join('freezer', 'bakeoff'))) await writeFile(path.join(dir, 'freezer.state'), 'THAWED').catch(() => {});
+      await waitEmpty(path.join(dir, 'cgroup.procs'));
+      await removeGroup(dir);
+      removed++;
+    }
+  }
+  return removed;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 async function killAll(procsFile: string): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Controls } from '../suite/schema.js';
 import { createBwrapSandbox } from './bwrap-sandbox.js';
+import { sweepStaleCgroups } from './cgroups.js';
 import { createProcessSandbox } from './process-sandbox.js';
 import { toolchainMounts } from './toolchains.js';
 import type { Sandbox } from './types.js';
@@ -31,6 +32,7 @@ export async function createIsolation(options: IsolationOptions): Promise<Isolat
   const setup = createProcessSandbox();
   if (options.unsafe) return { sandbox: setup, setup, workspace: { owner: null, diskBytes: controls.diskMb * MB } };
   const uid = options.uid ?? DEFAULT_SANDBOX_UID;
+  await sweepStaleCgroups();
   const sandbox = createBwrapSandbox({
     uid,
     limits: { memoryBytes: controls.memoryMb * MB, pids: controls.pids, cpus: controls.cpus },

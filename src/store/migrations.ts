@@ -57,4 +57,19 @@ export const MIGRATIONS: readonly string[] = [
     json   TEXT NOT NULL
   );
   `,
+  // 2: points per order; checks may be generated checks (work orders, calibration)
+  `
+  ALTER TABLE runs ADD COLUMN orders_json TEXT NOT NULL DEFAULT '[]';
+  CREATE TABLE checks_v2 (
+    run_id   TEXT NOT NULL REFERENCES runs (id),
+    ord      INTEGER NOT NULL,
+    check_id TEXT NOT NULL,
+    expected TEXT NOT NULL CHECK (expected IN ('fail-to-pass', 'pass-to-pass', 'generated')),
+    status   TEXT NOT NULL CHECK (status IN ('pass', 'fail', 'skip', 'error', 'missing')),
+    PRIMARY KEY (run_id, ord, check_id)
+  );
+  INSERT INTO checks_v2 SELECT * FROM checks;
+  DROP TABLE checks;
+  ALTER TABLE checks_v2 RENAME TO checks;
+  `,
 ];

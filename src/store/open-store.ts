@@ -32,7 +32,7 @@ export interface SessionRow {
 export interface CheckRow {
   readonly order: number;
   readonly id: string;
-  readonly expected: 'fail-to-pass' | 'pass-to-pass';
+  readonly expected: 'fail-to-pass' | 'pass-to-pass' | 'generated';
   readonly status: 'pass' | 'fail' | 'skip' | 'error' | 'missing';
 }
 
@@ -69,7 +69,7 @@ export function openStore(dir: string, options: { create: boolean }): Store {
 
   const insertRun = db.prepare(`INSERT INTO runs VALUES (@id, @suiteId, @suiteHash, @controlsDigest, @task, @agentId,
     @agentJson, @replay, @seed, @level, @outcome, @reason, @detail, @agentSec, @gradeSec, @costUsd, @tokensIn,
-    @tokensOut, @linesAdded, @linesRemoved, @points, @maxPoints, @runtimeJson, @startedAt, @finishedAt)`);
+    @tokensOut, @linesAdded, @linesRemoved, @points, @maxPoints, @runtimeJson, @startedAt, @finishedAt, @ordersJson)`);
   const insertSession = db.prepare(`INSERT INTO sessions VALUES (@runId, @order, @exitCode, @timedOut, @durationMs,
     @tokensIn, @tokensOut, @costUsd, @error)`);
   const insertCheck = db.prepare('INSERT INTO checks VALUES (@runId, @order, @id, @expected, @status)');
@@ -128,7 +128,7 @@ interface Row {
   agent_json: string; replay: number; seed: number | null; level: number | null; outcome: Outcome['kind'];
   reason: string | null; detail: string | null; agent_sec: number; grade_sec: number; cost_usd: number | null;
   tokens_in: number | null; tokens_out: number | null; lines_added: number; lines_removed: number; points: number;
-  max_points: number; runtime_json: string; started_at: string; finished_at: string;
+  max_points: number; runtime_json: string; started_at: string; finished_at: string; orders_json: string;
 }
 
 function runToRow(run: RunRecord): Record<string, unknown> {
@@ -141,7 +141,9 @@ function runToRow(run: RunRecord): Record<string, unknown> {
     reason: o.kind === 'solved' ? null : o.reason,
     detail: o.kind === 'solved' ? null : (o.detail ?? null),
     runtimeJson: JSON.stringify(run.runtime),
+    ordersJson: JSON.stringify(run.orders),
     agent: undefined,
+    orders: undefined,
   };
 }
 
@@ -170,6 +172,7 @@ function rowToRun(row: Row): RunRecord {
     linesRemoved: row.lines_removed,
     points: row.points,
     maxPoints: row.max_points,
+    orders: JSON.parse(row.orders_json) as RunRecord['orders'],
     runtime: JSON.parse(row.runtime_json) as Record<string, string>,
     startedAt: row.started_at,
     finishedAt: row.finished_at,

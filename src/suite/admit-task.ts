@@ -17,6 +17,10 @@ export interface OrderAdmission {
   readonly order: number;
   readonly failToPass: readonly string[];
   readonly passToPass: readonly string[];
+  /** Checks-graded orders: digest of the generated checks per "<seed>:<level>". */
+  readonly checks?: Readonly<Record<string, string>>;
+  /** Checks-graded orders: how many checks the order has (the same at every seed and level). */
+  readonly checkCount?: number;
 }
 
 export type TaskAdmission =

@@ -17,6 +17,8 @@ const OrderLock = z.object({
   order: z.number().int().min(1),
   failToPass: z.array(z.string()),
   passToPass: z.array(z.string()),
+  /** Checks-graded orders: digest of the generated checks per "<seed>:<level>". */
+  checks: z.record(z.string(), z.string()).optional(),
 });
 
 const TaskLock = z.discriminatedUnion('admitted', [

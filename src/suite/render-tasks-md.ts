@@ -5,11 +5,15 @@ import type { Suite } from './types.js';
 export function renderTasksMd(suite: Suite, admissions: ReadonlyMap<string, TaskAdmission>): string {
   const rows = suite.tasks.map((task) => {
     const a = admissions.get(task.id);
-    const f2p = a?.admitted ? sum(a.orders.map((o) => o.failToPass.length)) : '–';
-    const p2p = a?.admitted ? sum(a.orders.map((o) => o.passToPass.length)) : '–';
+    const byChecks = task.manifest.grading === 'checks';
+    const f2p = a?.admitted && !byChecks ? sum(a.orders.map((o) => o.failToPass.length)) : '–';
+    const p2p = a?.admitted && !byChecks ? sum(a.orders.map((o) => o.passToPass.length)) : '–';
+    const gradedBy = byChecks
+      ? `${a?.admitted ? sum(a.orders.map((o) => o.checkCount ?? 0)) : '?'} generated checks`
+      : `hidden tests (${task.manifest.test.format})`;
     const status = a?.admitted ? 'admitted' : `rejected: ${a?.reason ?? 'not validated'}`;
     const own = [...suite.controls.protectedPaths, ...task.manifest.protectedPaths];
-    return [task.id, task.manifest.kind, task.manifest.language, task.manifest.summary, f2p, p2p, own.map((p) => `\`${p}\``).join(' ') || '–', status];
+    return [task.id, task.manifest.kind, task.manifest.language, task.manifest.summary, task.orders.length, gradedBy, f2p, p2p, own.map((p) => `\`${p}\``).join(' ') || '–', status];
   });
   return [
     `# ${suite.id} — tasks`,
@@ -22,8 +26,8 @@ export function renderTasksMd(suite: Suite, admissions: ReadonlyMap<string, Task
     'P→P: tests that pass before and must keep passing. Besides the protected paths listed, no order may change',
     'test-runner configuration (conftest.py, pytest.ini, vitest/vite/jest config, .cargo/).',
     '',
-    '| task | kind | language | summary | F→P | P→P | protected paths | status |',
-    '|---|---|---|---|---|---|---|---|',
+    '| task | kind | language | summary | orders | graded by | F→P | P→P | protected paths | status |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((r) => `| ${r.map((c) => String(c).replace(/\|/g, '\\|')).join(' | ')} |`),
     '',
   ].join('\n');

@@ -34,6 +34,23 @@ export const Controls = z
     homeMb: z.number().int().min(1).max(1_048_576).default(512),
     /** Disk quota of a workspace: how much the agent may add or change. */
     diskMb: z.number().int().min(1).max(1_048_576).default(2048),
+    /** Generated checks: the seeds and levels `validate` proves the gold at ... */
+    seeds: z.array(z.number().int().min(0)).min(1).default([1]),
+    levels: z.array(z.number().int().min(1).max(3)).min(1).default([1]),
+    /** ... and the seed and level runs use (seed defaults to the first of `seeds`). */
+    seed: z.number().int().min(0).optional(),
+    level: z.number().int().min(1).max(3).default(1),
+    /**
+     * Total agent time (sessions only, never grading) one agent may spend, and over what:
+     * `run` = the sessions of one run; `replay` = every run of one agent in one replay of the
+     * suite (all tasks). Unlimited when absent.
+     */
+    agentBudget: z
+      .object({ totalSec: z.number().positive(), scope: z.enum(['run', 'replay']) })
+      .strict()
+      .optional(),
+    /** Whether a session that ran out of time (or budget) voids the run instead of failing it. */
+    timeoutIsVoid: z.boolean().default(false),
   })
   .strict();
 export type Controls = z.infer<typeof Controls>;
@@ -62,8 +79,23 @@ export const TaskManifest = z
       })
       .strict(),
     protectedPaths: z.array(z.string().min(1)).default([]),
+    /** `tests`: the hidden tests decide; `checks`: generated checks (orders/<n>/hidden/checks.py) decide. */
+    grading: z.enum(['tests', 'checks']).default('tests'),
+    checks: z
+      .object({
+        /** Module whose exports the checks call, relative to the repo. */
+        entry: z.string().min(1),
+        /** Folder whose .js/.mjs files are loaded (the source limit counts them). */
+        sourceDir: z.string().min(1).default('src'),
+      })
+      .strict()
+      .optional(),
   })
-  .strict();
+  .strict()
+  .refine((t) => t.grading !== 'checks' || t.checks !== undefined, {
+    message: 'grading: checks needs a checks: { entry } section',
+    path: ['checks'],
+  });
 export type TaskManifest = z.infer<typeof TaskManifest>;
 
 /** Keys of the object schema found at `path` of `root`, for "did you mean" hints. */

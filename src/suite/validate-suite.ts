@@ -5,6 +5,7 @@ import { runPool } from '../run/pool.js';
 import { prepareRepo } from '../sandbox/prepare-repo.js';
 import type { Isolation } from '../sandbox/isolation.js';
 import { disposeScratch, scratchRoot } from '../sandbox/workspace.js';
+import { admitChecksTask } from './admit-checks-task.js';
 import { admitTask, GoldPatchError, type TaskAdmission } from './admit-task.js';
 import { writeLock, type SuiteLock } from './lock.js';
 import { renderTasksMd } from './render-tasks-md.js';
@@ -44,7 +45,7 @@ export async function validateSuite(suite: Suite, options: ValidateOptions): Pro
     tasks: Object.fromEntries(
       suite.tasks.map((t) => {
         const a = admissions.get(t.id)!;
-        return [t.id, a.admitted ? { admitted: true as const, orders: a.orders.map((o) => ({ order: o.order, failToPass: [...o.failToPass], passToPass: [...o.passToPass] })) } : { admitted: false as const, reason: a.reason }];
+        return [t.id, a.admitted ? { admitted: true as const, orders: a.orders.map((o) => ({ order: o.order, failToPass: [...o.failToPass], passToPass: [...o.passToPass], ...(o.checks ? { checks: { ...o.checks } } : {}) })) } : { admitted: false as const, reason: a.reason }];
       }),
     ),
   };
@@ -73,14 +74,17 @@ async function admitOne(
   if (!prepared.ok) return { admitted: false, reason: prepared.reason };
   const scratchDir = path.join(options.scratch, task.id);
   try {
-    return await admitTask({
+    const admitOptions = {
       task,
       preparedRepo: prepared.repo,
       isolation: options.isolation,
       env: options.env,
       testTimeoutMs: suite.controls.testWallClockSec * 1000,
       scratchDir,
-    });
+    };
+    return task.manifest.grading === 'checks'
+      ? await admitChecksTask({ ...admitOptions, controls: suite.controls })
+      : await admitTask(admitOptions);
   } catch (error) {
     if (error instanceof GoldPatchError) return { admitted: false, reason: error.message };
     throw error;

@@ -1,27 +1,38 @@
-import { cp, mkdir } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { copyFile, mkdir } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import path from 'node:path';
+import { UserError } from '../../errors.js';
 import { sha256 } from '../../util/hash.js';
 import type { Bind } from '../../sandbox/types.js';
 import type { Agent } from '../types.js';
+
+const MAX_AGENT_FILE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Any program as the agent: run with `sh -c` in the workspace, the prompt in
  * `$BAKEOFF_PROMPT_FILE`, inside the sandbox, within the session wall clock.
  *
- * Inside the sandbox only the workspace and the prompt exist, so files the command names
- * (`./my-agent.sh`, `node agents/x.mjs`) are resolved against the directory bakeoff was started
- * from, rewritten to absolute paths, and shown read-only at those paths (copied into the
- * session's scratch folder first, so the sandbox needs no access to the user's folders).
+ * Inside the sandbox only the workspace and the prompt exist, so regular files the command
+ * names (`./my-agent.sh`, `node agents/x.mjs`) are resolved against the directory bakeoff was
+ * started from, rewritten to absolute paths, and shown read-only at those paths (copied into
+ * the session's scratch folder first). Folders are never copied, and a command that names a
+ * file inside the suite, the results folder or bakeoff's caches is refused: naming a hidden
+ * test must not be a way to read it.
  */
-export function createCommandAgent(command: string, options: { cwd: string }): Agent {
+export function createCommandAgent(command: string, options: { cwd: string; forbiddenRoots?: readonly string[] }): Agent {
   const files: string[] = [];
+  const forbidden = (options.forbiddenRoots ?? []).map((r) => path.resolve(r));
   const resolved = command
     .split(/(\s+)/)
     .map((token) => {
       if (!token.includes('/') || /^\s+$/.test(token)) return token;
       const absolute = path.resolve(options.cwd, token);
-      if (!existsSync(absolute)) return token;
+      const root = forbidden.find((r) => absolute === r || absolute.startsWith(r + path.sep) || r.startsWith(absolute + path.sep));
+      if (root) {
+        throw new UserError(`--agent command:${command}: names ${absolute}, which is or holds a folder agents may not see (${root})`);
+      }
+      const st = statSync(absolute, { throwIfNoEntry: false });
+      if (!st?.isFile() || st.size > MAX_AGENT_FILE_BYTES) return token;
       files.push(absolute);
       return absolute;
     })
@@ -37,7 +48,7 @@ export function createCommandAgent(command: string, options: { cwd: string }): A
       for (const [i, file] of files.entries()) {
         const copy = path.join(ctx.scratchDir, 'agent-files', String(i), path.basename(file));
         await mkdir(path.dirname(copy), { recursive: true });
-        await cp(file, copy, { recursive: true });
+        await copyFile(file, copy);
         binds.push({ path: file, source: copy, writable: false });
       }
       const result = await ctx.sandbox.exec({

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { resolveAgent } from '../../agents/registry.js';
 import { UserError } from '../../errors.js';
@@ -27,13 +28,14 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
   if (flags.agent.length === 0) throw new UserError('--agent: expected at least one agent spec, received none');
   const suite = await loadSuite(path.resolve(io.cwd, dir));
   const lock = await readLock(suite);
-  const agents = await Promise.all(flags.agent.map((spec) => resolveAgent(spec, { cwd: io.cwd })));
+  const out = path.resolve(io.cwd, flags.out ?? path.join('results', suite.id));
+  const forbiddenRoots = [suite.dir, out, cacheDir(io), path.join(os.tmpdir(), 'bakeoff-scratch')];
+  const agents = await Promise.all(flags.agent.map((spec) => resolveAgent(spec, { cwd: io.cwd, forbiddenRoots })));
   const ids = agents.map((a) => a.info.id);
   const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
   if (duplicate) throw new UserError(`--agent: each agent may appear once, received ${JSON.stringify(duplicate)} twice`);
   await requireTools(['bwrap', 'git']);
   const isolation = await isolationFor(suite.controls, flags.unsafeNoSandbox, io);
-  const out = path.resolve(io.cwd, flags.out ?? path.join('results', suite.id));
   const store = openStore(out, { create: true });
   const progress = createProgress(io.stderr, !flags.json);
   let infraErrors = 0;

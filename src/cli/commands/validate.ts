@@ -25,7 +25,13 @@ export async function validateCommand(dir: string, flags: ValidateFlags, io: Cli
   const tasks = result.suite.tasks.map((t) => {
     const a = result.admissions.get(t.id)!;
     return a.admitted
-      ? { id: t.id, admitted: true, failToPass: sum(a.orders.map((o) => o.failToPass.length)), passToPass: sum(a.orders.map((o) => o.passToPass.length)) }
+      ? {
+          id: t.id,
+          admitted: true,
+          failToPass: sum(a.orders.map((o) => o.failToPass.length)),
+          passToPass: sum(a.orders.map((o) => o.passToPass.length)),
+          checks: sum(a.orders.map((o) => o.checkCount ?? 0)),
+        }
       : { id: t.id, admitted: false, reason: a.reason };
   });
   const rejected = tasks.filter((t) => !t.admitted).length;
@@ -35,7 +41,11 @@ export async function validateCommand(dir: string, flags: ValidateFlags, io: Cli
     const lines = [
       `suite ${result.suite.id}: ${tasks.length - rejected} of ${tasks.length} tasks admitted`,
       ...tasks.map((t) =>
-        t.admitted ? `  ✓ ${t.id}  fail-to-pass ${t.failToPass}  pass-to-pass ${t.passToPass}` : `  ✗ ${t.id}  ${t.reason}`,
+        !t.admitted
+          ? `  ✗ ${t.id}  ${t.reason}`
+          : t.checks
+            ? `  ✓ ${t.id}  ${t.checks} generated checks, gold full at seeds ${result.suite.controls.seeds.join(', ')} × levels ${result.suite.controls.levels.join(', ')}`
+            : `  ✓ ${t.id}  fail-to-pass ${t.failToPass}  pass-to-pass ${t.passToPass}`,
       ),
       `suite hash ${result.suite.hash}`,
       `wrote ${result.tasksMdPath}`,

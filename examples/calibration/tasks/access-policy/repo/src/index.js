@@ -1,0 +1,2 @@
+export { evaluate } from './evaluate.js';
+export { matchResource } from './patterns.js';

@@ -1,0 +1,2 @@
+export { replay } from './ledger.js';
+export { Reason } from './reasons.js';

@@ -1,0 +1,41 @@
+import type { CheckFailure, CheckLimits } from './types.js';
+
+/** What the check worker receives as `workerData` (see check-worker.mjs). */
+export interface CheckWorkerData {
+  /** The program: path relative to the repo, '/'-separated → source. */
+  readonly files: Readonly<Record<string, string>>;
+  /** Key of the entry module in `files`. */
+  readonly entry: string;
+  readonly limits: Pick<CheckLimits, 'memoryBytes' | 'stackBytes' | 'cpuMs' | 'maxResultBytes'>;
+}
+
+/** One check, as sent to the worker (in a batch: `{ requests: CheckWorkerRequest[] }`). */
+export interface CheckWorkerRequest {
+  /** Name of the exported function. */
+  readonly call: string;
+  /** The input as JSON text; parsed inside the VM. */
+  readonly inputJson: string;
+}
+
+/** What one check produced in the VM, before comparison. */
+export type VmOutcome =
+  | {
+      readonly kind: 'value';
+      /** The result's JSON; absent when the call returned undefined. */
+      readonly json?: string;
+      readonly durationMs: number;
+    }
+  | {
+      readonly kind: 'failure';
+      readonly failure: Exclude<CheckFailure, 'wrong-result' | 'source-limit'>;
+      readonly message: string;
+      readonly durationMs: number;
+    };
+
+/** A message from the worker. */
+export type CheckWorkerMessage =
+  | { readonly type: 'ready' }
+  /** The outcome of the next check of the batch, in order. */
+  | { readonly type: 'outcome'; readonly outcome: VmOutcome }
+  /** The host side of the worker failed; it exits and is not reused. */
+  | { readonly type: 'broken'; readonly message: string };

@@ -1,0 +1,34 @@
+// @ts-check
+// The check worker: loads the QuickJS WASM module once, then runs one check per message, each
+// in a fresh runtime and context. Started by start-check-worker.ts; the protocol is described
+// by the types in check-worker-protocol.ts.
+//
+//   workerData            { files, entry, limits }
+//   worker -> host        { type: 'ready' }                  once the WASM module is loaded
+//   host -> worker        { requests: [{ call, inputJson }] } a batch of checks
+//   worker -> host        { type: 'outcome', outcome }       one per check, in order (VmOutcome)
+//   worker -> host        { type: 'broken', message }        the host side failed on the current
+//                                                            check; the worker exits
+import { parentPort, workerData } from 'node:worker_threads';
+import { newQuickJSWASMModule, RELEASE_SYNC } from 'quickjs-emscripten';
+import { runCheckInQuickJS } from './run-check-in-quickjs.mjs';
+
+if (!parentPort) throw new Error('check-worker.mjs must run in a worker thread');
+const port = parentPort;
+const { files, entry, limits } = workerData;
+const quickjs = await newQuickJSWASMModule(RELEASE_SYNC);
+
+port.on('message', (/** @type {{ requests: Array<{ call: string, inputJson: string }> }} */ { requests }) => {
+  try {
+    for (const { call, inputJson } of requests) {
+      port.postMessage({ type: 'outcome', outcome: runCheckInQuickJS({ quickjs, files, entry, limits, call, inputJson }) });
+    }
+  } catch (error) {
+    // An exception outside the VM (an Emscripten abort, a leaked handle) may leave the WASM
+    // module unusable, so this worker ends here and the host starts a fresh one.
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    port.postMessage({ type: 'broken', message });
+    port.close();
+  }
+});
+port.postMessage({ type: 'ready' });

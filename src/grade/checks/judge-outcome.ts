@@ -1,0 +1,36 @@
+import type { VmOutcome } from './check-worker-protocol.js';
+import { jsonEqual } from './json-equal.js';
+import { ACTUAL_PREVIEW_CHARS, type Check, type CheckResult } from './types.js';
+
+/** Characters of each JSON shown in a wrong-result message. */
+const MESSAGE_PREVIEW_CHARS = 120;
+
+/**
+ * Turns what a check produced in the VM into its result: a failure stays a failure; a value
+ * passes when it deep-equals the expected value under JSON semantics, else it is a
+ * `wrong-result` with a preview of the actual value.
+ */
+export function judgeOutcome(check: Check, outcome: VmOutcome): CheckResult {
+  const { durationMs } = outcome;
+  if (outcome.kind === 'failure') {
+    return { id: check.id, passed: false, failure: outcome.failure, message: outcome.message, durationMs };
+  }
+  const actual: unknown = outcome.json === undefined ? undefined : JSON.parse(outcome.json);
+  // The expected value goes through JSON too, so `undefined` members and -0 compare as JSON does.
+  const expectedJson = JSON.stringify(check.expected) as string | undefined;
+  const expected: unknown = expectedJson === undefined ? undefined : JSON.parse(expectedJson);
+  if (jsonEqual(actual, expected)) return { id: check.id, passed: true, durationMs };
+  return {
+    id: check.id,
+    passed: false,
+    failure: 'wrong-result',
+    message: `expected ${preview(expectedJson, MESSAGE_PREVIEW_CHARS)}, got ${preview(outcome.json, MESSAGE_PREVIEW_CHARS)}`,
+    actual: outcome.json === undefined || outcome.json.length <= ACTUAL_PREVIEW_CHARS ? actual : preview(outcome.json, ACTUAL_PREVIEW_CHARS),
+    durationMs,
+  };
+}
+
+function preview(json: string | undefined, chars: number): string {
+  if (json === undefined) return 'undefined';
+  return json.length <= chars ? json : `${json.slice(0, chars)}… (${json.length} chars of JSON)`;
+}

@@ -1,0 +1,68 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bakeoff, copySuite, ROOT, tempDir } from './helpers.js';
+
+interface JsonRun {
+  task: string;
+  agent: string;
+  outcome: string;
+  failReason: string | null;
+  voidReason: string | null;
+  points: number;
+  maxPoints: number;
+  seed: number | null;
+  level: number | null;
+  orders: { order: number; points: number; maxPoints: number }[];
+  id: string;
+}
+
+describe('the calibration suite (work orders, generated checks)', () => {
+  let suite: string;
+  beforeAll(async () => {
+    suite = await copySuite(path.join(ROOT, 'examples/calibration'));
+  });
+
+  it('validate proves the JS gold at every configured seed and level and the broken code below full', async () => {
+    const r = await bakeoff(['validate', suite, '--json']);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { tasks: { id: string; admitted: boolean; checks: number }[] };
+    expect(out.tasks.map((t) => t.id).sort()).toEqual(['access-policy', 'build-cache', 'event-ledger']);
+    for (const t of out.tasks) expect([t.id, t.admitted, t.checks]).toEqual([t.id, true, 64]);
+    const lock = JSON.parse(await readFile(path.join(suite, 'bakeoff.lock.json'), 'utf8')) as {
+      tasks: Record<string, { orders: { checks: Record<string, string> }[] }>;
+    };
+    // one digest per seed × level, levels 1..3
+    for (const task of Object.values(lock.tasks)) {
+      for (const order of task.orders) expect(Object.keys(order.checks).filter((k) => /:[123]$/.test(k)).length).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  it('grades gold 3/3 projects with 192/192 points and noop none, saving every check input', async () => {
+    const out = await tempDir();
+    const run = await bakeoff(['run', suite, '--agent', 'gold', '--agent', 'noop', '--out', out, '--json']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const report = JSON.parse((await bakeoff(['report', out, '--format', 'json'])).stdout) as { runs: JsonRun[] };
+    const gold = report.runs.filter((r) => r.agent === 'gold');
+    const noop = report.runs.filter((r) => r.agent === 'noop');
+    expect(gold.filter((r) => r.outcome === 'solved')).toHaveLength(3);
+    expect(gold.reduce((a, r) => a + r.points, 0)).toBe(192);
+    expect(gold.reduce((a, r) => a + r.maxPoints, 0)).toBe(192);
+    for (const r of gold) expect(r.orders.map((o) => [o.order, o.points, o.maxPoints])).toEqual([[1, 32, 32], [2, 32, 32]]);
+    expect(noop.filter((r) => r.outcome === 'solved')).toHaveLength(0);
+    for (const r of noop) {
+      expect(r.failReason).toBe('checks-failed');
+      expect(r.points).toBeLessThan(64);
+      expect(r.seed).not.toBeNull();
+      expect(r.level).not.toBeNull();
+    }
+    const saved = JSON.parse(await readFile(path.join(out, 'runs', gold[0]!.id, 'order-2', 'grade', 'checks.json'), 'utf8')) as {
+      checks: { id: string; input: unknown; expected: unknown }[];
+      results: { id: string; passed: boolean }[];
+    };
+    expect(saved.checks).toHaveLength(32);
+    expect(saved.checks.every((c) => c.input !== undefined && c.expected !== undefined)).toBe(true);
+    expect(saved.results.every((c) => c.passed)).toBe(true);
+    expect(await readdir(path.join(out, 'runs', gold[0]!.id))).toEqual(['order-1', 'order-2']);
+  });
+});
