@@ -67,6 +67,8 @@ export interface TaskCell {
   readonly solved: number;
   readonly failed: number;
   readonly void: number;
+  /** Points per order summed over the cell's non-void runs: `[order 1, order 2, …]`. */
+  readonly orderPoints: readonly { readonly points: number; readonly maxPoints: number }[];
 }
 
 /** One task's row of the task × agent matrix. */

@@ -1,4 +1,5 @@
 import { EMPTY, unsafeWarning } from './format-cells.js';
+import { renderPoints } from './render-points.js';
 import { COUNTING_NOTE, LEADERBOARD_COLUMNS } from './leaderboard-columns.js';
 import type { AgentSummary, LeaderboardView } from './leaderboard-view.js';
 
@@ -32,6 +33,7 @@ export function renderMarkdown(view: LeaderboardView): string {
     tableLine(rule),
     ...rows.map(tableLine),
     '',
+    ...pointsBlock(renderPoints(view)),
     suite,
     '',
     COUNTING_NOTE,
@@ -73,4 +75,9 @@ function codeSpan(text: string): string {
   const fence = '`'.repeat(longestRun + 1);
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
   return `${fence}${pad}${escapeCell(text)}${pad}${fence}`;
+}
+
+/** The points table as a fenced block (its columns are already aligned). */
+function pointsBlock(lines: string[]): string[] {
+  return lines.length === 0 ? [] : [lines[0]!, '', '```', ...lines.slice(1), '```', ''];
 }

@@ -1,4 +1,5 @@
 import { EMPTY, unsafeWarning } from './format-cells.js';
+import { renderPoints } from './render-points.js';
 import { COUNTING_NOTE, LEADERBOARD_COLUMNS } from './leaderboard-columns.js';
 import type { LeaderboardView } from './leaderboard-view.js';
 
@@ -39,6 +40,7 @@ export function renderTable(view: LeaderboardView, options: RenderTableOptions =
     widths.map((width) => '-'.repeat(width)).join(GAP),
     ...(rows.length === 0 ? ['(no runs)'] : rows.map(layout)),
     '',
+    ...withBlank(renderPoints(view)),
     ...wrap(COUNTING_NOTE, NOTE_WIDTH),
   ];
   return `${lines.join('\n')}\n`;
@@ -65,4 +67,8 @@ function describeSuite(view: LeaderboardView): string {
   const suite = view.suite === null ? 'no suite' : `suite ${view.suite.id}  hash ${view.suite.hash}`;
   const controls = `controls ${view.controlsDigest ?? EMPTY}`;
   return `${suite}  ${controls}  standard ${view.standardRunsPerTask} runs/task`;
+}
+
+function withBlank(lines: string[]): string[] {
+  return lines.length === 0 ? [] : [...lines, ''];
 }

@@ -275,3 +275,21 @@ describe('points', () => {
     expect(buildJsonReport(v, [r]).runs[0]).toMatchObject({ points: 60, maxPoints: 64, orders: [{ order: 1, points: 32 }, { order: 2, points: 28 }] });
   });
 });
+
+describe('points by task and order', () => {
+  it('shows each task per order, each agent total and the tasks passed with every point', () => {
+    const a = agent('calib');
+    const rs = [
+      run(a, 1, SOLVED, { points: 64, maxPoints: 64, orders: [{ order: 1, points: 32, maxPoints: 32 }, { order: 2, points: 32, maxPoints: 32 }] }),
+      run(a, 2, FAILED, { points: 50, maxPoints: 64, orders: [{ order: 1, points: 32, maxPoints: 32 }, { order: 2, points: 18, maxPoints: 32 }] }),
+    ];
+    const text = renderTable(summarize(rs, { standardRunsPerTask: 1 }));
+    expect(text).toMatch(/t01\s+32\+32\/64 ✓/);
+    expect(text).toMatch(/t02\s+32\+18\/64 ✗/);
+    expect(text).toMatch(/total\s+114\/128, 1\/2 passed/);
+  });
+
+  it('is left out for single-order suites', () => {
+    expect(renderTable(view)).not.toMatch(/Points by task/);
+  });
+});

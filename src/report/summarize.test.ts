@@ -233,15 +233,15 @@ describe('summarize: task matrix, suite and controls', () => {
       {
         task: 't1',
         cells: [
-          { agentId: 'a', runs: 2, solved: 2, failed: 0, void: 0 },
-          { agentId: 'b', runs: 1, solved: 0, failed: 1, void: 0 },
+          { agentId: 'a', runs: 2, solved: 2, failed: 0, void: 0, orderPoints: [] },
+          { agentId: 'b', runs: 1, solved: 0, failed: 1, void: 0, orderPoints: [] },
         ],
       },
       {
         task: 't2',
         cells: [
-          { agentId: 'a', runs: 0, solved: 0, failed: 0, void: 0 },
-          { agentId: 'b', runs: 2, solved: 1, failed: 0, void: 1 },
+          { agentId: 'a', runs: 0, solved: 0, failed: 0, void: 0, orderPoints: [] },
+          { agentId: 'b', runs: 2, solved: 1, failed: 0, void: 1, orderPoints: [] },
         ],
       },
     ]);

@@ -50,6 +50,18 @@ export function summarize(runs: readonly RunRecord[], options: SummarizeOptions)
   };
 }
 
+function sumOrderPoints(runs: readonly RunRecord[]): { points: number; maxPoints: number }[] {
+  const sums: { points: number; maxPoints: number }[] = [];
+  for (const run of runs) {
+    for (const o of run.orders) {
+      const slot = (sums[o.order - 1] ??= { points: 0, maxPoints: 0 });
+      slot.points += o.points;
+      slot.maxPoints += o.maxPoints;
+    }
+  }
+  return Array.from(sums, (s) => s ?? { points: 0, maxPoints: 0 });
+}
+
 function taskRow(task: string, agents: readonly AgentSummary[], runs: readonly RunRecord[]): TaskRow {
   const taskRuns = runs.filter((run) => run.task === task);
   return {
@@ -63,6 +75,7 @@ function taskRow(task: string, agents: readonly AgentSummary[], runs: readonly R
         solved: count('solved'),
         failed: count('failed'),
         void: count('void'),
+        orderPoints: sumOrderPoints(cellRuns.filter((run) => run.outcome.kind !== 'void')),
       };
     }),
   };

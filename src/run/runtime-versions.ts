@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -18,5 +19,21 @@ export async function runtimeVersions(bakeoffVersion: string): Promise<Record<st
     probe('cargo', ['--version']),
     probe('bwrap', ['--version']),
   ]);
-  return { bakeoff: bakeoffVersion, node: process.version, python, cargo, bwrap, platform: `${process.platform}-${process.arch}` };
+  return {
+    bakeoff: bakeoffVersion,
+    node: process.version,
+    python,
+    cargo,
+    bwrap,
+    quickjs: `quickjs-emscripten ${quickjsVersion()}`,
+    platform: `${process.platform}-${process.arch}`,
+  };
+}
+
+function quickjsVersion(): string {
+  try {
+    return (createRequire(import.meta.url)('quickjs-emscripten/package.json') as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
 }
