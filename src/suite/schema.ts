@@ -51,8 +51,23 @@ export const Controls = z
       .optional(),
     /** Whether a session that ran out of time (or budget) voids the run instead of failing it. */
     timeoutIsVoid: z.boolean().default(false),
+    /**
+     * Replay rule: every (task, agent) is run `replays` times (runsPerTask must equal it); a task
+     * whose replays disagree by more than `allowedDrift` outcomes is void for that agent
+     * (replay drift). Absent: runs are independent samples.
+     */
+    replayRule: z
+      .object({ replays: z.number().int().min(2), allowedDrift: z.number().int().min(0).default(0) })
+      .strict()
+      .optional(),
+    /** Reports refuse to rank when an agent has more void tasks than this. Absent: no limit. */
+    voidLimit: z.number().int().min(0).optional(),
   })
-  .strict();
+  .strict()
+  .refine((c) => !c.replayRule || c.replayRule.replays === c.runsPerTask, {
+    message: 'replayRule.replays must equal runsPerTask',
+    path: ['replayRule', 'replays'],
+  });
 export type Controls = z.infer<typeof Controls>;
 
 export const SuiteManifest = z
