@@ -18,9 +18,10 @@ export type FailReason =
 export type VoidReason =
   | 'infra-error'           // bakeoff itself, the sandbox or the machine failed
   | 'setup-failed'          // the task's setup command failed on this machine
-  | 'agent-error'
+  | 'agent-error'           // the agent could not be started (missing program, bad spec data)
   | 'timeout'               // a session ran out of time and the controls say timeouts are unscored
-  | 'oracle-changed';       // the checks generated now differ from those validate admitted          // the agent could not be started (missing program, bad spec data)
+  | 'oracle-changed'        // the checks generated now differ from those validate admitted
+  | 'replay-drift';         // a task's replays disagree by more than the replay rule allows (reports only)
 
 export type Outcome =
   | { readonly kind: 'solved' }

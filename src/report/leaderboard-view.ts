@@ -1,18 +1,55 @@
 import type { AgentInfo, VoidReason } from '../types.js';
 import type { Interval } from './interval.js';
+import type { ReplayRule } from './read-report-controls.js';
 
 /** Options of {@link summarize}. */
 export interface SummarizeOptions {
   /** The suite's standard runs per (task, agent), `controls.runsPerTask`; others get a tag. */
   readonly standardRunsPerTask: number;
-  /** The controls in force, passed through untouched to the JSON report. */
+  /**
+   * The controls in force, passed through untouched to the JSON report. Their `replayRule`
+   * switches the share to tasks (see {@link AgentSummary.shareUnit}) and their `voidLimit` may
+   * stop the ranking (see {@link LeaderboardView.ranking}).
+   */
   readonly controls?: unknown;
 }
 
+/** A task that is void for one agent. */
+export interface VoidTaskSummary {
+  readonly task: string;
+  readonly reason: VoidReason;
+  /** One line for people, e.g. `replays disagree: 1 solved, 1 failed (allowed drift 0)`. */
+  readonly detail: string;
+}
+
+/** How one agent's replays agreed, under a replay rule. */
+export interface ReplaySummary {
+  /** Tasks with at least 2 replays, none void: the ones whose agreement could be judged. */
+  readonly compared: number;
+  /** Compared tasks whose replays agree within the allowed drift (the rest are void: replay drift). */
+  readonly agreeing: number;
+  /** Tasks not void for this agent: the denominator of `solveShare`. */
+  readonly validTasks: number;
+  /** Valid tasks whose replays agree on solved: the numerator of `solveShare`. */
+  readonly solvedTasks: number;
+}
+
+/** Whether the view may be read as a ranking. */
+export type Ranking =
+  | { readonly refused: false }
+  | {
+      readonly refused: true;
+      /** Why, for people: the void limit and the agents over it, with their void tasks per reason. */
+      readonly reason: string;
+    };
+
 /** One agent's line of the leaderboard. Shares and sums are over that agent's runs only. */
 export interface AgentSummary {
-  /** 1-based position in the ranking (unique; ties are broken, see `summarize`). */
-  readonly rank: number;
+  /**
+   * 1-based position in the ranking (unique; ties are broken, see `summarize`); null when the
+   * ranking was refused (`LeaderboardView.ranking`).
+   */
+  readonly rank: number | null;
   /** Identity as recorded with the agent's first run (see `LeaderboardView.mixed`). */
   readonly agent: AgentInfo;
   /** All runs, void included. */
@@ -25,16 +62,39 @@ export interface AgentSummary {
   readonly voidByReason: Readonly<Partial<Record<VoidReason, number>>>;
   /** runs − void. */
   readonly validRuns: number;
-  /** solved / validRuns; null when every run was void. The ranking key. */
+  /**
+   * The ranking key; null when there is nothing valid to divide by. Unit `run`: solved /
+   * validRuns. Unit `task`: `replay.solvedTasks / replay.validTasks`.
+   */
   readonly solveShare: number | null;
-  /** solved / runs: the share if void runs counted as failed, for a sensitivity check. */
+  /**
+   * The share if void counted as failed, for a sensitivity check. Unit `run`: solved / runs.
+   * Unit `task`: `replay.solvedTasks / tasks`.
+   */
   readonly solveShareVoidAsFail: number;
-  /** 95% interval for `solveShare`; null when every run was void. */
+  /**
+   * What the share counts: `run` (runs are independent samples) or `task` (under a replay rule
+   * the replays of a task give it one outcome).
+   */
+  readonly shareUnit: 'run' | 'task';
+  /** Tasks this agent ran at least once. */
+  readonly tasks: number;
+  /**
+   * Tasks void for this agent, sorted by task: under a replay rule, those with a void replay or
+   * replay drift; without one, those whose every run was void. What the void limit counts.
+   */
+  readonly voidTasks: readonly VoidTaskSummary[];
+  /** `voidTasks` per reason; reasons that did not occur are absent. */
+  readonly voidTasksByReason: Readonly<Partial<Record<VoidReason, number>>>;
+  /** Replay agreement and the task counts behind the share; null without a replay rule. */
+  readonly replay: ReplaySummary | null;
+  /** 95% interval for `solveShare`; null with it. */
   readonly ci95: Interval | null;
   /**
    * `wilson` when no task has more than one valid run of this agent (runs are independent),
-   * `clustered` otherwise (clustered by task, with small-sample factor; see clusteredShareCi).
-   * Null with `ci95`.
+   * `clustered` otherwise (clustered by task, with small-sample factor; see clusteredShareCi),
+   * `wilson-by-task` (Wilson over tasks) when every run agrees or under a replay rule (one
+   * outcome per task). Null with `ci95`.
    */
   readonly ciMethod: 'wilson' | 'clustered' | 'wilson-by-task' | null;
   /** Sum of costUsd over all runs (void and failed included); null when no run has cost data. */
@@ -98,7 +158,13 @@ export interface LeaderboardView {
   /** `SummarizeOptions.controls`, untouched (undefined when not given). */
   readonly controls: unknown;
   readonly standardRunsPerTask: number;
-  /** In rank order. */
+  /** From the controls; null without one (runs are independent samples). */
+  readonly replayRule: ReplayRule | null;
+  /** From the controls; null without one (no limit). */
+  readonly voidLimit: number | null;
+  /** Refused when some agent has more void tasks than `voidLimit`. */
+  readonly ranking: Ranking;
+  /** In rank order; sorted by agent id instead when the ranking was refused. */
   readonly agents: readonly AgentSummary[];
   /** Tasks with at least one run, sorted by id. */
   readonly tasks: readonly TaskRow[];

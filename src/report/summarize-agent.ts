@@ -1,9 +1,11 @@
 import type { RunRecord, VoidReason } from '../types.js';
 import { clusteredShareCi } from './clustered-share-ci.js';
 import type { Interval } from './interval.js';
-import type { AgentSummary } from './leaderboard-view.js';
+import type { AgentSummary, ReplaySummary, VoidTaskSummary } from './leaderboard-view.js';
 import { median } from './median.js';
+import type { ReplayRule } from './read-report-controls.js';
 import { runCountTag } from './run-count-tag.js';
+import type { TaskScore } from './score-tasks.js';
 import { wilson } from './wilson.js';
 
 /** Inputs of {@link summarizeAgent}. */
@@ -13,6 +15,10 @@ export interface SummarizeAgentInput {
   /** Every task of the view, so that a task the agent missed counts as 0 runs. */
   readonly tasks: readonly string[];
   readonly standardRunsPerTask: number;
+  /** The agent's tasks, scored by {@link scoreTasks} under the same replay rule. */
+  readonly taskScores: readonly TaskScore[];
+  /** Null: runs are independent samples and the share is over runs; else over tasks. */
+  readonly replayRule: ReplayRule | null;
 }
 
 /** One agent's leaderboard line, without its rank. See {@link AgentSummary} for each field. */
@@ -28,7 +34,8 @@ export function summarizeAgent(input: SummarizeAgentInput): Omit<AgentSummary, '
       voidByReason[run.outcome.reason] = (voidByReason[run.outcome.reason] ?? 0) + 1;
     }
   }
-  const interval = shareInterval(valid, solved);
+  const byTask = summarizeTasks(input.taskScores, input.replayRule);
+  const interval = byTask.replay === null ? shareInterval(valid, solved) : taskShareInterval(byTask.replay);
   const costUsd = sumKnown(runs.map((run) => run.costUsd));
   return {
     agent: first.agent,
@@ -38,8 +45,13 @@ export function summarizeAgent(input: SummarizeAgentInput): Omit<AgentSummary, '
     void: runs.length - valid.length,
     voidByReason,
     validRuns: valid.length,
-    solveShare: valid.length === 0 ? null : solved / valid.length,
-    solveShareVoidAsFail: solved / runs.length,
+    ...byTask,
+    ...(byTask.replay === null
+      ? { solveShare: valid.length === 0 ? null : solved / valid.length, solveShareVoidAsFail: solved / runs.length }
+      : {
+          solveShare: byTask.replay.validTasks === 0 ? null : byTask.replay.solvedTasks / byTask.replay.validTasks,
+          solveShareVoidAsFail: byTask.tasks === 0 ? 0 : byTask.replay.solvedTasks / byTask.tasks,
+        }),
     ci95: interval?.ci95 ?? null,
     ciMethod: interval?.method ?? null,
     costUsd,
@@ -56,6 +68,35 @@ export function summarizeAgent(input: SummarizeAgentInput): Omit<AgentSummary, '
       input.standardRunsPerTask,
     ),
   };
+}
+
+type TaskFields = Pick<AgentSummary, 'shareUnit' | 'tasks' | 'voidTasks' | 'voidTasksByReason' | 'replay'>;
+
+/** Void tasks for everyone; replay agreement and the task share's counts under a replay rule. */
+function summarizeTasks(scores: readonly TaskScore[], replayRule: ReplayRule | null): TaskFields {
+  const voidTasks: VoidTaskSummary[] = [];
+  const voidTasksByReason: Partial<Record<VoidReason, number>> = {};
+  for (const score of scores) {
+    if (score.kind !== 'void') continue;
+    voidTasks.push({ task: score.task, reason: score.reason, detail: score.detail });
+    voidTasksByReason[score.reason] = (voidTasksByReason[score.reason] ?? 0) + 1;
+  }
+  const base = { tasks: scores.length, voidTasks, voidTasksByReason };
+  if (replayRule === null) return { ...base, shareUnit: 'run', replay: null };
+  const agreeing = scores.filter((s) => s.kind === 'scored' && s.agreement === 'agree').length;
+  const replay: ReplaySummary = {
+    compared: agreeing + (voidTasksByReason['replay-drift'] ?? 0),
+    agreeing,
+    validTasks: scores.length - voidTasks.length,
+    solvedTasks: scores.filter((s) => s.kind === 'scored' && s.share === 1).length,
+  };
+  return { ...base, shareUnit: 'task', replay };
+}
+
+/** Under a replay rule each valid task is one 0/1 outcome: Wilson over tasks. */
+function taskShareInterval(replay: ReplaySummary): { method: 'wilson-by-task'; ci95: Interval } | null {
+  if (replay.validTasks === 0) return null;
+  return { method: 'wilson-by-task', ci95: wilson(replay.solvedTasks, replay.validTasks) };
 }
 
 /**

@@ -2,7 +2,9 @@ import type { RunRecord } from '../types.js';
 import { compareAgents } from './compare-agents.js';
 import { compareText } from './compare-text.js';
 import { detectMixed } from './detect-mixed.js';
-import type { AgentSummary, LeaderboardView, SummarizeOptions, TaskRow } from './leaderboard-view.js';
+import type { AgentSummary, LeaderboardView, Ranking, SummarizeOptions, TaskRow } from './leaderboard-view.js';
+import { readReportControls } from './read-report-controls.js';
+import { scoreTasks } from './score-tasks.js';
 import { summarizeAgent } from './summarize-agent.js';
 
 /** `runtime.sandbox` of runs made with `--unsafe-no-sandbox`. */
@@ -16,7 +18,10 @@ export const UNSAFE_SANDBOX = 'unsafe-no-sandbox';
  *
  * Counting rules (DESIGN.md §1): the share solved excludes void runs (the instrument broke, not
  * the agent); cost per fix divides the cost of all runs, void and failed included, by the runs
- * that solved.
+ * that solved. When the controls carry a replay rule the runs of a task are its replays: a task
+ * whose replays disagree (or one of which is void) is void for that agent, and the share is
+ * over tasks (see {@link scoreTasks}). When the controls carry a void limit and some agent has
+ * more void tasks, the ranking is refused: ranks are null and agents are sorted by id.
  */
 export function summarize(runs: readonly RunRecord[], options: SummarizeOptions): LeaderboardView {
   const taskIds = [...new Set(runs.map((run) => run.task))].sort(compareText);
@@ -26,27 +31,53 @@ export function summarize(runs: readonly RunRecord[], options: SummarizeOptions)
     agentRuns.push(run);
     runsByAgent.set(run.agent.id, agentRuns);
   }
-  const agents: AgentSummary[] = [...runsByAgent.values()]
+  const { replayRule, voidLimit } = readReportControls(options.controls);
+  const summaries = [...runsByAgent.values()]
     .map((agentRuns) =>
       summarizeAgent({
         runs: agentRuns,
         tasks: taskIds,
         standardRunsPerTask: options.standardRunsPerTask,
+        taskScores: scoreTasks(agentRuns, replayRule),
+        replayRule,
       }),
     )
-    .sort(compareAgents)
-    .map((summary, index) => ({ rank: index + 1, ...summary }));
+    .sort(compareAgents);
+  const ranking = checkVoidLimit(summaries, voidLimit);
+  const agents: AgentSummary[] = ranking.refused
+    ? summaries
+        .sort((a, b) => compareText(a.agent.id, b.agent.id))
+        .map((summary) => ({ rank: null, ...summary }))
+    : summaries.map((summary, index) => ({ rank: index + 1, ...summary }));
   const first = runs[0];
   return {
     suite: first === undefined ? null : { id: first.suiteId, hash: first.suiteHash },
     controlsDigest: first?.controlsDigest ?? null,
     controls: options.controls,
     standardRunsPerTask: options.standardRunsPerTask,
+    replayRule,
+    voidLimit,
+    ranking,
     agents,
     tasks: taskIds.map((task) => taskRow(task, agents, runs)),
     mixed: detectMixed(runs),
     sandboxes: [...new Set(runs.map((run) => run.runtime.sandbox ?? 'unknown'))].sort(),
     unsafeRuns: runs.filter((run) => run.runtime.sandbox === UNSAFE_SANDBOX).length,
+  };
+}
+
+/** Refuse to rank when any agent has more void tasks than the limit (DESIGN.md §1 item 2). */
+function checkVoidLimit(agents: readonly Omit<AgentSummary, 'rank'>[], voidLimit: number | null): Ranking {
+  if (voidLimit === null) return { refused: false };
+  const over = agents.filter((a) => a.voidTasks.length > voidLimit);
+  if (over.length === 0) return { refused: false };
+  const who = over.map((a) => {
+    const reasons = Object.entries(a.voidTasksByReason).map(([reason, count]) => `${reason} ${count}`);
+    return `${a.agent.id} has ${a.voidTasks.length} of ${a.tasks} tasks void (${reasons.join(', ')})`;
+  });
+  return {
+    refused: true,
+    reason: `more void tasks than the void limit of ${voidLimit}: ${who.join('; ')}. The instrument broke too often for a ranking to mean anything.`,
   };
 }
 

@@ -67,6 +67,8 @@ export async function runBake(options: BakeOptions): Promise<BakeSummary> {
   const pending = specs.filter((s) => !done.has(s.id));
   emit({ type: 'plan', total: specs.length, alreadyDone: specs.length - pending.length, rejected });
   store.saveControls(suite.controlsDigest, suite.controls);
+  // `bakeoff verify` re-grades from this folder.
+  store.saveBake({ suiteId: suite.id, suiteHash: suite.hash, suiteDir: path.resolve(suite.dir), controlsDigest: suite.controlsDigest });
 
   // One scratch root per results folder: what a killed bake left behind is cleared here.
   const scratch = await scratchRoot(`bake ${store.dir}`);

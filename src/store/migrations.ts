@@ -72,4 +72,25 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE checks;
   ALTER TABLE checks_v2 RENAME TO checks;
   `,
+  // 3: what \`bakeoff verify\` needs: the suite folder of each bake, and a checksum of every
+  // artifact. Runs stored before this have artifacts_recorded = 0 (no checksums to compare).
+  `
+  CREATE TABLE bakes (
+    suite_hash      TEXT NOT NULL,
+    suite_dir       TEXT NOT NULL,
+    suite_id        TEXT NOT NULL,
+    controls_digest TEXT NOT NULL,
+    first_at        TEXT NOT NULL,
+    last_at         TEXT NOT NULL,
+    PRIMARY KEY (suite_hash, suite_dir)
+  );
+  CREATE TABLE artifacts (
+    run_id TEXT NOT NULL REFERENCES runs (id),
+    path   TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    bytes  INTEGER NOT NULL,
+    PRIMARY KEY (run_id, path)
+  );
+  ALTER TABLE runs ADD COLUMN artifacts_recorded INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

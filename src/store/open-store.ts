@@ -3,19 +3,21 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { UserError } from '../errors.js';
 import type { AgentInfo, Outcome, RunRecord } from '../types.js';
+import { digestArtifacts, type ArtifactDigest } from './artifact-digests.js';
 import { MIGRATIONS } from './migrations.js';
 
 /*
  * A results folder, one per bake:
  *
- *   <out>/bakeoff.db        SQLite: runs, sessions, checks, controls (the source of truth)
+ *   <out>/bakeoff.db        SQLite: runs, sessions, checks, controls, bakes (the suite folder
+ *                           of each bake), artifacts (sha256 of every artifact file)
  *   <out>/runs/<run-id>/    artifacts: change patches, agent output, grader output, test reports
  *   <out>/runs/.tmp-*       a run being written; removed on open
  *
  * A run's artifacts are written to a temp folder, renamed into place, and then its rows are
- * inserted in one transaction. A run exists iff its row exists: a kill at any moment leaves
- * either a whole run or nothing (an orphaned artifacts folder is replaced when the run is
- * redone).
+ * inserted in one transaction, together with the checksum of every artifact file (hashed
+ * before the rename). A run exists iff its row exists: a kill at any moment leaves either a
+ * whole run or nothing (an orphaned artifacts folder is replaced when the run is redone).
  */
 
 export interface SessionRow {
@@ -36,6 +38,18 @@ export interface CheckRow {
   readonly status: 'pass' | 'fail' | 'skip' | 'error' | 'missing';
 }
 
+/** A suite folder a bake ran from (one row per suite hash and folder). */
+export interface BakeRow {
+  readonly suiteId: string;
+  readonly suiteHash: string;
+  /** Absolute path of the suite folder. */
+  readonly suiteDir: string;
+  readonly controlsDigest: string;
+  /** ISO time of the first and the latest `bakeoff run` from this folder with this hash. */
+  readonly firstAt: string;
+  readonly lastAt: string;
+}
+
 export interface Store {
   readonly dir: string;
   readonly runsDir: string;
@@ -47,6 +61,12 @@ export interface Store {
   saveRun(run: RunRecord, sessions: readonly SessionRow[], checks: readonly CheckRow[], artifactsTmp: string): void;
   saveControls(digest: string, controls: unknown): void;
   controls(): Map<string, unknown>;
+  /** Records that a bake runs from this suite folder (once per hash and folder; `lastAt` moves). */
+  saveBake(bake: Omit<BakeRow, 'firstAt' | 'lastAt'>): void;
+  /** Every recorded bake, latest first. */
+  bakes(): BakeRow[];
+  /** The checksums recorded with a run, sorted by path; null when it was stored before bakeoff recorded them. */
+  artifactDigests(runId: string): ArtifactDigest[] | null;
   listRuns(): RunRecord[];
   close(): void;
 }
@@ -69,15 +89,19 @@ export function openStore(dir: string, options: { create: boolean }): Store {
 
   const insertRun = db.prepare(`INSERT INTO runs VALUES (@id, @suiteId, @suiteHash, @controlsDigest, @task, @agentId,
     @agentJson, @replay, @seed, @level, @outcome, @reason, @detail, @agentSec, @gradeSec, @costUsd, @tokensIn,
-    @tokensOut, @linesAdded, @linesRemoved, @points, @maxPoints, @runtimeJson, @startedAt, @finishedAt, @ordersJson)`);
+    @tokensOut, @linesAdded, @linesRemoved, @points, @maxPoints, @runtimeJson, @startedAt, @finishedAt, @ordersJson, 1)`);
   const insertSession = db.prepare(`INSERT INTO sessions VALUES (@runId, @order, @exitCode, @timedOut, @durationMs,
     @tokensIn, @tokensOut, @costUsd, @error)`);
   const insertCheck = db.prepare('INSERT INTO checks VALUES (@runId, @order, @id, @expected, @status)');
-  const save = db.transaction((run: RunRecord, sessions: readonly SessionRow[], checks: readonly CheckRow[]) => {
-    insertRun.run(runToRow(run));
-    for (const s of sessions) insertSession.run({ ...s, runId: run.id, timedOut: s.timedOut ? 1 : 0 });
-    for (const c of checks) insertCheck.run({ ...c, runId: run.id });
-  });
+  const insertArtifact = db.prepare('INSERT INTO artifacts VALUES (@runId, @path, @sha256, @bytes)');
+  const save = db.transaction(
+    (run: RunRecord, sessions: readonly SessionRow[], checks: readonly CheckRow[], artifacts: readonly ArtifactDigest[]) => {
+      insertRun.run(runToRow(run));
+      for (const s of sessions) insertSession.run({ ...s, runId: run.id, timedOut: s.timedOut ? 1 : 0 });
+      for (const c of checks) insertCheck.run({ ...c, runId: run.id });
+      for (const a of artifacts) insertArtifact.run({ ...a, runId: run.id });
+    },
+  );
 
   return {
     dir,
@@ -90,15 +114,34 @@ export function openStore(dir: string, options: { create: boolean }): Store {
     },
     saveRun: (run, sessions, checks, artifactsTmp) => {
       const final = path.join(runsDir, run.id);
+      const artifacts = digestArtifacts(artifactsTmp);
       rmSync(final, { recursive: true, force: true });
       renameSync(artifactsTmp, final);
-      save(run, sessions, checks);
+      save(run, sessions, checks, artifacts);
     },
     saveControls: (digest, controls) => {
       db.prepare('INSERT OR IGNORE INTO controls VALUES (?, ?)').run(digest, JSON.stringify(controls));
     },
     controls: () =>
       new Map((db.prepare('SELECT digest, json FROM controls').all() as { digest: string; json: string }[]).map((r) => [r.digest, JSON.parse(r.json)])),
+    saveBake: (bake) => {
+      const now = new Date().toISOString();
+      db.prepare(
+        `INSERT INTO bakes VALUES (@suiteHash, @suiteDir, @suiteId, @controlsDigest, @now, @now)
+         ON CONFLICT (suite_hash, suite_dir) DO UPDATE SET last_at = excluded.last_at`,
+      ).run({ ...bake, now });
+    },
+    bakes: () =>
+      db
+        .prepare(`SELECT suite_id AS suiteId, suite_hash AS suiteHash, suite_dir AS suiteDir, controls_digest AS controlsDigest,
+          first_at AS firstAt, last_at AS lastAt FROM bakes ORDER BY last_at DESC, suite_dir`)
+        .all() as BakeRow[],
+    artifactDigests: (runId) => {
+      const recorded = db.prepare('SELECT artifacts_recorded FROM runs WHERE id = ?').pluck().get(runId) as number | undefined;
+      if (!recorded) return null;
+      const rows = db.prepare('SELECT path, sha256, bytes FROM artifacts WHERE run_id = ?').all(runId) as ArtifactDigest[];
+      return rows.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    },
     listRuns: () => (db.prepare('SELECT * FROM runs ORDER BY started_at, id').all() as Row[]).map(rowToRun),
     close: () => db.close(),
   };

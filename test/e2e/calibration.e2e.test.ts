@@ -65,4 +65,23 @@ describe('the calibration suite (work orders, generated checks)', () => {
     expect(saved.results.every((c) => c.passed)).toBe(true);
     expect(await readdir(path.join(out, 'runs', gold[0]!.id))).toEqual(['order-1', 'order-2']);
   });
+
+  it('runs each order in a fresh session on the same files, with no grading results in between', async () => {
+    const out = await tempDir();
+    const agent = `command:node ${path.join(ROOT, 'test/fixtures/agents/order-diary.mjs')}`;
+    const r = await bakeoff(['run', suite, '--agent', agent, '--out', out, '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const report = JSON.parse((await bakeoff(['report', out, '--format', 'json'])).stdout) as { runs: JsonRun[] };
+    const run = report.runs.find((x) => x.task === 'event-ledger')!;
+    expect(run.orders.map((o) => o.order)).toEqual([1, 2]);
+    const patch = await readFile(path.join(out, 'runs', run.id, 'order-2', 'change.patch'), 'utf8');
+    const diary = patch.split('\n').filter((l) => l.startsWith('+order='));
+    expect(diary).toHaveLength(2);
+    expect(diary[0]).toMatch(/^\+order=1 earlier=0 /);
+    expect(diary[1]).toMatch(/^\+order=2 earlier=1 /);
+    const prompts = await Promise.all([1, 2].map((n) => readFile(path.join(suite, 'tasks/event-ledger/orders', String(n), 'prompt.md'), 'utf8')));
+    expect(diary[0]).toContain(JSON.stringify(prompts[0]!.split('\n')[0]));
+    expect(diary[1]).toContain(JSON.stringify(prompts[1]!.split('\n')[0]));
+    for (const line of diary) expect(line).toMatch(/grading=\[\]$/);
+  });
 });
