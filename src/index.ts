@@ -7,3 +7,4 @@ export { resolveAgent } from './agents/registry.js';
 export type { Agent, SessionContext, SessionResult } from './agents/types.js';
 export type { Outcome, RunRecord, AgentInfo } from './types.js';
 export * from './report/index.js';
+export { verifyResults } from './run/verify-results.js';

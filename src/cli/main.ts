@@ -6,6 +6,7 @@ import { doctorCommand } from './commands/doctor.js';
 import { REPORT_FORMATS, reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { validateCommand } from './commands/validate.js';
+import { verifyCommand } from './commands/verify.js';
 import { EXIT, parsePositiveInt, type CliIo } from './io.js';
 
 const defaultIo = (): CliIo => ({ stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env });
@@ -47,8 +48,20 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .description('print the leaderboard of a results folder')
     .addOption(new Option('--format <format>', 'output format').choices(REPORT_FORMATS).default('table'))
     .option('--out <path>', 'write to a file instead of stdout')
+    .option('--compare <agents...>', 'paired comparison of two agent ids (A B): wins, ties, void, exact McNemar p, paired difference')
     .action(async (results: string, flags) => {
       code = await reportCommand(results, flags, io);
+    });
+
+  program
+    .command('verify <results>')
+    .description('re-grade every stored change from scratch and re-hash every artifact; exit 1 on any mismatch')
+    .option('--suite <dir>', 'the suite to re-grade with (default: the folder the runs were baked from)')
+    .option('--json', 'machine-readable output', false)
+    .option('--concurrency <n>', 'runs re-graded at once', parsePositiveInt, 2)
+    .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false)
+    .action(async (results: string, flags) => {
+      code = await verifyCommand(results, flags, io);
     });
 
   program

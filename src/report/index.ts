@@ -3,10 +3,27 @@ export type {
   AgentSummary,
   LeaderboardView,
   MixedProblem,
+  Ranking,
+  ReplaySummary,
   SummarizeOptions,
   TaskCell,
   TaskRow,
+  VoidTaskSummary,
 } from './leaderboard-view.js';
+export { readReportControls, type ReplayRule, type ReportControls } from './read-report-controls.js';
+export { scoreTasks, type ScoredTask, type TaskScore, type VoidTask } from './score-tasks.js';
+export {
+  comparePaired,
+  type ComparePairedOptions,
+  type ComparePairedResult,
+  type PairedComparison,
+  type PairedResult,
+  type PairedTask,
+} from './compare-paired.js';
+export { formatPairedSentence, type PairedSentenceInput } from './format-paired-sentence.js';
+export { renderComparison } from './render-comparison.js';
+export { renderComparisonMarkdown } from './render-comparison-markdown.js';
+export { renderComparisonJson, type JsonComparisonReport } from './render-comparison-json.js';
 export { renderTable, type RenderTableOptions } from './render-table.js';
 export { renderMarkdown } from './render-markdown.js';
 export {

@@ -1,6 +1,7 @@
 import type { FailReason, RunRecord, VoidReason } from '../types.js';
 import { compareText } from './compare-text.js';
-import type { AgentSummary, LeaderboardView, MixedProblem, TaskRow } from './leaderboard-view.js';
+import type { AgentSummary, LeaderboardView, MixedProblem, Ranking, TaskRow } from './leaderboard-view.js';
+import type { ReplayRule } from './read-report-controls.js';
 
 /** One agent in the JSON report: its identity flattened, then the fields of its summary. */
 export interface JsonAgent extends Omit<AgentSummary, 'agent'> {
@@ -46,11 +47,17 @@ export interface JsonReport {
   readonly controls: unknown;
   readonly controlsDigest: string | null;
   readonly standardRunsPerTask: number;
+  /** From the controls; null: runs are independent samples. */
+  readonly replayRule: ReplayRule | null;
+  /** From the controls; null: no limit. */
+  readonly voidLimit: number | null;
+  /** `{ refused: true, reason }` when some agent has more void tasks than the void limit. */
+  readonly ranking: Ranking;
   readonly mixed: readonly MixedProblem[];
   readonly sandboxes: readonly string[];
   /** Runs made with --unsafe-no-sandbox (0 for a publishable report). */
   readonly unsafeRuns: number;
-  /** In rank order. */
+  /** In rank order (by id, with null ranks, when the ranking was refused). */
   readonly agents: readonly JsonAgent[];
   /** The task × agent matrix. */
   readonly tasks: readonly TaskRow[];
@@ -66,6 +73,9 @@ export function buildJsonReport(view: LeaderboardView, runs: readonly RunRecord[
     controls: view.controls ?? null,
     controlsDigest: view.controlsDigest,
     standardRunsPerTask: view.standardRunsPerTask,
+    replayRule: view.replayRule,
+    voidLimit: view.voidLimit,
+    ranking: view.ranking,
     mixed: view.mixed,
     sandboxes: view.sandboxes,
     unsafeRuns: view.unsafeRuns,

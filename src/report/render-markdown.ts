@@ -1,6 +1,7 @@
 import { EMPTY, unsafeWarning } from './format-cells.js';
 import { renderPoints } from './render-points.js';
-import { COUNTING_NOTE, LEADERBOARD_COLUMNS } from './leaderboard-columns.js';
+import { columnsForView } from './columns-for-view.js';
+import { describeRules } from './describe-rules.js';
 import type { AgentSummary, LeaderboardView } from './leaderboard-view.js';
 
 /** Columns whose text is an identifier: shown as code so `_` or `*` in it stays literal. */
@@ -8,14 +9,16 @@ const CODE_COLUMNS = new Set(['agent', 'version', 'model@effort']);
 
 /**
  * The leaderboard as GitHub-flavoured markdown: a table in rank order, then the suite id and
- * hash, the controls digest, how the numbers are counted, which interval each agent got, and
- * the void runs per reason. Ends with a newline.
+ * hash, the controls digest, how the numbers are counted (replay rule and void limit included),
+ * which interval each agent got, and the void runs and void tasks per reason. When the ranking
+ * was refused, a quote on top says why and every rank shows as `–`. Ends with a newline.
  */
 export function renderMarkdown(view: LeaderboardView): string {
-  const header = LEADERBOARD_COLUMNS.map((column) => column.header);
-  const rule = LEADERBOARD_COLUMNS.map((column) => (column.align === 'right' ? '---:' : ':---'));
+  const columns = columnsForView(view);
+  const header = columns.map((column) => column.header);
+  const rule = columns.map((column) => (column.align === 'right' ? '---:' : ':---'));
   const rows = view.agents.map((line) =>
-    LEADERBOARD_COLUMNS.map((column) => {
+    columns.map((column) => {
       const text = column.cell(line);
       return CODE_COLUMNS.has(column.header) && text !== EMPTY ? codeSpan(text) : escapeCell(text);
     }),
@@ -29,6 +32,7 @@ export function renderMarkdown(view: LeaderboardView): string {
   const warning = unsafeWarning(view.unsafeRuns);
   const lines = [
     ...(warning ? [`> **${warning}**`, ''] : []),
+    ...(view.ranking.refused ? [`> **Not ranked:** ${view.ranking.reason}`, ''] : []),
     tableLine(header.map(escapeCell)),
     tableLine(rule),
     ...rows.map(tableLine),
@@ -36,20 +40,23 @@ export function renderMarkdown(view: LeaderboardView): string {
     ...pointsBlock(renderPoints(view)),
     suite,
     '',
-    COUNTING_NOTE,
-    ...describeIntervals(view.agents),
+    ...describeRules(view).flatMap((note) => [note, '']),
+    ...describeIntervals(view),
     ...describeVoids(view.agents),
+    ...describeVoidTasks(view),
+    ...describeAgreement(view),
   ];
   return `${lines.join('\n')}\n`;
 }
 
-function describeIntervals(agents: readonly AgentSummary[]): string[] {
+function describeIntervals(view: LeaderboardView): string[] {
   const byMethod = (method: 'wilson' | 'clustered' | 'wilson-by-task'): string =>
-    agents.filter((a) => a.ciMethod === method).map((a) => codeSpan(a.agent.id)).join(', ');
+    view.agents.filter((a) => a.ciMethod === method).map((a) => codeSpan(a.agent.id)).join(', ');
+  const whyByTask = view.replayRule === null ? 'all runs alike' : 'one outcome per task under the replay rule';
   const parts = [
     byMethod('wilson') && `Wilson for ${byMethod('wilson')}`,
     byMethod('clustered') && `clustered for ${byMethod('clustered')}`,
-    byMethod('wilson-by-task') && `Wilson over tasks (all runs alike) for ${byMethod('wilson-by-task')}`,
+    byMethod('wilson-by-task') && `Wilson over tasks (${whyByTask}) for ${byMethod('wilson-by-task')}`,
   ].filter((part) => part !== '');
   return parts.length === 0 ? [] : ['', `Intervals: ${parts.join('; ')}.`];
 }
@@ -64,13 +71,35 @@ function describeVoids(agents: readonly AgentSummary[]): string[] {
   return ['', `Void runs: ${perAgent.join('; ')}.`];
 }
 
+/** Void tasks per agent and reason, then each void task, under a replay rule or void limit. */
+function describeVoidTasks(view: LeaderboardView): string[] {
+  if (view.replayRule === null && view.voidLimit === null) return [];
+  const withVoid = view.agents.filter((a) => a.voidTasks.length > 0);
+  if (withVoid.length === 0) return ['', 'Void tasks: none.'];
+  const perAgent = withVoid.map((a) => {
+    const reasons = Object.entries(a.voidTasksByReason).map(([reason, count]) => `${reason} ${count}`);
+    return `${codeSpan(a.agent.id)}: ${a.voidTasks.length} of ${a.tasks} (${reasons.join(', ')})`;
+  });
+  const each = withVoid.flatMap((a) =>
+    a.voidTasks.map((t) => `- ${codeSpan(a.agent.id)} ${codeSpan(t.task)}: ${t.reason}, ${escapeCell(t.detail)}`),
+  );
+  return ['', `Void tasks: ${perAgent.join('; ')}.`, '', ...each];
+}
+
+/** Replay agreement per agent: tasks whose replays agree / tasks whose replays were all valid. */
+function describeAgreement(view: LeaderboardView): string[] {
+  if (view.replayRule === null) return [];
+  const perAgent = view.agents.map((a) => `${codeSpan(a.agent.id)} ${a.replay?.agreeing ?? 0}/${a.replay?.compared ?? 0}`);
+  return ['', `Replay agreement (tasks agreeing / tasks compared): ${perAgent.join(', ')}.`];
+}
+
 /** A pipe would end the table cell; GFM lets a backslash escape it, even inside code. */
-function escapeCell(text: string): string {
+export function escapeCell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }
 
 /** Inline code, fenced with more backticks than the text contains in a row. */
-function codeSpan(text: string): string {
+export function codeSpan(text: string): string {
   const longestRun = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longestRun + 1);
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';

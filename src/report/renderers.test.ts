@@ -78,9 +78,9 @@ describe('renderTable', () => {
     expect(rowOf('weak|pipe')).toMatch(/^3 /);
   });
 
-  it('shows share with interval, void count, run tag, medians, tokens and cost per fix', () => {
+  it('shows share with interval, share with void as failed, void count, run tag, medians, tokens and cost per fix', () => {
     expect(rowOf('strong')).toMatch(
-      /1\s+strong\s+claude-code\s+2\.0\.1\s+opus@high\s+10\s+8\s+–\s+88\.9% \[56\.5–98\.0\]\s+1\s+1m 04s\s+12\s+1\.20M\s+30\.0k\s+\$0\.625$/,
+      /1\s+strong\s+claude-code\s+2\.0\.1\s+opus@high\s+10\s+8\s+–\s+88\.9% \[56\.5–98\.0\]\s+80\.0%\s+1\s+1m 04s\s+12\s+1\.20M\s+30\.0k\s+\$0\.625$/,
     );
     expect(rowOf('partial')).toContain('5 (0–1 runs/task)');
     expect(rowOf('weak|pipe')).toContain('50.0% [23.7–76.3]');
@@ -96,7 +96,7 @@ describe('renderTable', () => {
     const broken = agent('broken');
     const allVoid = summarize([run(broken, 0, VOID), run(broken, 1, VOID)], { standardRunsPerTask: 1 });
     const row = renderTable(allVoid).split('\n').find((line) => line.includes(' broken ')) ?? '';
-    expect(row).toMatch(/^1\s+broken\s+builtin\s+–\s+–\s+2\s+0\s+–\s+–\s+2\s+–\s+–\s+–\s+–\s+–$/);
+    expect(row).toMatch(/^1\s+broken\s+builtin\s+–\s+–\s+2\s+0\s+–\s+–\s+0\.0%\s+2\s+–\s+–\s+–\s+–\s+–$/);
   });
 
   it('aligns every column: right-aligned cells end where their header ends', () => {
@@ -135,7 +135,7 @@ describe('renderMarkdown', () => {
   it('is a valid GitHub table: header, alignment row, one row per agent, equal cell counts', () => {
     const [head, rule, ...rows] = tableLines;
     const width = cells(head ?? '').length;
-    expect(width).toBe(15);
+    expect(width).toBe(16);
     expect(cells(rule ?? '').every((cell) => /^:?-{3,}:?$/.test(cell))).toBe(true);
     expect(rows).toHaveLength(3);
     for (const row of rows) expect(cells(row)).toHaveLength(width);
@@ -291,5 +291,84 @@ describe('points by task and order', () => {
 
   it('is left out for single-order suites', () => {
     expect(renderTable(view)).not.toMatch(/Points by task/);
+  });
+});
+
+describe('void limit and replay rule in every rendering', () => {
+  const a = agent('alpha');
+  const b = agent('beta');
+  const replayed = (who: AgentInfo, t: number, outcomes: Outcome[]): RunRecord[] =>
+    outcomes.map((outcome, replay) => run(who, t, outcome, { id: `${who.id}/t${t}/${replay}`, replay }));
+  // alpha: t0 agrees solved, t1 drifts, t2 has a void replay; beta: all agree (t0, t1 solved; t2 failed).
+  const replayRuns = [
+    ...replayed(a, 0, [SOLVED, SOLVED]),
+    ...replayed(a, 1, [SOLVED, FAILED]),
+    ...replayed(a, 2, [FAILED, VOID]),
+    ...replayed(b, 0, [SOLVED, SOLVED]),
+    ...replayed(b, 1, [SOLVED, SOLVED]),
+    ...replayed(b, 2, [FAILED, FAILED]),
+  ];
+  const rules = { runsPerTask: 2, replayRule: { replays: 2, allowedDrift: 0 }, voidLimit: 1 };
+  const refused = summarize(replayRuns, { standardRunsPerTask: 2, controls: rules });
+  const ranked = summarize(replayRuns, { standardRunsPerTask: 2, controls: { ...rules, voidLimit: 2 } });
+
+  it('the table says on top why it refuses to rank and shows every rank as a dash', () => {
+    const text = renderTable(refused);
+    const lines = text.split('\n');
+    const top = text.slice(0, text.indexOf('\n\n')).replace(/\n/g, ' ');
+    expect(top).toMatch(/^NOT RANKED: more void tasks than the void limit of 1: alpha has 2 of 3 tasks void \(replay-drift 1, infra-error 1\)/);
+    const rows = lines.filter((line) => / (alpha|beta)\s+builtin /.test(line));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row).toMatch(/^–\s/);
+    expect(renderTable(ranked)).not.toContain('NOT RANKED');
+    // alpha solved its one valid task (100%), beta 2 of 3.
+    expect(renderTable(ranked).split('\n').find((line) => line.includes(' alpha '))).toMatch(/^1\s/);
+  });
+
+  it('the markdown says on top why it refuses to rank and shows every rank as a dash', () => {
+    const text = renderMarkdown(refused);
+    expect(text.split('\n')[0]).toMatch(/^> \*\*Not ranked:\*\* more void tasks than the void limit of 1: alpha has 2 of 3/);
+    const rows = text.split('\n').filter((line) => line.startsWith('| ') && /`(alpha|beta)`/.test(line));
+    expect(rows.map((row) => cells(row)[0])).toEqual(['–', '–']);
+    expect(renderMarkdown(ranked)).not.toContain('Not ranked');
+  });
+
+  it('the JSON carries ranking {refused, reason}, null ranks, void tasks and replay agreement', () => {
+    const json = JSON.parse(renderJson(refused, replayRuns)) as {
+      ranking: { refused: boolean; reason?: string };
+      replayRule: unknown;
+      voidLimit: number;
+      agents: { id: string; rank: number | null; voidTasksByReason: object; replay: { agreeing: number; compared: number }; solveShare: number; solveShareVoidAsFail: number }[];
+    };
+    expect(json.ranking.refused).toBe(true);
+    expect(json.ranking.reason).toContain('void limit of 1');
+    expect([json.replayRule, json.voidLimit]).toEqual([{ replays: 2, allowedDrift: 0 }, 1]);
+    expect(json.agents.map((x) => [x.id, x.rank])).toEqual([['alpha', null], ['beta', null]]);
+    const alpha = json.agents[0]!;
+    expect(alpha.voidTasksByReason).toEqual({ 'replay-drift': 1, 'infra-error': 1 });
+    expect(alpha.replay).toMatchObject({ agreeing: 1, compared: 2 });
+    expect([alpha.solveShare, alpha.solveShareVoidAsFail]).toEqual([1, 1 / 3]);
+    expect((JSON.parse(renderJson(ranked, replayRuns)) as { ranking: unknown }).ranking).toEqual({ refused: false });
+  });
+
+  it('shows the share with void as failed, void tasks and replay agreement in table and markdown', () => {
+    const table = renderTable(ranked);
+    const header = table.split('\n').find((line) => line.startsWith('#')) ?? '';
+    for (const column of ['void as failed', 'void tasks', 'replays agree', 'tasks solved']) expect(header).toContain(column);
+    expect(table.split('\n').find((line) => line.includes(' alpha '))).toMatch(/100\.0% \[[\d.]+–[\d.]+\]\s+33\.3%\s+1\s+2\s+1\/2/);
+    expect(table).toContain('replay rule: 2 replays per task, allowed drift 0; void limit: 2 void tasks');
+    expect(table).toContain('Share = tasks solved / valid tasks');
+    expect(table).not.toContain('Share = runs solved / valid runs');
+    expect(table).toMatch(/alpha\s+t01\s+replay-drift: replays disagree: 1 solved, 1 failed/);
+    const md = renderMarkdown(ranked);
+    expect(md).toContain('| void as failed |');
+    expect(md).toContain('Replay agreement (tasks agreeing / tasks compared): `alpha` 1/2, `beta` 3/3.');
+    expect(md).toContain('Void tasks: `alpha`: 2 of 3 (replay-drift 1, infra-error 1).');
+  });
+
+  it('says there is no replay rule and no void limit when the controls set none', () => {
+    expect(renderTable(view)).toContain('no replay rule; no void limit');
+    expect(renderTable(view)).not.toContain('replays agree');
+    expect(renderMarkdown(view)).toContain('No replay rule: runs are independent samples.');
   });
 });

@@ -293,3 +293,98 @@ describe('summarize: mixed results', () => {
     expect(summarize(runs, standard).mixed.map((p) => p.field)).toEqual(['agent:a']);
   });
 });
+
+describe('summarize: replay rule', () => {
+  const rule = { runsPerTask: 2, replayRule: { replays: 2, allowedDrift: 0 } };
+  // a: t1 agrees solved, t2 drifts, t3 agrees failed, t4 has a void replay → 1 of 2 valid tasks solved.
+  // b: every task agrees solved.
+  const runs = [
+    ...runsOf('a', { t1: [SOLVED, SOLVED], t2: [SOLVED, FAILED], t3: [FAILED, FAILED], t4: [SOLVED, INFRA] }),
+    ...runsOf('b', { t1: [SOLVED, SOLVED], t2: [SOLVED, SOLVED], t3: [SOLVED, SOLVED], t4: [SOLVED, SOLVED] }),
+  ];
+  const view = summarize(runs, { standardRunsPerTask: 2, controls: rule });
+  const a = view.agents.find((line) => line.agent.id === 'a')!;
+
+  it('voids tasks whose replays disagree (replay-drift) or have a void replay, per agent', () => {
+    expect(a.voidTasks.map((t) => [t.task, t.reason])).toEqual([
+      ['t2', 'replay-drift'],
+      ['t4', 'infra-error'],
+    ]);
+    expect(a.voidTasksByReason).toEqual({ 'replay-drift': 1, 'infra-error': 1 });
+    // Runs keep their own outcomes: replay drift is a verdict on the task, not on a run.
+    expect(a).toMatchObject({ runs: 8, solved: 4, failed: 3, void: 1, voidByReason: { 'infra-error': 1 } });
+  });
+
+  it('computes the share over tasks, with void counted as failed over all tasks', () => {
+    expect(a.shareUnit).toBe('task');
+    expect(a.replay).toEqual({ compared: 3, agreeing: 2, validTasks: 2, solvedTasks: 1 });
+    expect(a.solveShare).toBe(0.5);
+    expect(a.solveShareVoidAsFail).toBe(0.25);
+    expect(a.ci95).toEqual(wilson(1, 2));
+    expect(a.ciMethod).toBe('wilson-by-task');
+  });
+
+  it('shows replay agreement per agent and the rule in the view', () => {
+    expect(view.replayRule).toEqual({ replays: 2, allowedDrift: 0 });
+    expect(view.agents.map((line) => [line.agent.id, line.replay?.agreeing, line.replay?.compared])).toEqual([
+      ['b', 4, 4],
+      ['a', 2, 3],
+    ]);
+  });
+
+  it('lets one differing replay stand with allowed drift 1', () => {
+    const lenient = { runsPerTask: 3, replayRule: { replays: 3, allowedDrift: 1 } };
+    const line = summarize(runsOf('a', { t1: [SOLVED, FAILED, SOLVED] }), { standardRunsPerTask: 3, controls: lenient }).agents[0]!;
+    expect(line.voidTasks).toEqual([]);
+    expect(line.replay).toEqual({ compared: 1, agreeing: 1, validTasks: 1, solvedTasks: 1 });
+    expect(line.solveShare).toBe(1);
+  });
+
+  it('changes nothing without a replay rule: runs are independent samples', () => {
+    const plain = summarize(runs, { standardRunsPerTask: 2, controls: { runsPerTask: 2 } });
+    const line = plain.agents.find((l) => l.agent.id === 'a')!;
+    expect(plain.replayRule).toBeNull();
+    expect(line).toMatchObject({ shareUnit: 'run', replay: null, voidTasks: [] });
+    expect(line.solveShare).toBeCloseTo(4 / 7, 12);
+    expect(line.solveShareVoidAsFail).toBe(4 / 8);
+  });
+});
+
+describe('summarize: void limit', () => {
+  const runs = [
+    ...runsOf('a', { t1: [SOLVED], t2: [SOLVED], t3: [INFRA], t4: [SETUP] }),
+    ...runsOf('b', { t1: [FAILED], t2: [FAILED], t3: [SOLVED], t4: [INFRA] }),
+    ...runsOf('c', { t1: [SOLVED], t2: [FAILED], t3: [FAILED], t4: [FAILED] }),
+  ];
+
+  it('ranks as usual when no agent has more void tasks than the limit', () => {
+    const view = summarize(runs, { standardRunsPerTask: 1, controls: { voidLimit: 2 } });
+    expect(view.ranking).toEqual({ refused: false });
+    expect(view.agents.map((line) => [line.rank, line.agent.id])).toEqual([[1, 'a'], [2, 'b'], [3, 'c']]);
+  });
+
+  it('refuses to rank when an agent has more void tasks than the limit, and says why', () => {
+    const view = summarize(runs, { standardRunsPerTask: 1, controls: { voidLimit: 1 } });
+    expect(view.voidLimit).toBe(1);
+    expect(view.ranking.refused).toBe(true);
+    const reason = view.ranking.refused ? view.ranking.reason : '';
+    expect(reason).toContain('void limit of 1');
+    expect(reason).toContain('a has 2 of 4 tasks void (infra-error 1, setup-failed 1)');
+    expect(reason).not.toMatch(/\bb has\b/);
+    // Unranked: no rank, and sorted by id so the order implies nothing.
+    expect(view.agents.map((line) => [line.rank, line.agent.id])).toEqual([[null, 'a'], [null, 'b'], [null, 'c']]);
+  });
+
+  it('counts void tasks, not void runs, without a replay rule: a task with one valid run is not void', () => {
+    const mixedRuns = runsOf('a', { t1: [INFRA, SOLVED], t2: [INFRA, FAILED] });
+    const view = summarize(mixedRuns, { standardRunsPerTask: 2, controls: { voidLimit: 0 } });
+    expect(view.agents[0]?.void).toBe(2);
+    expect(view.agents[0]?.voidTasks).toEqual([]);
+    expect(view.ranking).toEqual({ refused: false });
+  });
+
+  it('has no limit when the controls set none', () => {
+    const view = summarize(runs, { standardRunsPerTask: 1, controls: { runsPerTask: 1 } });
+    expect([view.voidLimit, view.ranking]).toEqual([null, { refused: false }]);
+  });
+});

@@ -10,7 +10,9 @@ import type { Outcome, RunRecord } from '../types.js';
 import type { CheckRow, SessionRow } from '../store/open-store.js';
 import type { Budget } from './budget.js';
 import type { GeneratedSet } from './generate-checks.js';
-import { gradeOrder, type OrderGrading } from './grade-order.js';
+import { gradeOrder } from './grade-order.js';
+import { orderGrading } from './order-grading.js';
+import { worstOutcome } from './worst-outcome.js';
 
 export interface RunTaskOptions {
   readonly runId: string;
@@ -75,7 +77,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
       await writeFile(path.join(orderDir, 'prompt.md'), order.prompt);
       const budgetMs = options.budget.remainingMs();
       if (budgetMs <= 0) {
-        outcome = worst(outcome, timeout(`order ${order.index}: the agent time budget was used up before it started`));
+        outcome = worstOutcome(outcome, timeout(`order ${order.index}: the agent time budget was used up before it started`));
         break;
       }
       const sessionDir = path.join(options.scratchDir, `session-${order.index}`);
@@ -100,24 +102,24 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
       options.budget.spend(session.durationMs);
       sessions.push(toSessionRow(order.index, session));
       if (session.error) {
-        outcome = worst(outcome, { kind: 'void', reason: 'agent-error', detail: session.error });
+        outcome = worstOutcome(outcome, { kind: 'void', reason: 'agent-error', detail: session.error });
         break;
       }
       if (await workspace.isFull()) {
-        outcome = worst(outcome, { kind: 'failed', reason: 'disk-limit', detail: `order ${order.index}: the workspace quota is used up` });
+        outcome = worstOutcome(outcome, { kind: 'failed', reason: 'disk-limit', detail: `order ${order.index}: the workspace quota is used up` });
         break;
       }
-      if (session.limitHit === 'memory') outcome = worst(outcome, { kind: 'failed', reason: 'memory-limit', detail: `order ${order.index}: killed at the memory limit` });
-      else if (session.limitHit === 'pids') outcome = worst(outcome, { kind: 'failed', reason: 'pids-limit', detail: `order ${order.index}: ran into the process limit` });
+      if (session.limitHit === 'memory') outcome = worstOutcome(outcome, { kind: 'failed', reason: 'memory-limit', detail: `order ${order.index}: killed at the memory limit` });
+      else if (session.limitHit === 'pids') outcome = worstOutcome(outcome, { kind: 'failed', reason: 'pids-limit', detail: `order ${order.index}: ran into the process limit` });
       else if (session.timedOut) {
         const why = sessionLimitMs < controls.sessionWallClockSec * 1000 ? 'the agent time budget ran out' : `no answer within ${controls.sessionWallClockSec} s`;
-        outcome = worst(outcome, timeout(`order ${order.index}: ${why}`));
+        outcome = worstOutcome(outcome, timeout(`order ${order.index}: ${why}`));
       }
       change = await captureChange(options.preparedRepo, workspace.dir);
       await writeFile(path.join(orderDir, 'change.patch'), change.patch);
-      const grading = await gradingFor(options, order);
+      const grading = await orderGrading({ ...options, order });
       if ('void' in grading) {
-        outcome = worst(outcome, grading.void);
+        outcome = worstOutcome(outcome, grading.void);
         break;
       }
       const grade = await gradeOrder({
@@ -136,12 +138,12 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
       const maxPoints = grading.kind === 'checks' ? grading.generated.checks.length : grading.expected.failToPass.length + grading.expected.passToPass.length;
       if (!grade.applied) {
         orders.push({ order: order.index, points: 0, maxPoints });
-        outcome = worst(outcome, { kind: 'failed', reason: 'patch-did-not-apply', detail: grade.error.slice(0, 500) });
+        outcome = worstOutcome(outcome, { kind: 'failed', reason: 'patch-did-not-apply', detail: grade.error.slice(0, 500) });
         continue;
       }
       orders.push({ order: order.index, points: grade.points, maxPoints: grade.maxPoints });
       for (const c of grade.checks) checks.push({ order: order.index, id: c.id, expected: c.expected, status: c.status });
-      if (grade.failure) outcome = worst(outcome, { kind: 'failed', reason: grade.failure.reason, detail: `order ${order.index}: ${grade.failure.detail}` });
+      if (grade.failure) outcome = worstOutcome(outcome, { kind: 'failed', reason: grade.failure.reason, detail: `order ${order.index}: ${grade.failure.detail}` });
     }
   } finally {
     await workspace.dispose();
@@ -172,34 +174,6 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     finishedAt: new Date().toISOString(),
   };
   return { record, sessions, checks };
-}
-
-/** How to grade `order`, or why the run is void (the oracle changed since validate). */
-async function gradingFor(options: RunTaskOptions, order: Order): Promise<OrderGrading | { void: Outcome }> {
-  const { task } = options;
-  const locked = options.lock.orders.find((o) => o.order === order.index);
-  if (task.manifest.grading === 'checks' && task.manifest.checks) {
-    const generated = await options.checksFor(order);
-    const key = `${options.seed}:${options.level}`;
-    const expectedDigest = locked?.checks?.[key];
-    if (expectedDigest && expectedDigest !== generated.digest) {
-      return { void: { kind: 'void', reason: 'oracle-changed', detail: `order ${order.index}: checks at seed ${options.seed}, level ${options.level} differ from the ones validate admitted` } };
-    }
-    return { kind: 'checks', entry: task.manifest.checks.entry, sourceDir: task.manifest.checks.sourceDir, generated };
-  }
-  return {
-    kind: 'tests',
-    test: task.manifest.test,
-    expected: locked ?? { failToPass: [], passToPass: [] },
-    hiddenDirs: task.orders.filter((o) => o.index <= order.index).map((o) => o.hiddenDir),
-  };
-}
-
-/** Keeps the first void, else the first failure: later orders never hide an earlier problem. */
-function worst(current: Outcome, next: Outcome): Outcome {
-  if (current.kind === 'void') return current;
-  if (next.kind === 'void') return next;
-  return current.kind === 'failed' ? current : next;
 }
 
 function toSessionRow(order: number, s: SessionResult): SessionRow {

@@ -1,0 +1,93 @@
+import path from 'node:path';
+import { verifyResults, type RunVerification, type VerifyResult } from '../../run/verify-results.js';
+import type { OrderPoints, VerdictMismatch } from '../../run/compare-verdicts.js';
+import { requireTools } from '../../sandbox/require-tools.js';
+import type { Outcome } from '../../types.js';
+import { isolationFor } from '../isolation-for.js';
+import { cacheDir, EXIT, type CliIo } from '../io.js';
+
+export interface VerifyFlags {
+  readonly suite?: string;
+  readonly json: boolean;
+  readonly concurrency: number;
+  readonly unsafeNoSandbox: boolean;
+}
+
+/**
+ * `bakeoff verify <results>`: re-grade every stored change and re-hash every artifact; one line
+ * per mismatching run, then a summary. Exit 1 on any mismatch, 3 when a run could not be
+ * re-graded (and nothing mismatched), else 0.
+ */
+export async function verifyCommand(results: string, flags: VerifyFlags, io: CliIo): Promise<number> {
+  await requireTools(flags.unsafeNoSandbox ? ['git'] : ['bwrap', 'git']);
+  const live = !flags.json && io.stderr.isTTY === true;
+  let done = 0;
+  const result = await verifyResults(path.resolve(io.cwd, results), {
+    ...(flags.suite ? { suiteDir: path.resolve(io.cwd, flags.suite) } : {}),
+    isolationFor: (controls) => isolationFor(controls, flags.unsafeNoSandbox, io),
+    cacheDir: cacheDir(io),
+    concurrency: flags.concurrency,
+    onRunVerified: () => {
+      if (live) io.stderr.write(`\r\x1b[2Kverifying: ${++done} run(s) done`);
+    },
+  });
+  if (live) io.stderr.write('\r\x1b[2K');
+  const legacy = result.runs.filter((r) => !r.checksumsRecorded).length;
+  if (legacy > 0) io.stderr.write(`bakeoff: ${plural(legacy, 'run')} stored before bakeoff recorded artifact checksums: their artifacts were not checked\n`);
+  io.stdout.write(flags.json ? JSON.stringify({ schemaVersion: 1, ...result }, null, 2) + '\n' : renderVerify(result));
+  if (result.mismatches > 0) return EXIT.checksFailed;
+  return result.unverified > 0 ? EXIT.infra : EXIT.ok;
+}
+
+/**
+ * The terminal rendering: one line per run with a problem, then the summary, e.g.
+ *   run 3f2a… (add, noop): stored solved, re-graded failed (tests-failed: order 1: …); order 1: stored 2/2 points, re-graded 1/2
+ *   run 9c1d… (add, gold): artifact order-1/change.patch changed
+ *   verified 4 runs: 2 mismatches (3 re-graded, 0 on points only, 1 void: checksums only)
+ */
+export function renderVerify(result: VerifyResult): string {
+  const lines: string[] = [];
+  for (const run of result.runs) {
+    const problems = describeRun(run);
+    if (problems.length > 0) lines.push(`run ${run.id} (${run.task}, ${run.agent}): ${problems.join('; ')}`);
+  }
+  const count = (basis: RunVerification['basis']): number => result.runs.filter((r) => r.basis === basis && r.error === null).length;
+  const parts = [
+    `${count('outcome-and-points')} re-graded`,
+    `${count('points')} on points only`,
+    `${count('checksums')} void: checksums only`,
+    ...(result.unverified > 0 ? [`${result.unverified} not re-graded`] : []),
+  ];
+  const mismatches = result.mismatches === 1 ? '1 mismatch' : `${result.mismatches} mismatches`;
+  lines.push(`verified ${plural(result.runs.length, 'run')}: ${mismatches} (${parts.join(', ')})`);
+  return lines.join('\n') + '\n';
+}
+
+function describeRun(run: RunVerification): string[] {
+  return [
+    ...run.verdict.map(describeVerdict),
+    ...run.artifacts.map((a) => `artifact ${a.path} ${a.change}`),
+    ...(run.error !== null ? [`not re-graded: ${oneLine(run.error)}`] : []),
+  ];
+}
+
+function describeVerdict(m: VerdictMismatch): string {
+  if (m.kind === 'outcome') return `stored ${outcomeText(m.stored, false)}, re-graded ${outcomeText(m.regraded, true)}`;
+  const points = (p: OrderPoints | null): string => (p ? `${p.points}/${p.maxPoints}` : 'none');
+  return `${m.order === null ? 'total' : `order ${m.order}`}: stored ${points(m.stored)} points, re-graded ${points(m.regraded)}`;
+}
+
+function outcomeText(o: Outcome, withDetail: boolean): string {
+  if (o.kind === 'solved') return 'solved';
+  const detail = withDetail && o.detail ? `: ${oneLine(o.detail)}` : '';
+  return `${o.kind} (${o.reason}${detail})`;
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 160 ? `${flat.slice(0, 159)}…` : flat;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

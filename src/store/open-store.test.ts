@@ -1,0 +1,61 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import type { RunRecord } from '../types.js';
+import { sha256 } from '../util/hash.js';
+import { MIGRATIONS } from './migrations.js';
+import { openStore } from './open-store.js';
+
+const run = (id: string): RunRecord => ({
+  id, suiteId: 's', suiteHash: 'h', controlsDigest: 'c', task: 't',
+  agent: { id: 'gold', harness: 'builtin', version: null, model: null, effort: null },
+  replay: 0, seed: null, level: null, outcome: { kind: 'solved' }, agentSec: 0, gradeSec: 0, costUsd: null,
+  tokensIn: null, tokensOut: null, linesAdded: 1, linesRemoved: 0, points: 1, maxPoints: 1,
+  orders: [{ order: 1, points: 1, maxPoints: 1 }], runtime: {}, startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:00:01Z',
+});
+
+describe('openStore', () => {
+  it('records the checksum of every artifact with the run, in the same save', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-store-'));
+    const store = openStore(dir, { create: true });
+    const tmp = store.artifactsTempDir('r1');
+    await mkdir(path.join(tmp, 'order-1'));
+    await writeFile(path.join(tmp, 'order-1', 'change.patch'), 'diff\n');
+    store.saveRun(run('r1'), [], [], tmp);
+    expect(store.artifactDigests('r1')).toEqual([{ path: 'order-1/change.patch', sha256: sha256('diff\n'), bytes: 5 }]);
+    const empty = store.artifactsTempDir('r2');
+    store.saveRun(run('r2'), [], [], empty);
+    expect(store.artifactDigests('r2')).toEqual([]);
+    store.close();
+  });
+
+  it('keeps one bake row per suite hash and folder, the latest first', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-store-'));
+    const store = openStore(dir, { create: true });
+    const bake = { suiteId: 's', suiteHash: 'h1', suiteDir: '/suites/a', controlsDigest: 'c' };
+    store.saveBake(bake);
+    store.saveBake({ ...bake, suiteHash: 'h2' });
+    await new Promise((r) => setTimeout(r, 5));
+    store.saveBake(bake);
+    const bakes = store.bakes();
+    expect(bakes.map((b) => b.suiteHash)).toEqual(['h1', 'h2']);
+    expect(bakes[0]!.lastAt > bakes[0]!.firstAt).toBe(true);
+    store.close();
+  });
+
+  it('tells runs stored before checksums were recorded (schema 2) from runs without artifacts', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-store-'));
+    const old = new Database(path.join(dir, 'bakeoff.db'));
+    for (const sql of MIGRATIONS.slice(0, 2)) old.exec(sql);
+    old.pragma('user_version = 2');
+    old.prepare(`INSERT INTO runs VALUES ('old', 's', 'h', 'c', 't', 'gold', '{}', 0, NULL, NULL, 'solved', NULL, NULL, 0, 0,
+      NULL, NULL, NULL, 0, 0, 1, 1, '{}', '', '', '[]')`).run();
+    old.close();
+    const store = openStore(dir, { create: false });
+    expect(store.artifactDigests('old')).toBeNull();
+    expect(store.artifactDigests('no-such-run')).toBeNull();
+    store.close();
+  });
+});

@@ -1,0 +1,116 @@
+import { appendFile, cp, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bakeoff, copySuite, FIXTURES, tempDir } from './helpers.js';
+
+interface StoredRun {
+  id: string;
+  task: string;
+  agent_id: string;
+}
+
+/** The stored runs of a results folder, by "<task>/<agent>" (one run each with --runs 1). */
+function storedRuns(results: string): Map<string, StoredRun> {
+  const db = new Database(path.join(results, 'bakeoff.db'), { readonly: true });
+  try {
+    const rows = db.prepare('SELECT id, task, agent_id FROM runs').all() as StoredRun[];
+    return new Map(rows.map((r) => [`${r.task}/${r.agent_id}`, r]));
+  } finally {
+    db.close();
+  }
+}
+
+/** Lines of verify's output that name a run. */
+const runLines = (stdout: string): string[] => stdout.split('\n').filter((l) => l.startsWith('run '));
+
+describe('bakeoff verify', () => {
+  let suite: string;
+  let baked: string;
+  let runs: Map<string, StoredRun>;
+
+  /** A private copy of the baked results folder to tamper with. */
+  async function copyOfResults(): Promise<string> {
+    const dir = path.join(await tempDir(), 'results');
+    await cp(baked, dir, { recursive: true });
+    return dir;
+  }
+
+  beforeAll(async () => {
+    suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
+    const validate = await bakeoff(['validate', suite]);
+    expect(validate.exitCode, validate.stderr).toBe(0);
+    baked = path.join(await tempDir(), 'results');
+    const run = await bakeoff(['run', suite, '--agent', 'gold', '--agent', 'noop', '--runs', '1', '--out', baked, '--json']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    runs = storedRuns(baked);
+    expect(runs.size).toBe(4);
+  });
+
+  it('finds nothing to report in a fresh bake, re-grading every run from the recorded suite folder', async () => {
+    const verify = await bakeoff(['verify', baked]);
+    expect(verify.exitCode, verify.stderr).toBe(0);
+    expect(verify.stdout).toBe('verified 4 runs: 0 mismatches (4 re-graded, 0 on points only, 0 void: checksums only)');
+
+    const json = await bakeoff(['verify', baked, '--json', '--concurrency', '4']);
+    expect(json.exitCode, json.stderr).toBe(0);
+    const result = JSON.parse(json.stdout) as {
+      suite: { dir: string };
+      mismatches: number;
+      runs: { id: string; agent: string; stored: { kind: string }; regraded: { outcome: { kind: string } }; checksumsRecorded: boolean }[];
+    };
+    expect(result.suite.dir).toBe(suite);
+    expect(result.mismatches).toBe(0);
+    for (const r of result.runs) {
+      expect(r.checksumsRecorded).toBe(true);
+      expect(r.regraded.outcome.kind).toBe(r.agent === 'gold' ? 'solved' : 'failed');
+    }
+  });
+
+  it('names a run whose stored verdict was edited in the database', async () => {
+    const results = await copyOfResults();
+    const db = new Database(path.join(results, 'bakeoff.db'));
+    db.prepare("UPDATE runs SET outcome = 'solved', reason = NULL, detail = NULL WHERE agent_id = 'noop' AND task = 'add'").run();
+    db.close();
+    const verify = await bakeoff(['verify', results]);
+    expect(verify.exitCode, verify.stderr).toBe(1);
+    const { id } = runs.get('add/noop')!;
+    expect(runLines(verify.stdout)).toEqual([expect.stringMatching(new RegExp(`^run ${id} \\(add, noop\\): stored solved, re-graded failed \\(tests-failed: order 1: `))]);
+    expect(verify.stdout).toMatch(/verified 4 runs: 1 mismatch \(/);
+  });
+
+  it('names a run whose stored change was altered, by its checksum and by re-grading it', async () => {
+    const results = await copyOfResults();
+    const { id } = runs.get('add/gold')!;
+    await writeFile(path.join(results, 'runs', id, 'order-1', 'change.patch'), '');
+    const verify = await bakeoff(['verify', results]);
+    expect(verify.exitCode, verify.stderr).toBe(1);
+    const [line, ...others] = runLines(verify.stdout);
+    expect(others).toEqual([]);
+    expect(line).toMatch(new RegExp(`^run ${id} \\(add, gold\\): `));
+    expect(line).toContain('stored solved, re-graded failed (tests-failed: order 1: ');
+    expect(line).toContain('order 1: stored 3/3 points, re-graded 1/3');
+    expect(line).toContain('artifact order-1/change.patch changed');
+  });
+
+  it('names a run with a deleted or an added artifact file', async () => {
+    const results = await copyOfResults();
+    const { id } = runs.get('py-add/gold')!;
+    await rm(path.join(results, 'runs', id, 'order-1', 'prompt.md'));
+    await appendFile(path.join(results, 'runs', id, 'order-1', 'notes.txt'), 'added later\n');
+    const verify = await bakeoff(['verify', results]);
+    expect(verify.exitCode, verify.stderr).toBe(1);
+    expect(runLines(verify.stdout)).toEqual([`run ${id} (py-add, gold): artifact order-1/notes.txt extra; artifact order-1/prompt.md missing`]);
+  });
+
+  it('refuses a suite whose hash is not the runs\' suite hash (exit 2)', async () => {
+    const changed = await copySuite(suite);
+    await appendFile(path.join(changed, 'tasks', 'add', 'orders', '1', 'prompt.md'), '\nOne more thing.\n');
+    const verify = await bakeoff(['verify', baked, '--suite', changed]);
+    expect(verify.exitCode).toBe(2);
+    expect(verify.stderr).toMatch(/suite hash [0-9a-f]{64}, but the runs in .* were graded with suite hash [0-9a-f]{64}/);
+    expect(verify.stdout).toBe('');
+    const same = await bakeoff(['verify', baked, '--suite', suite]);
+    expect(same.exitCode, same.stderr).toBe(0);
+  });
+});
