@@ -64,7 +64,7 @@ export function summarizeAgent(input: SummarizeAgentInput): Omit<AgentSummary, '
     points: valid.reduce((sum, run) => sum + run.points, 0),
     maxPoints: valid.reduce((sum, run) => sum + run.maxPoints, 0),
     runCountTag: runCountTag(
-      input.tasks.map((task) => runs.filter((run) => run.task === task).length),
+      countPerTask(input.tasks, runs),
       input.standardRunsPerTask,
     ),
   };
@@ -132,4 +132,11 @@ function shareInterval(
 function sumKnown(values: readonly (number | null)[]): number | null {
   const known = values.filter((value): value is number => value !== null);
   return known.length === 0 ? null : known.reduce((sum, value) => sum + value, 0);
+}
+
+/** How many of `runs` each task has, in the order of `tasks` (one pass over the runs). */
+function countPerTask(tasks: readonly string[], runs: readonly RunRecord[]): number[] {
+  const counts = new Map<string, number>();
+  for (const run of runs) counts.set(run.task, (counts.get(run.task) ?? 0) + 1);
+  return tasks.map((task) => counts.get(task) ?? 0);
 }

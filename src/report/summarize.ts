@@ -50,6 +50,7 @@ export function summarize(runs: readonly RunRecord[], options: SummarizeOptions)
         .map((summary) => ({ rank: null, ...summary }))
     : summaries.map((summary, index) => ({ rank: index + 1, ...summary }));
   const first = runs[0];
+  const runsByTask = groupBy(runs, (run) => run.task);
   return {
     suite: first === undefined ? null : { id: first.suiteId, hash: first.suiteHash },
     controlsDigest: first?.controlsDigest ?? null,
@@ -59,7 +60,7 @@ export function summarize(runs: readonly RunRecord[], options: SummarizeOptions)
     voidLimit,
     ranking,
     agents,
-    tasks: taskIds.map((task) => taskRow(task, agents, runs)),
+    tasks: taskIds.map((task) => taskRow(task, agents, runsByTask.get(task) ?? [])),
     mixed: detectMixed(runs),
     sandboxes: [...new Set(runs.map((run) => run.runtime.sandbox ?? 'unknown'))].sort(),
     unsafeRuns: runs.filter((run) => run.runtime.sandbox === UNSAFE_SANDBOX).length,
@@ -93,8 +94,19 @@ function sumOrderPoints(runs: readonly RunRecord[]): { points: number; maxPoints
   return Array.from(sums, (s) => s ?? { points: 0, maxPoints: 0 });
 }
 
-function taskRow(task: string, agents: readonly AgentSummary[], runs: readonly RunRecord[]): TaskRow {
-  const taskRuns = runs.filter((run) => run.task === task);
+/** Runs grouped by a key, in their original order (one pass, not a filter per group). */
+function groupBy(runs: readonly RunRecord[], key: (run: RunRecord) => string): Map<string, RunRecord[]> {
+  const groups = new Map<string, RunRecord[]>();
+  for (const run of runs) {
+    const k = key(run);
+    const group = groups.get(k);
+    if (group) group.push(run);
+    else groups.set(k, [run]);
+  }
+  return groups;
+}
+
+function taskRow(task: string, agents: readonly AgentSummary[], taskRuns: readonly RunRecord[]): TaskRow {
   return {
     task,
     cells: agents.map(({ agent }) => {
