@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs what bakeoff needs on a Debian/Ubuntu machine: system tools (bubblewrap for the
-# sandbox, faketime for the admission checks, git) and the npm packages (which also builds).
+# sandbox, faketime for the admission checks, git, chromium for the site's end-to-end tests)
+# and the npm packages (which also builds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
 command -v bwrap >/dev/null || missing+=(bubblewrap)
 command -v faketime >/dev/null || missing+=(faketime)
 command -v git >/dev/null || missing+=(git)
+# Chromium (Debian's package, /usr/bin/chromium) runs the end-to-end tests of `bakeoff publish`'s site.
+[ -x /usr/bin/chromium ] || missing+=(chromium)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} with apt-get" >&2
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -3,6 +3,7 @@ import { InfraError, UserError } from '../errors.js';
 import { BAKEOFF_VERSION } from '../version.js';
 import { agentsCommand } from './commands/agents.js';
 import { doctorCommand } from './commands/doctor.js';
+import { publishCommand } from './commands/publish.js';
 import { REPORT_FORMATS, reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { validateCommand } from './commands/validate.js';
@@ -62,6 +63,18 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false)
     .action(async (results: string, flags) => {
       code = await verifyCommand(results, flags, io);
+    });
+
+  program
+    .command('publish <results>')
+    .description('verify a results folder, then write its leaderboard as a static site (no network needed to view it)')
+    .requiredOption('--out <dir>', 'folder to write the site to')
+    .option('--private', 'add each run\'s change, agent output and test output (never publish this)', false)
+    .option('--suite <dir>', 'the suite to re-grade with (default: the folder the runs were baked from)')
+    .option('--concurrency <n>', 'runs re-graded at once', parsePositiveInt, 2)
+    .option('--unsafe-no-sandbox', 'development only: verify without the sandbox', false)
+    .action(async (results: string, flags) => {
+      code = await publishCommand(results, flags, io);
     });
 
   program

@@ -1,0 +1,28 @@
+import type { ComparePairedResult } from '../compare-paired.js';
+import { escapeHtml } from './escape-html.js';
+
+/**
+ * The body of `compare.html`: the paired comparison of the top two agents (wins, ties, void,
+ * exact McNemar p, mean paired difference, per task), or a note saying why there is none. Pure.
+ */
+export function renderCompareBody(result: ComparePairedResult | null): string {
+  if (result === null) return '<p class="note">No paired comparison: fewer than two agents.</p>';
+  if (!result.ok) return `<p class="note">No paired comparison: ${escapeHtml(result.reason)}</p>`;
+  const c = result.comparison;
+  const pct = (x: number | null): string => (x === null ? '–' : `${(x * 100).toFixed(1)}%`);
+  const diff = c.meanDifference === null ? '–' : `${(c.meanDifference * 100).toFixed(1)} points${c.ci95 ? ` [${(c.ci95.low * 100).toFixed(1)}, ${(c.ci95.high * 100).toFixed(1)}]` : ''}`;
+  const facts: [string, string][] = [
+    ['A', c.a], ['B', c.b], ['tasks', String(c.tasks)], ['A wins', String(c.aWins)], ['B wins', String(c.bWins)],
+    ['ties', String(c.ties)], ['void', String(c.void)], ['exact McNemar p', c.pValue.toFixed(3)],
+    ['mean difference A − B [95% CI]', diff],
+  ];
+  const rows = c.perTask.map(
+    (t) => `<tr><td>${escapeHtml(t.task)}</td><td>${escapeHtml(t.result)}</td><td class="num">${escapeHtml(t.aVoid ?? pct(t.aShare))}</td><td class="num">${escapeHtml(t.bVoid ?? pct(t.bShare))}</td></tr>`,
+  );
+  return [
+    `<p>${escapeHtml(c.sentence)}</p>`,
+    ...(c.overVoidLimit ? ['<p class="warn">More void tasks than the void limit: no winner may be declared.</p>'] : []),
+    `<table class="facts"><tbody>${facts.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</tbody></table>`,
+    `<h2>Per task</h2><table class="paired"><thead><tr><th>task</th><th>result</th><th class="num">${escapeHtml(c.a)}</th><th class="num">${escapeHtml(c.b)}</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
+  ].join('\n');
+}

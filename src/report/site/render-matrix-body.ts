@@ -1,0 +1,18 @@
+import type { LeaderboardView } from '../leaderboard-view.js';
+import { escapeHtml } from './escape-html.js';
+
+/** The body of `matrix.html`: one row per task, one column per agent (rank order): solved/runs, void, points per order. Pure. */
+export function renderMatrixBody(view: LeaderboardView, agentHref: (id: string) => string): string {
+  const head = view.agents.map((a) => `<th><a href="${escapeHtml(agentHref(a.agent.id))}">${escapeHtml(a.agent.id)}</a></th>`).join('');
+  const rows = view.tasks.map((row) => {
+    const cells = row.cells.map((c) => {
+      if (c.runs === 0) return '<td>–</td>';
+      const points = c.orderPoints.map((p) => `${p.points}/${p.maxPoints}`).join(' · ');
+      const kind = c.void === c.runs ? 'void' : c.solved === c.runs - c.void ? 'solved' : c.solved === 0 ? 'failed' : '';
+      const text = `${c.solved}/${c.runs} solved${c.void > 0 ? `, ${c.void} void` : ''}${points ? `; points ${points}` : ''}`;
+      return `<td class="${kind}">${escapeHtml(text)}</td>`;
+    });
+    return `<tr><th>${escapeHtml(row.task)}</th>${cells.join('')}</tr>`;
+  });
+  return `<table class="matrix"><thead><tr><th>task</th>${head}</tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
+}
