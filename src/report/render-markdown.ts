@@ -38,6 +38,7 @@ export function renderMarkdown(view: LeaderboardView): string {
     ...rows.map(tableLine),
     '',
     ...pointsBlock(renderPoints(view)),
+    ...matrixBlock(view),
     suite,
     '',
     ...describeRules(view).flatMap((note) => [note, '']),
@@ -109,4 +110,19 @@ export function codeSpan(text: string): string {
 /** The points table as a fenced block (its columns are already aligned). */
 function pointsBlock(lines: string[]): string[] {
   return lines.length === 0 ? [] : [lines[0]!, '', '```', ...lines.slice(1), '```', ''];
+}
+
+/**
+ * The task × agent matrix (the site's matrix page, as markdown): per cell the runs solved out
+ * of the runs, and the void runs when there are any.
+ */
+function matrixBlock(view: LeaderboardView): string[] {
+  if (view.tasks.length === 0 || view.agents.length === 0) return [];
+  const header = ['task', ...view.agents.map((a) => codeSpan(a.agent.id))];
+  const rows = view.tasks.map((row) => [
+    escapeCell(row.task),
+    ...row.cells.map((cell) => (cell.runs === 0 ? EMPTY : `${cell.solved}/${cell.runs}${cell.void > 0 ? ` (${cell.void} void)` : ''}`)),
+  ]);
+  const line = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
+  return ['Solved runs by task:', '', line(header), line(header.map((_, i) => (i === 0 ? ':---' : '---:'))), ...rows.map(line), ''];
 }

@@ -130,7 +130,7 @@ function cells(line: string): string[] {
 
 describe('renderMarkdown', () => {
   const text = renderMarkdown(view);
-  const tableLines = text.split('\n').filter((line) => line.startsWith('|'));
+  const tableLines = firstTable(text);
 
   it('is a valid GitHub table: header, alignment row, one row per agent, equal cell counts', () => {
     const [head, rule, ...rows] = tableLines;
@@ -328,7 +328,7 @@ describe('void limit and replay rule in every rendering', () => {
   it('the markdown says on top why it refuses to rank and shows every rank as a dash', () => {
     const text = renderMarkdown(refused);
     expect(text.split('\n')[0]).toMatch(/^> \*\*Not ranked:\*\* more void tasks than the void limit of 1: alpha has 2 of 3/);
-    const rows = text.split('\n').filter((line) => line.startsWith('| ') && /`(alpha|beta)`/.test(line));
+    const rows = firstTable(text).filter((line) => /`(alpha|beta)`/.test(line));
     expect(rows.map((row) => cells(row)[0])).toEqual(['–', '–']);
     expect(renderMarkdown(ranked)).not.toContain('Not ranked');
   });
@@ -372,3 +372,22 @@ describe('void limit and replay rule in every rendering', () => {
     expect(renderMarkdown(view)).toContain('No replay rule: runs are independent samples.');
   });
 });
+
+describe('the markdown task matrix', () => {
+  it('shows solved out of runs per task and agent, with voids', () => {
+    const text = renderMarkdown(view);
+    expect(text).toContain('Solved runs by task:');
+    const row = text.split('\n').find((l) => l.startsWith('| t01 |')) ?? '';
+    // t01: strong solved, weak|pipe solved/failed per fixture, partial ran it
+    expect(row.split(' | ').length).toBe(view.agents.length + 1);
+    expect(text).toMatch(/\| t0\d \|.*\(1 void\)/);
+  });
+});
+
+/** The lines of the first markdown table in `text` (the leaderboard). */
+function firstTable(text: string): string[] {
+  const lines = text.split('\n');
+  const start = lines.findIndex((line) => line.startsWith('|'));
+  const end = lines.findIndex((line, i) => i > start && !line.startsWith('|'));
+  return lines.slice(start, end === -1 ? undefined : end);
+}
