@@ -1,0 +1,3 @@
+export { parseUsage, type ParseUsageOptions } from './parse-usage.js';
+export type { ParseUsageResult, RequestUsage, WireFormat } from './types.js';
+export { wireFormatOf } from './wire-format-of.js';

@@ -1,0 +1,34 @@
+/** The model APIs the metering proxy understands, named after their wire format. */
+export type WireFormat = 'anthropic-messages' | 'openai-responses' | 'openai-chat' | 'gemini-generate';
+
+/**
+ * Token counts of one model request, normalized across APIs.
+ *
+ * Invariants: `inputTokens` counts ALL input tokens (uncached + `cacheReadTokens` +
+ * `cacheWriteTokens`), so the uncached part is `inputTokens - cacheReadTokens - cacheWriteTokens`;
+ * `outputTokens` counts all generated tokens, `reasoningTokens` included.
+ */
+export interface RequestUsage {
+  /** All input tokens of the request: uncached, read from cache and written to cache. */
+  readonly inputTokens: number;
+  /** Input tokens served from the provider's prompt cache (a part of `inputTokens`). */
+  readonly cacheReadTokens: number;
+  /** Input tokens written to the provider's prompt cache (a part of `inputTokens`). */
+  readonly cacheWriteTokens: number;
+  /** All generated tokens, reasoning/thinking included. */
+  readonly outputTokens: number;
+  /** Reasoning/thinking tokens (a part of `outputTokens`); 0 when the API does not report them. */
+  readonly reasoningTokens: number;
+  /** The model as the response names it, or null when the response does not. */
+  readonly model: string | null;
+  /** Cost the provider reported for the request (e.g. OpenRouter's `usage.cost`), else null. */
+  readonly costUsd: number | null;
+}
+
+/** What `parseUsage` returns: usage when it could be read, and everything that looked wrong. */
+export interface ParseUsageResult {
+  /** The request's usage, or null when the body does not carry a complete count. */
+  readonly usage: RequestUsage | null;
+  /** Human-readable descriptions of what was missing or malformed; empty when all was well. */
+  readonly problems: string[];
+}
