@@ -16,10 +16,12 @@ export async function isolationFor(controls: Controls, unsafe: boolean, io: CliI
     );
     return createIsolation({ controls, unsafe: true });
   }
-  const failed = (await checkSandbox()).filter((c) => !c.ok);
-  if (failed.length > 0) {
+  let isolation: Isolation | undefined;
+  const checks = await checkSandbox(async () => (isolation = await createIsolation({ controls, unsafe: false })).sandbox);
+  const failed = checks.filter((c) => !c.ok);
+  if (failed.length > 0 || !isolation) {
     const why = failed.map((c) => `${c.name}: ${c.detail}${c.fix ? ` (fix: ${c.fix})` : ''}`).join('; ');
     throw new InfraError(`no working sandbox, refusing to run agents or tests: ${why}. Run \`bakeoff doctor\` for details; --unsafe-no-sandbox exists for development only`);
   }
-  return createIsolation({ controls, unsafe: false });
+  return isolation;
 }

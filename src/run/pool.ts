@@ -1,13 +1,12 @@
-/** Runs `work` over `items` with at most `concurrency` at once; stops taking new items once `shouldStop()`. */
+/** Runs `work` over `items` with at most `concurrency` at once. */
 export async function runPool<T>(
   items: readonly T[],
   concurrency: number,
   work: (item: T) => Promise<void>,
-  shouldStop: () => boolean = () => false,
 ): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < items.length && !shouldStop()) {
+    while (next < items.length) {
       const item = items[next++]!;
       await work(item);
     }

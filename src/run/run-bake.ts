@@ -2,7 +2,6 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Agent } from '../agents/types.js';
 import { planRuns, type RunSpec } from '../plan/plan-runs.js';
-import { prepareRepo } from '../sandbox/prepare-repo.js';
 import type { Isolation } from '../sandbox/isolation.js';
 import { disposeScratch, scratchRoot } from '../sandbox/workspace.js';
 import type { Store } from '../store/open-store.js';
@@ -13,6 +12,7 @@ import { generateChecks, type GeneratedSet } from './generate-checks.js';
 import type { RunRecord } from '../types.js';
 import { baseEnv } from './base-env.js';
 import { runPool } from './pool.js';
+import { prepareTask } from './prepare-task.js';
 import { runTask } from './run-task.js';
 
 export interface BakeOptions {
@@ -77,17 +77,7 @@ export async function runBake(options: BakeOptions): Promise<BakeSummary> {
   const env = baseEnv();
   const prepared = new Map<string, { repo: string } | { error: string }>();
   for (const task of admitted.filter((t) => pending.some((s) => s.task === t.id))) {
-    const result = await prepareRepo({
-      taskId: task.id,
-      taskHash: task.hash,
-      repoDir: task.repoDir,
-      setup: task.manifest.setup,
-      cacheDir: options.cacheDir,
-      sandbox: options.isolation.setup,
-      owner: options.isolation.workspace.owner,
-      env,
-      timeoutMs: suite.controls.setupWallClockSec * 1000,
-    });
+    const result = await prepareTask({ task, controls: suite.controls, isolation: options.isolation, env, cacheDir: options.cacheDir });
     prepared.set(task.id, result.ok ? { repo: result.repo } : { error: result.reason });
     emit({ type: 'prepare', task: task.id, cached: result.ok && result.cached, ok: result.ok });
   }

@@ -1,24 +1,10 @@
-import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
+import { probeVersion } from '../util/probe-version.js';
 
 /** Versions of the runtimes tasks run on, recorded with every run (comparability). */
 export async function runtimeVersions(bakeoffVersion: string): Promise<Record<string, string>> {
-  const probe = async (cmd: string, args: string[]): Promise<string> => {
-    try {
-      const { stdout, stderr } = await run(cmd, args, { timeout: 10_000 });
-      return (stdout || stderr).trim().split('\n')[0] ?? 'unknown';
-    } catch {
-      return 'not found';
-    }
-  };
-  const [python, cargo, bwrap] = await Promise.all([
-    probe('python3', ['--version']),
-    probe('cargo', ['--version']),
-    probe('bwrap', ['--version']),
-  ]);
+  const version = async (cmd: string): Promise<string> => (await probeVersion(cmd)) ?? 'not found';
+  const [python, cargo, bwrap] = await Promise.all([version('python3'), version('cargo'), version('bwrap')]);
   return {
     bakeoff: bakeoffVersion,
     node: process.version,

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../errors.js';
 import type { Isolation } from '../sandbox/isolation.js';
-import { prepareRepo } from '../sandbox/prepare-repo.js';
+import { prepareTask } from './prepare-task.js';
 import { disposeScratch, scratchRoot } from '../sandbox/workspace.js';
 import { compareArtifactDigests, digestArtifacts, type ArtifactMismatch } from '../store/artifact-digests.js';
 import { openStore, type Store } from '../store/open-store.js';
@@ -163,17 +163,7 @@ async function suiteOfRuns(store: Store, runs: readonly RunRecord[], suiteDir: s
 async function prepareTasks(ctx: Context, runs: readonly RunRecord[], cacheDir: string): Promise<void> {
   const needed = new Set(runs.filter((r) => r.outcome.kind !== 'void').map((r) => r.task));
   for (const task of ctx.suite.tasks.filter((t) => needed.has(t.id))) {
-    const result = await prepareRepo({
-      taskId: task.id,
-      taskHash: task.hash,
-      repoDir: task.repoDir,
-      setup: task.manifest.setup,
-      cacheDir,
-      sandbox: ctx.isolation.setup,
-      owner: ctx.isolation.workspace.owner,
-      env: ctx.env,
-      timeoutMs: ctx.suite.controls.setupWallClockSec * 1000,
-    });
+    const result = await prepareTask({ task, controls: ctx.suite.controls, isolation: ctx.isolation, env: ctx.env, cacheDir });
     ctx.prepared.set(task.id, result.ok ? { repo: result.repo } : { error: `setup failed: ${result.reason}` });
   }
 }

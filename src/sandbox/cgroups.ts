@@ -66,11 +66,7 @@ async function createV1(name: string, limits: Limits): Promise<CommandCgroup> {
       return /max [1-9]/.test(events) ? 'pids' : null;
     },
     destroy: async () => {
-      const freezer = dirs.freezer;
-      await writeFile(path.join(freezer, 'freezer.state'), 'FROZEN').catch(() => {});
-      await killAll(path.join(freezer, 'cgroup.procs'));
-      await writeFile(path.join(freezer, 'freezer.state'), 'THAWED').catch(() => {});
-      await waitEmpty(path.join(freezer, 'cgroup.procs'));
+      await emptyGroup(dirs.freezer);
       for (const dir of Object.values(dirs)) await removeGroup(dir);
     },
   };
@@ -117,10 +113,7 @@ export async function sweepStaleCgroups(): Promise<number> {
       const pid = Number(name.split('-')[0]);
       if (!Number.isInteger(pid) || pid <= 0 || isAlive(pid)) continue;
       const dir = path.join(parent, name);
-      if (parent.endsWith(path.join('freezer', 'bakeoff'))) await writeFile(path.join(dir, 'freezer.state'), 'FROZEN').catch(() => {});
-      await killAll(path.join(dir, 'cgroup.procs'));
-      if (parent.endsWith(path.join('freezer', 'bakeoff'))) await writeFile(path.join(dir, 'freezer.state'), 'THAWED').catch(() => {});
-      await waitEmpty(path.join(dir, 'cgroup.procs'));
+      await emptyGroup(dir);
       await removeGroup(dir);
       removed++;
     }
@@ -135,6 +128,19 @@ function isAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * Kills every process of a group and waits until it is empty. With a freezer (v1), the group
+ * is frozen first so nothing can fork while it is being killed: pid-namespace teardown after
+ * killing the sandbox is asynchronous, and a fork bomb keeps forking until frozen.
+ */
+async function emptyGroup(dir: string): Promise<void> {
+  const state = path.join(dir, 'freezer.state');
+  const frozen = existsSync(state) && (await writeFile(state, 'FROZEN').then(() => true, () => false));
+  await killAll(path.join(dir, 'cgroup.procs'));
+  if (frozen) await writeFile(state, 'THAWED').catch(() => {});
+  await waitEmpty(path.join(dir, 'cgroup.procs'));
 }
 
 async function killAll(procsFile: string): Promise<void> {

@@ -1,14 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { Controls } from '../suite/schema.js';
+import { probeVersion } from '../util/probe-version.js';
 import { cgroupVersion } from './cgroups.js';
 import { createIsolation } from './isolation.js';
+import type { Sandbox } from './types.js';
 import { createWorkspace, disposeScratch, scratchRoot } from './workspace.js';
-
-const run = promisify(execFile);
 
 /** One line of `bakeoff doctor`. */
 export interface Check {
@@ -19,30 +17,27 @@ export interface Check {
   readonly fix?: string;
 }
 
-async function version(cmd: string, args: string[] = ['--version']): Promise<string | null> {
-  try {
-    const { stdout, stderr } = await run(cmd, args, { timeout: 10_000 });
-    return (stdout || stderr).trim().split('\n')[0] ?? '';
-  } catch {
-    return null;
-  }
-}
 
-/** Checks what the sandbox needs, one by one, ending with a real sandboxed command. */
-export async function checkSandbox(): Promise<Check[]> {
+const defaultSandbox = async (): Promise<Sandbox> => (await createIsolation({ controls: Controls.parse({}), unsafe: false })).sandbox;
+
+/**
+ * Checks what the sandbox needs, one by one, ending with a real command in the sandbox that
+ * `makeSandbox` builds (called only when every earlier check passed).
+ */
+export async function checkSandbox(makeSandbox: () => Promise<Sandbox> = defaultSandbox): Promise<Check[]> {
   const checks: Check[] = [];
   const isRoot = process.getuid?.() === 0;
   checks.push({ name: 'root', ok: isRoot, detail: isRoot ? 'running as root' : `running as uid ${process.getuid?.()}`, fix: 'run bakeoff as root (it mounts overlays and creates cgroups, then drops every sandboxed process to an unprivileged uid)' });
-  const bwrap = await version('bwrap');
+  const bwrap = await probeVersion('bwrap');
   checks.push({ name: 'bubblewrap', ok: bwrap !== null, detail: bwrap ?? 'not found', fix: 'apt-get install bubblewrap' });
-  const setpriv = await version('setpriv');
+  const setpriv = await probeVersion('setpriv');
   checks.push({ name: 'setpriv', ok: setpriv !== null, detail: setpriv ?? 'not found', fix: 'apt-get install util-linux' });
   const userns = await readFile('/proc/sys/user/max_user_namespaces', 'utf8').catch(() => '0');
   checks.push({ name: 'user namespaces', ok: Number(userns) > 0, detail: `max_user_namespaces = ${userns.trim()}`, fix: 'sysctl user.max_user_namespaces=15000' });
   const cg = cgroupVersion();
   checks.push({ name: 'cgroups', ok: cg !== null, detail: cg ? `cgroup v${cg}` : 'no memory/pids/cpu/freezer cgroups found', fix: 'mount the cgroup v1 controllers or cgroup v2 at /sys/fs/cgroup' });
   if (isRoot) checks.push(await checkOverlay());
-  if (checks.every((c) => c.ok)) checks.push(await checkLiveSandbox());
+  if (checks.every((c) => c.ok)) checks.push(await checkLiveSandbox(makeSandbox));
   return checks;
 }
 
@@ -62,10 +57,10 @@ async function checkOverlay(): Promise<Check> {
 }
 
 /** Runs a command in the real sandbox and checks it is unprivileged and offline. */
-async function checkLiveSandbox(): Promise<Check> {
+async function checkLiveSandbox(makeSandbox: () => Promise<Sandbox>): Promise<Check> {
   const scratch = await scratchRoot(`doctor-live ${process.pid}`);
   try {
-    const { sandbox } = await createIsolation({ controls: Controls.parse({}), unsafe: false });
+    const sandbox = await makeSandbox();
     const outputPath = path.join(scratch, 'out.log');
     const result = await sandbox.exec({
       command: 'id -u; grep CapEff /proc/self/status; cat /proc/net/dev | grep -c :',

@@ -1,12 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadSources } from '../grade/checks/load-sources.js';
 import { runChecks } from '../grade/checks/run-checks.js';
 import { generateChecks, GeneratorError, type GeneratedSet } from '../run/generate-checks.js';
-import { applyPatch } from '../sandbox/git.js';
-import { createWorkspace } from '../sandbox/workspace.js';
 import type { AdmitOptions, TaskAdmission } from './admit-task.js';
-import { GoldPatchError } from './admit-task.js';
+import { workspaceWithGold } from './workspace-with-gold.js';
 import type { Controls } from './schema.js';
 
 /**
@@ -68,12 +65,14 @@ async function scoreWithGold(
   generated: GeneratedSet,
   label: string,
 ): Promise<{ points: number; max: number; failed: string[] }> {
-  const workspace = await createWorkspace(options.preparedRepo, path.join(options.scratchDir, label), options.isolation.workspace);
+  const workspace = await workspaceWithGold({
+    task: options.task,
+    preparedRepo: options.preparedRepo,
+    scratchDir: path.join(options.scratchDir, label),
+    workspace: options.isolation.workspace,
+    goldUpTo,
+  });
   try {
-    for (const o of options.task.orders.filter((o) => o.index <= goldUpTo)) {
-      const applied = await applyPatch(workspace.dir, await readFile(o.goldPatchPath, 'utf8'));
-      if (!applied.ok) throw new GoldPatchError(`${o.goldPatchPath} does not apply: ${applied.error}`);
-    }
     const { files } = await loadSources(workspace.dir, spec.sourceDir);
     const results = await runChecks({ files, entry: spec.entry, checks: generated.checks });
     const failed = results.filter((r) => !r.passed).map((r) => `${r.id} (${r.failure}${r.message ? `: ${r.message.slice(0, 60)}` : ''})`);

@@ -1,14 +1,12 @@
-import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { crossCheck } from '../grade/evaluate.js';
 import { runTests, type TestRun } from '../grade/run-tests.js';
 import type { TestStatus } from '../grade/types.js';
 import { placeHiddenFiles } from '../run/grade-order.js';
-import { applyPatch } from '../sandbox/git.js';
 import type { Isolation } from '../sandbox/isolation.js';
 import type { ClockShift } from '../sandbox/types.js';
-import { createWorkspace } from '../sandbox/workspace.js';
 import type { Task } from './types.js';
+import { workspaceWithGold } from './workspace-with-gold.js';
 
 /** The clock moved by years and the time zone moved across the date line. */
 export const SHIFTED_CLOCK: ClockShift = { offset: '+7y', timeZone: 'Pacific/Kiritimati' };
@@ -101,12 +99,14 @@ async function testWithGold(
   extra: { network?: 'none' | 'host'; clock?: ClockShift },
 ): Promise<TestRun> {
   const scratch = path.join(options.scratchDir, label);
-  const workspace = await createWorkspace(options.preparedRepo, path.join(scratch, 'w'), options.isolation.workspace);
+  const workspace = await workspaceWithGold({
+    task: options.task,
+    preparedRepo: options.preparedRepo,
+    scratchDir: path.join(scratch, 'w'),
+    workspace: options.isolation.workspace,
+    goldUpTo,
+  });
   try {
-    for (const o of options.task.orders.filter((o) => o.index <= goldUpTo)) {
-      const applied = await applyPatch(workspace.dir, await readFile(o.goldPatchPath, 'utf8'));
-      if (!applied.ok) throw new GoldPatchError(`${o.goldPatchPath} does not apply: ${applied.error}`);
-    }
     await placeHiddenFiles(workspace.dir, options.task.orders.filter((o) => o.index <= order).map((o) => o.hiddenDir));
     return await runTests({
       sandbox: options.isolation.sandbox,
@@ -125,10 +125,6 @@ async function testWithGold(
   }
 }
 
-/** The gold patch itself is broken: the task is rejected with this message. */
-export class GoldPatchError extends Error {
-  override readonly name = 'GoldPatchError';
-}
 
 function statuses(run: TestRun): Map<string, TestStatus> {
   return new Map(run.report.tests.map((t) => [t.id, t.status]));

@@ -2,11 +2,12 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { baseEnv } from '../run/base-env.js';
 import { runPool } from '../run/pool.js';
-import { prepareRepo } from '../sandbox/prepare-repo.js';
+import { prepareTask } from '../run/prepare-task.js';
 import type { Isolation } from '../sandbox/isolation.js';
 import { disposeScratch, scratchRoot } from '../sandbox/workspace.js';
 import { admitChecksTask } from './admit-checks-task.js';
-import { admitTask, GoldPatchError, type TaskAdmission } from './admit-task.js';
+import { admitTask, type TaskAdmission } from './admit-task.js';
+import { GoldPatchError } from './workspace-with-gold.js';
 import { writeLock, type SuiteLock } from './lock.js';
 import { renderTasksMd } from './render-tasks-md.js';
 import type { Suite } from './types.js';
@@ -60,17 +61,7 @@ async function admitOne(
   task: Suite['tasks'][number],
   options: ValidateOptions & { env: Record<string, string>; scratch: string },
 ): Promise<TaskAdmission> {
-  const prepared = await prepareRepo({
-    taskId: task.id,
-    taskHash: task.hash,
-    repoDir: task.repoDir,
-    setup: task.manifest.setup,
-    cacheDir: options.cacheDir,
-    sandbox: options.isolation.setup,
-    owner: options.isolation.workspace.owner,
-    env: options.env,
-    timeoutMs: suite.controls.setupWallClockSec * 1000,
-  });
+  const prepared = await prepareTask({ task, controls: suite.controls, isolation: options.isolation, env: options.env, cacheDir: options.cacheDir });
   if (!prepared.ok) return { admitted: false, reason: prepared.reason };
   const scratchDir = path.join(options.scratch, task.id);
   try {

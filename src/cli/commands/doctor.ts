@@ -1,9 +1,6 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { checkSandbox, type Check } from '../../sandbox/check-sandbox.js';
+import { probeVersion } from '../../util/probe-version.js';
 import { EXIT, type CliIo } from '../io.js';
-
-const run = promisify(execFile);
 
 const TOOLCHAINS: readonly { name: string; cmd: string; args: string[]; fix: string }[] = [
   { name: 'git', cmd: 'git', args: ['--version'], fix: 'apt-get install git' },
@@ -20,12 +17,8 @@ export async function doctorCommand(flags: { json: boolean }, io: CliIo): Promis
   const sandbox = await checkSandbox();
   const tools: Check[] = await Promise.all(
     TOOLCHAINS.map(async (t) => {
-      try {
-        const { stdout, stderr } = await run(t.cmd, t.args, { timeout: 15_000 });
-        return { name: t.name, ok: true, detail: (stdout || stderr).trim().split('\n')[0] ?? '' };
-      } catch {
-        return { name: t.name, ok: false, detail: 'not found', fix: t.fix };
-      }
+      const version = await probeVersion(t.cmd, t.args);
+      return version === null ? { name: t.name, ok: false, detail: 'not found', fix: t.fix } : { name: t.name, ok: true, detail: version };
     }),
   );
   const agents: Check[] = [{ name: 'agent harnesses', ok: true, detail: 'built-in agents only (gold, noop, patch:, command:); real harnesses come in a later version' }];

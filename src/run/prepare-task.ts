@@ -1,0 +1,29 @@
+import type { Isolation } from '../sandbox/isolation.js';
+import { prepareRepo, type PrepareResult } from '../sandbox/prepare-repo.js';
+import type { Controls } from '../suite/schema.js';
+import type { Task } from '../suite/types.js';
+
+/**
+ * A task's prepared repo (its repo after the setup command, owned by the sandbox user),
+ * made once per machine and task version — the same for validate, run and verify.
+ */
+export function prepareTask(options: {
+  readonly task: Task;
+  readonly controls: Controls;
+  readonly isolation: Isolation;
+  readonly env: Readonly<Record<string, string>>;
+  readonly cacheDir: string;
+}): Promise<PrepareResult> {
+  const { task } = options;
+  return prepareRepo({
+    taskId: task.id,
+    taskHash: task.hash,
+    repoDir: task.repoDir,
+    setup: task.manifest.setup,
+    cacheDir: options.cacheDir,
+    sandbox: options.isolation.setup,
+    owner: options.isolation.workspace.owner,
+    env: options.env,
+    timeoutMs: options.controls.setupWallClockSec * 1000,
+  });
+}

@@ -1,0 +1,17 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/**
+ * The first line a program prints for `args` (stdout, else stderr: `pi --version` prints on
+ * stderr), or null when it is missing or fails.
+ */
+export async function probeVersion(cmd: string, args: readonly string[] = ['--version']): Promise<string | null> {
+  try {
+    const { stdout, stderr } = await run(cmd, [...args], { timeout: 15_000 });
+    return (stdout || stderr).trim().split('\n')[0] ?? '';
+  } catch {
+    return null;
+  }
+}
