@@ -1,3 +1,12 @@
 export { parseUsage, type ParseUsageOptions } from './parse-usage.js';
 export type { ParseUsageResult, RequestUsage, WireFormat } from './types.js';
 export { wireFormatOf } from './wire-format-of.js';
+export { startMeterProxy, DEFAULT_IDLE_TIMEOUT_MS } from './proxy.js';
+export type { FailureClass, MeteredRequest, MeterProxy, MeterProxyOptions, PendingRequest, Upstream } from './proxy-types.js';
+export { upstreamFor, scriptedUpstream, type UpstreamForOptions } from './upstream.js';
+export { describeUpstream, type UpstreamDescription, type UpstreamRoute } from './describe-upstream.js';
+export { listPrice, type ModelPrice } from './prices.js';
+export { loadPricesFile, type PriceOverrides } from './prices-file.js';
+export { costOf, type PricedTokens, type TokenRates } from './cost-of.js';
+export { catalogInfo, type CatalogInfo } from './catalog-info.js';
+export { openPriceBook, type PriceBook } from './price-book.js';

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { classifyFailure, type RequestEnding } from './classify-failure.js';
+
+const usage = { inputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 1, reasoningTokens: 0, model: null, costUsd: null };
+const ending = (e: Partial<RequestEnding>): RequestEnding => ({ transportFailure: null, status: 200, format: 'openai-chat', usage, problems: [], ...e });
+
+describe('classifyFailure', () => {
+  it.each([
+    [ending({}), null],
+    [ending({ status: 429, usage: null }), 'rate-limited'],
+    [ending({ status: 503, usage: null }), 'server-error'],
+    [ending({ status: 401 }), 'auth'],
+    [ending({ status: 403 }), 'auth'],
+    [ending({ status: 404 }), 'client-error'],
+    [ending({ usage: null, problems: ['no usage in the body'] }), 'malformed'],
+    [ending({ usage: null, problems: ['line 3: API error: overloaded_error: Overloaded'] }), 'server-error'],
+    [ending({ format: null, usage: null }), null],
+    [ending({ status: 304, usage: null }), null],
+    [ending({ transportFailure: 'hang', status: 200 }), 'hang'],
+    [ending({ status: null, usage: null }), 'unreachable'],
+  ])('%j → %s', (e, failure) => {
+    expect(classifyFailure(e)).toBe(failure);
+  });
+});

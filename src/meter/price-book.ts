@@ -1,0 +1,46 @@
+import { type CatalogInfo, catalogInfo } from './catalog-info.js';
+import { type PriceOverrides, loadPricesFile } from './prices-file.js';
+import { type ModelPrice, listPrice } from './prices.js';
+
+/** The prices of a bake: a prices file's entries first, then the catalog's list prices. */
+export interface PriceBook {
+  /** The price of a model (see `listPrice` for the ids accepted), or null when neither source has it. */
+  priceOf(model: string, provider?: string): ModelPrice | null;
+  /** One line for records and reports: catalog, version, data date, base rates, prices file. */
+  readonly source: string;
+  readonly catalog: CatalogInfo;
+  /** The prices file, or null. */
+  readonly file: string | null;
+}
+
+/**
+ * Opens the price book of a bake: the catalog, overridden and extended by `pricesFile` when
+ * given. A file key matches `<provider>/<model>` (when a provider is asked for), then the model
+ * id as given, then the id without its `provider/` prefix.
+ */
+export async function openPriceBook(pricesFile?: string): Promise<PriceBook> {
+  const overrides: PriceOverrides = pricesFile === undefined ? new Map() : await loadPricesFile(pricesFile);
+  const catalog = catalogInfo();
+  const date = catalog.dataDate === null ? 'data date unknown' : `data of ${catalog.dataDate}`;
+  const source = [
+    `${catalog.package} ${catalog.version} (${date}), each token class at its base rate`,
+    ...(pricesFile === undefined ? [] : [`overridden by ${pricesFile}`]),
+  ].join('; ');
+  return {
+    priceOf: (model, provider) => overrideOf(overrides, model, provider) ?? listPrice(model, provider),
+    source,
+    catalog,
+    file: pricesFile ?? null,
+  };
+}
+
+function overrideOf(overrides: PriceOverrides, model: string, provider: string | undefined): ModelPrice | null {
+  if (overrides.size === 0) return null;
+  const slash = model.indexOf('/');
+  const keys = [provider === undefined ? null : `${provider}/${model}`, model, slash > 0 ? model.slice(slash + 1) : null];
+  for (const key of keys) {
+    const price = key === null ? undefined : overrides.get(key);
+    if (price !== undefined) return price;
+  }
+  return null;
+}
