@@ -1,0 +1,66 @@
+import { execa } from 'execa';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { addFilePatch, canAddFile, canUpdateFile, deleteFilePatch, updateFilePatch } from './apply-patch-text.js';
+import { minimalEdit } from './minimal-edit.js';
+
+describe('apply_patch texts', () => {
+  it('writes an Update File hunk with context, and End of File when it reaches the end', () => {
+    const edit = minimalEdit('a\nb\nc\n', 'a\nb\nC\n')!;
+    expect(updateFilePatch('src/x.js', edit)).toBe('*** Begin Patch\n*** Update File: src/x.js\n@@\n-c\n+C\n*** End of File\n*** End Patch\n');
+  });
+
+  it('writes Add File and Delete File', () => {
+    expect(addFilePatch('n.txt', 'one\n\ntwo\n')).toBe('*** Begin Patch\n*** Add File: n.txt\n+one\n+\n+two\n*** End Patch\n');
+    expect(addFilePatch('empty.txt', '')).toBe('*** Begin Patch\n*** Add File: empty.txt\n*** End Patch\n');
+    expect(deleteFilePatch('old.txt')).toBe('*** Begin Patch\n*** Delete File: old.txt\n*** End Patch\n');
+  });
+
+  it('knows what apply_patch cannot write: no final newline, CR in added files, mixed endings', () => {
+    expect(canAddFile('x')).toBe(false);
+    expect(canAddFile('x\r\n')).toBe(false);
+    expect(canAddFile('')).toBe(true);
+    expect(canUpdateFile('a\nb', 'a\nc')).toBe(false);
+    expect(canUpdateFile('a\nb', 'a\nc\n')).toBe(true);
+    expect(canUpdateFile('a\r\nb\r\n', 'a\r\nc\r\n')).toBe(true);
+    expect(canUpdateFile('a\r\nb\n', 'a\r\nc\n')).toBe(false);
+  });
+});
+
+// Codex's binary applies a patch when called as `codex --codex-run-as-apply-patch <patch>`.
+const codex = '/var/lib/bakeoff/harnesses/codex-0.171.0/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex';
+
+describe.skipIf(!existsSync(codex))('apply_patch texts applied by the real Codex', () => {
+  const dir = mkdtemp(path.join(tmpdir(), 'bakeoff-apply-patch-'));
+  afterAll(async () => rm(await dir, { recursive: true, force: true }));
+  const run = async (patch: string) => execa(codex, ['--codex-run-as-apply-patch', patch], { cwd: await dir, reject: false });
+
+  it.each([
+    ['a change in the middle', 'a\nb\nc\nd\n', 'a\nb\nC\nd\n'],
+    ['a change in a repeated block', 'f\n  r\n}\ng\n  r\n}\n', 'f\n  r\n}\ng\n  R\n}\n'],
+    ['a change at the end', 'a\nb\n', 'a\nB\n'],
+    ['an insertion at the top', 'a\nb\n', 'new\na\nb\n'],
+    ['a CRLF file', 'one\r\ntwo\r\nthree\r\n', 'one\r\nTWO\r\nthree\r\n'],
+    ['a file gaining its final newline', 'a\nb', 'a\nB\n'],
+  ])('turns %s into exactly the after side', async (name, before, after) => {
+    const file = `${name.replace(/ /g, '-')}.txt`;
+    await writeFile(path.join(await dir, file), before);
+    expect(canUpdateFile(before, after)).toBe(true);
+    const result = await run(updateFilePatch(file, minimalEdit(before, after)!));
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(await readFile(path.join(await dir, file), 'utf8')).toBe(after);
+  });
+
+  it('adds and deletes files exactly', async () => {
+    await writeFile(path.join(await dir, 'doomed.txt'), 'x\n');
+    for (const patch of [addFilePatch('sub/new.txt', 'one\n\n  two\n'), deleteFilePatch('doomed.txt')]) {
+      const result = await run(patch);
+      expect(result.exitCode, result.stderr).toBe(0);
+    }
+    expect(await readFile(path.join(await dir, 'sub/new.txt'), 'utf8')).toBe('one\n\n  two\n');
+    expect(existsSync(path.join(await dir, 'doomed.txt'))).toBe(false);
+  });
+});

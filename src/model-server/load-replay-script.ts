@@ -1,0 +1,85 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { InputError, UserError } from '../errors.js';
+import { errorBody } from './fault-reply.js';
+import { shortAnswer } from './gold-reply.js';
+import type { ParsedRequest, ScriptReply } from './types.js';
+
+const ReplayReply = z.union([
+  z.strictObject({ text: z.string() }),
+  z.strictObject({ tool: z.strictObject({ name: z.string().min(1), args: z.union([z.record(z.string(), z.unknown()), z.string()]) }) }),
+  z.strictObject({ status: z.number().int().min(400).max(599), body: z.unknown().optional(), headers: z.record(z.string(), z.string()).optional() }),
+]);
+const ReplayFile = z.strictObject({ replies: z.array(ReplayReply).min(1) });
+type ReplayReply = z.infer<typeof ReplayReply>;
+
+/** Answers generation requests from a replay file, in order. */
+export interface ReplayScript {
+  /** The next reply for this session token (or the global sequence when null). */
+  reply(request: ParsedRequest, token: string | null): ScriptReply;
+}
+
+/** What a session gets once its replies are used up. */
+export const REPLAY_EXHAUSTED = 'Done: the replay has no more replies.';
+
+/**
+ * Loads a replay file: `{"replies": [{"text"} | {"tool": {"name", "args"}} | {"status", "body"?, "headers"?}, …]}`.
+ * Replies are given in order, counted per session token (requests without one share a
+ * sequence). Requests that offer no tools (titles, routing) get the gold script's short answer and do not use
+ * up a reply. A tool whose `args` is a string is sent as a custom tool's input when the
+ * request offers it as a custom tool, else as `{input: args}`.
+ */
+export async function loadReplayScript(file: string): Promise<ReplayScript> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UserError(`${file}: cannot read the replay script (expected 'gold', '500', '429', 'hang', 'malformed' or a replay file)`, { cause: error });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new InputError([{ file, field: '', expected: 'JSON', received: (error as Error).message }]);
+  }
+  const parsed = ReplayFile.safeParse(json);
+  if (!parsed.success) {
+    throw new InputError(
+      parsed.error.issues.map((issue) => ({
+        file,
+        field: issue.path.join('.'),
+        expected: issue.path.length === 2 ? REPLY_SHAPE : issue.message,
+        received: JSON.stringify(valueAt(json, issue.path))?.slice(0, 80) ?? 'nothing',
+      })),
+    );
+  }
+  const replies = parsed.data.replies;
+  const used = new Map<string, number>();
+  return {
+    reply(request, token) {
+      if (request.tools.length === 0) return shortAnswer(request);
+      const key = token ?? '';
+      const n = used.get(key) ?? 0;
+      used.set(key, n + 1);
+      const next = replies[n];
+      return next === undefined ? { kind: 'text', text: REPLAY_EXHAUSTED } : toScriptReply(next, request);
+    },
+  };
+}
+
+const REPLY_SHAPE = '{"text"}, {"tool": {"name", "args"}} or {"status", "body"?, "headers"?}';
+
+function valueAt(json: unknown, at: readonly PropertyKey[]): unknown {
+  return at.reduce<unknown>((value, key) => (value as Record<PropertyKey, unknown> | null)?.[key], json);
+}
+
+function toScriptReply(reply: ReplayReply, request: ParsedRequest): ScriptReply {
+  if ('text' in reply) return { kind: 'text', text: reply.text };
+  if ('tool' in reply) {
+    const { name, args } = reply.tool;
+    const custom = request.tools.some((t) => t.name === name && t.kind === 'custom');
+    return { kind: 'tool', text: null, name, input: typeof args === 'string' && !custom ? { input: args } : args };
+  }
+  const body = reply.body ?? errorBody(request.format, reply.status, `replayed ${reply.status}`);
+  return { kind: 'error', status: reply.status, body, ...(reply.headers && { headers: reply.headers }) };
+}

@@ -1,0 +1,19 @@
+import { FAULT_SCRIPTS, type FaultScript, faultReply } from './fault-reply.js';
+import { goldReply } from './gold-reply.js';
+import { loadReplayScript } from './load-replay-script.js';
+import type { GoldSession, ParsedRequest, ScriptName, ScriptReply } from './types.js';
+
+/** Decides the answer to each generation request. */
+export interface Script {
+  reply(request: ParsedRequest, context: { readonly session: GoldSession | null; readonly token: string | null }): ScriptReply;
+}
+
+/** The script a name stands for: `gold`, a fault script, or else the path of a replay file. */
+export async function loadScript(name: ScriptName): Promise<Script> {
+  if (name === 'gold') return { reply: (request, { session }) => goldReply(request, session) };
+  if ((FAULT_SCRIPTS as readonly string[]).includes(name)) {
+    return { reply: (request) => faultReply(name as FaultScript, request.format) };
+  }
+  const replay = await loadReplayScript(name);
+  return { reply: (request, { token }) => replay.reply(request, token) };
+}

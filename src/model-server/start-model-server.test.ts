@@ -1,0 +1,207 @@
+import { request as httpRequest } from 'node:http';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { InputError } from '../errors.js';
+import { parseUsage } from '../meter/parse-usage.js';
+import { REPLAY_EXHAUSTED } from './load-replay-script.js';
+import { startModelServer } from './start-model-server.js';
+import type { GoldSession, ModelServer, ModelServerOptions } from './types.js';
+
+const dir = await mkdtemp(path.join(tmpdir(), 'bakeoff-model-server-'));
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const open: ModelServer[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+});
+async function start(options: Partial<ModelServerOptions> & { script: string }): Promise<ModelServer> {
+  const server = await startModelServer({ listen: {}, ...options });
+  open.push(server);
+  return server;
+}
+
+const bashTool = { name: 'bash', input_schema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } };
+const messages = (extra: Record<string, unknown> = {}) => ({ model: 'm', stream: false, messages: [{ role: 'user', content: 'go' }], tools: [bashTool], ...extra });
+const session = (workspace: string): GoldSession => ({ workspace, edits: [{ path: 'gone.txt', before: 'x\n', after: null }] });
+
+async function post(server: ModelServer, url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(server.url + url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+}
+const json = async (response: Response): Promise<any> => response.json();
+
+describe('startModelServer routes', () => {
+  it('answers count_tokens, model lists, HEAD and unknown paths, and records every request', async () => {
+    const server = await start({ script: 'gold' });
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(await json(await post(server, '/v1/messages/count_tokens?beta=true', messages()))).toEqual({ input_tokens: 1200 });
+    expect(await json(await post(server, '/v1beta/models/gemini-2.5-pro:countTokens', {}))).toEqual({ totalTokens: 1200 });
+    expect((await json(await fetch(`${server.url}/v1/models`))).data.map((m: { id: string }) => m.id)).toContain('gpt-5.5');
+    expect((await json(await fetch(`${server.url}/v1beta/models`))).models[0].name).toMatch(/^models\//);
+    expect((await fetch(`${server.url}/api/hello`, { method: 'HEAD' })).status).toBe(200);
+    expect((await fetch(`${server.url}/v1/nothing`)).status).toBe(404);
+    expect(server.requests().map((r) => [r.seq, r.reply, r.status])).toEqual([
+      [1, 'count-tokens', 200],
+      [2, 'count-tokens', 200],
+      [3, 'list-models', 200],
+      [4, 'list-models', 200],
+      [5, 'hello', 200],
+      [6, 'not-found', 404],
+    ]);
+  });
+
+  it('reads gzip bodies, and answers 400 to a body that is not JSON', async () => {
+    const server = await start({ script: 'gold' });
+    const gz = await fetch(`${server.url}/v1/messages`, { method: 'POST', headers: { 'content-encoding': 'gzip' }, body: gzipSync(JSON.stringify(messages({ tools: [] }))) });
+    expect((await json(gz)).content[0].text).toBe('Scripted answer.');
+    expect((await fetch(`${server.url}/v1/messages`, { method: 'POST', body: '{oops' })).status).toBe(400);
+  });
+
+  it('listens on a Unix socket', async () => {
+    const socket = path.join(dir, 'model.sock');
+    const server = await start({ script: 'gold', listen: { socket } });
+    expect(server.url).toBe(socket);
+    const body = await new Promise<string>((resolve, reject) => {
+      const req = httpRequest({ socketPath: socket, path: '/v1/chat/completions', method: 'POST' }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve(text));
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify({ model: 'm', messages: [] }));
+    });
+    expect(JSON.parse(body).object).toBe('chat.completion');
+  });
+});
+
+describe('sessions', () => {
+  it('uses the session registered for the x-bakeoff-session header, else the resolver, else "*"', async () => {
+    const seen: Array<string | null> = [];
+    const server = await start({
+      script: 'gold',
+      sessions: (token) => {
+        seen.push(token);
+        return token === 'resolved' ? session('/resolved') : null;
+      },
+    });
+    server.registerSession('tok', session('/registered'));
+    server.registerSession('*', session('/default'));
+    const commandFor = async (headers: Record<string, string>) => (await json(await post(server, '/v1/messages', messages(), headers))).content[1].input.command;
+    expect(await commandFor({ 'x-bakeoff-session': 'tok' })).toBe("rm '/registered/gone.txt'");
+    expect(await commandFor({ 'x-bakeoff-session': 'resolved' })).toBe("rm '/resolved/gone.txt'");
+    expect(await commandFor({})).toBe("rm '/default/gone.txt'");
+    expect(seen).toEqual(['resolved', null]);
+    expect(server.requests().map((r) => r.session)).toEqual(['tok', 'resolved', null]);
+  });
+
+  it('answers text without edits when no session is known', async () => {
+    const server = await start({ script: 'gold' });
+    const answer = await json(await post(server, '/v1/messages', messages()));
+    expect(answer.content).toEqual([{ type: 'text', text: expect.stringMatching(/^Done: no session/) }]);
+    expect(answer.stop_reason).toBe('end_turn');
+  });
+});
+
+describe('fault scripts', () => {
+  it.each([
+    ['/v1/messages?beta=true', { type: 'error', error: { type: 'api_error' } }],
+    ['/v1/responses', { error: { type: 'server_error' } }],
+    ['/v1/chat/completions', { error: { type: 'server_error' } }],
+    ['/v1beta/models/g:streamGenerateContent?alt=sse', { error: { code: 500, status: 'INTERNAL' } }],
+  ])('500: POST %s gets HTTP 500 with the format\'s error body', async (url, shape) => {
+    const server = await start({ script: '500' });
+    const response = await post(server, url, messages({ stream: true }));
+    expect(response.status).toBe(500);
+    expect(await json(response)).toMatchObject(shape);
+    // Everything but generation still works, so a CLI starts up normally.
+    expect((await post(server, '/v1/messages/count_tokens', {})).status).toBe(200);
+  });
+
+  it('429: answers rate-limited with retry-after: 1', async () => {
+    const server = await start({ script: '429' });
+    const response = await post(server, '/v1/messages', messages());
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(await json(response)).toMatchObject({ error: { type: 'rate_limit_error' } });
+    expect(server.requests()[0]).toMatchObject({ reply: 'error:429', status: 429, format: 'anthropic-messages', model: 'm' });
+  });
+
+  it('hang: never answers, and close() still ends promptly', async () => {
+    const server = await start({ script: 'hang' });
+    const pending = post(server, '/v1/responses', { model: 'm', stream: true, input: [] }).then(
+      () => 'answered',
+      () => 'dropped',
+    );
+    const raced = await Promise.race([pending, new Promise((r) => setTimeout(() => r('still waiting'), 300))]);
+    expect(raced).toBe('still waiting');
+    const started = Date.now();
+    await server.close();
+    open.splice(0);
+    expect(await pending).toBe('dropped');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(server.requests()[0]).toMatchObject({ reply: 'hang', status: 0 });
+  });
+
+  it.each([
+    ['anthropic-messages', '/v1/messages', true],
+    ['openai-chat', '/v1/chat/completions', true],
+    ['openai-responses', '/v1/responses', false],
+    ['gemini-generate', '/v1beta/models/g:generateContent', false],
+  ] as const)('malformed: %s (streamed %s) is a 200 whose JSON is cut off', async (format, url, streamed) => {
+    const server = await start({ script: 'malformed' });
+    const response = await post(server, url, messages({ stream: streamed, stream_options: { include_usage: true } }));
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    if (streamed) expect(text).toMatch(/^(event: \S+\n)?data: \{/);
+    const parsed = parseUsage(format, text, { streamed });
+    expect(parsed.usage).toBeNull();
+    expect(parsed.problems.join('\n')).toMatch(/malformed JSON/);
+  });
+});
+
+describe('replay scripts', () => {
+  async function replayFile(content: unknown): Promise<string> {
+    const file = path.join(dir, `replay-${Math.random().toString(16).slice(2)}.json`);
+    await writeFile(file, typeof content === 'string' ? content : JSON.stringify(content));
+    return file;
+  }
+
+  it('answers the replies in order, per session token, and then says the replay is over', async () => {
+    const script = await replayFile({ replies: [{ tool: { name: 'bash', args: { command: 'ls' } } }, { status: 503 }, { text: 'All done.' }] });
+    const server = await start({ script });
+    const as = (token?: string) => post(server, '/v1/messages', messages(), token ? { 'x-bakeoff-session': token } : {});
+    expect((await json(await as('a'))).content[0]).toMatchObject({ type: 'tool_use', name: 'bash', input: { command: 'ls' } });
+    expect((await json(await as('b'))).content[0]).toMatchObject({ type: 'tool_use', name: 'bash' });
+    const failed = await as('a');
+    expect(failed.status).toBe(503);
+    expect(await json(failed)).toMatchObject({ type: 'error', error: { message: 'replayed 503' } });
+    expect((await json(await as('a'))).content[0].text).toBe('All done.');
+    expect((await json(await as('a'))).content[0].text).toBe(REPLAY_EXHAUSTED);
+    expect((await json(await as())).content[0].name).toBe('bash'); // no token: its own sequence
+  });
+
+  it('does not use up a reply on requests that offer no tools', async () => {
+    const server = await start({ script: await replayFile({ replies: [{ text: 'first' }] }) });
+    expect((await json(await post(server, '/v1/messages', messages({ tools: [] })))).content[0].text).toBe('Scripted answer.');
+    expect((await json(await post(server, '/v1/messages', messages()))).content[0].text).toBe('first');
+  });
+
+  it('sends string args as a custom tool call where the tool is custom, else as {input}', async () => {
+    const server = await start({ script: await replayFile({ replies: [{ tool: { name: 'apply_patch', args: '*** Begin Patch' } }] }) });
+    const custom = await json(await post(server, '/v1/responses', { model: 'm', input: [], tools: [{ type: 'custom', name: 'apply_patch' }] }));
+    expect(custom.output[0]).toMatchObject({ type: 'custom_tool_call', name: 'apply_patch', input: '*** Begin Patch' });
+    const fn = await json(await post(server, '/v1/responses', { model: 'm', input: [], tools: [{ type: 'function', name: 'apply_patch' }] }, { 'x-bakeoff-session': 'other' }));
+    expect(fn.output[0]).toMatchObject({ type: 'function_call', name: 'apply_patch', arguments: '{"input":"*** Begin Patch"}' });
+  });
+
+  it('refuses a replay file that is missing or malformed, naming the file and the field', async () => {
+    await expect(startModelServer({ listen: {}, script: path.join(dir, 'nope.json') })).rejects.toThrow(/nope\.json: cannot read the replay script/);
+    const bad = await replayFile({ replies: [{ text: 'ok' }, { tool: { name: 'x' } }] });
+    const error = await startModelServer({ listen: {}, script: bad }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).message).toContain(`${bad}: replies.1: expected {"text"}`);
+    await expect(startModelServer({ listen: {}, script: await replayFile('{') })).rejects.toThrow(/expected JSON/);
+  });
+});
