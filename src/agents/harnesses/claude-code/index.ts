@@ -1,0 +1,19 @@
+import { parseSemver } from '../parse-version.js';
+import type { Harness } from '../types.js';
+import { claudeEfforts } from './efforts.js';
+import { parseClaudeStream } from './parse-stream.js';
+import { CLAUDE_BIN, setupClaudeCode } from './setup.js';
+
+/** Claude Code: Anthropic Messages only; prints `2.1.332 (Claude Code)` for `--version`. */
+export const claudeCode: Harness = {
+  name: 'claude-code',
+  npmPackage: '@anthropic-ai/claude-code',
+  version: '2.1.332',
+  bin: CLAUDE_BIN,
+  versionArgs: ['--version'],
+  parseVersion: parseSemver,
+  efforts: claudeEfforts,
+  wireFormat: () => 'anthropic-messages',
+  setup: setupClaudeCode,
+  parse: parseClaudeStream,
+};

@@ -1,0 +1,47 @@
+import path from 'node:path';
+import type { HarnessSetup, SetupInput } from '../types.js';
+
+/** Relative to the install prefix; npm links it to the Bun-compiled `bin/claude.exe`. */
+export const CLAUDE_BIN = 'node_modules/.bin/claude';
+
+/**
+ * Claude Code refuses `--dangerously-skip-permissions` as root unless `IS_SANDBOX=1`, and that
+ * variable also changes other behaviour (e.g. how repeated 529s are retried). Only the sandbox
+ * knows whether the session runs as root, so a `/bin/sh` prelude decides there, with Claude
+ * Code's own test (`getuid() === 0`), then execs the CLI with the arguments unchanged.
+ */
+const SET_IS_SANDBOX_WHEN_ROOT = 'if [ "$(id -u)" = 0 ]; then export IS_SANDBOX=1; fi; exec "$0" "$@"';
+
+/**
+ * `claude -p` with the stream-json event stream. No config files: a fresh HOME is a fresh
+ * Claude Code (it creates `~/.claude.json` and `~/.claude/` itself).
+ *
+ * - `--dangerously-skip-permissions`: nobody can answer a permission prompt; bakeoff's sandbox
+ *   is the boundary. `IS_SANDBOX=1` is added at run time when the session runs as root.
+ * - `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1` alone removed every outside connection
+ *   (telemetry, update check, the `/api/hello` pre-warm); see agent-clis.md §3.1.
+ * - Retries stay as shipped (`CLAUDE_CODE_MAX_RETRIES` unset).
+ * - `--` ends the options, so a prompt that starts with `-` is still the prompt, verbatim.
+ */
+export function setupClaudeCode(input: SetupInput): HarnessSetup {
+  return {
+    homeFiles: {},
+    argv: [
+      '/bin/sh', '-c', SET_IS_SANDBOX_WHEN_ROOT,
+      path.posix.join(input.installDir, CLAUDE_BIN),
+      '-p',
+      '--output-format', 'stream-json',
+      '--verbose',
+      '--dangerously-skip-permissions',
+      '--model', input.model,
+      ...(input.effort === null ? [] : ['--effort', input.effort]),
+      '--',
+      input.prompt,
+    ],
+    env: {
+      ANTHROPIC_BASE_URL: input.baseUrl,
+      ANTHROPIC_API_KEY: input.apiKey,
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import { parseSemver } from '../parse-version.js';
+import { wireFormatOfProvider } from '../provider-model.js';
+import type { Harness } from '../types.js';
+import { parseOpencodeStream } from './parse-stream.js';
+import { OPENCODE_BIN, setupOpencode } from './setup.js';
+import { opencodeVariants } from './variants.js';
+
+/** OpenCode: speaks the wire format of the AI SDK package its config names; prints `1.18.33` for `--version`. */
+export const opencode: Harness = {
+  name: 'opencode',
+  npmPackage: 'opencode-ai',
+  version: '1.18.33',
+  bin: OPENCODE_BIN,
+  versionArgs: ['--version'],
+  parseVersion: parseSemver,
+  efforts: opencodeVariants,
+  wireFormat: wireFormatOfProvider,
+  setup: setupOpencode,
+  parse: parseOpencodeStream,
+};

@@ -1,0 +1,20 @@
+import { parseSemver } from '../parse-version.js';
+import { wireFormatOfProvider } from '../provider-model.js';
+import type { Harness } from '../types.js';
+import { piEfforts } from './efforts.js';
+import { parsePiStream } from './parse-stream.js';
+import { PI_BIN, setupPi } from './setup.js';
+
+/** pi coding agent: speaks whatever models.json says; prints `0.73.1` on STDERR for `--version`. */
+export const pi: Harness = {
+  name: 'pi',
+  npmPackage: '@mariozechner/pi-coding-agent',
+  version: '0.73.1',
+  bin: PI_BIN,
+  versionArgs: ['--version'],
+  parseVersion: parseSemver,
+  efforts: piEfforts,
+  wireFormat: wireFormatOfProvider,
+  setup: setupPi,
+  parse: parsePiStream,
+};
