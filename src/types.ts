@@ -21,7 +21,16 @@ export type VoidReason =
   | 'agent-error'           // the agent could not be started (missing program, bad spec data)
   | 'timeout'               // a session ran out of time and the controls say timeouts are unscored
   | 'oracle-changed'        // the checks generated now differ from those validate admitted
-  | 'replay-drift';         // a task's replays disagree by more than the replay rule allows (reports only)
+  | 'replay-drift'          // a task's replays disagree by more than the replay rule allows (reports only)
+  | 'upstream-error'        // the model API answered 5xx until the harness gave up (or the clock ran out)
+  | 'upstream-rate-limited' // the model API answered 429 until the harness gave up
+  | 'upstream-hang'         // the model API sent nothing for the proxy's idle timeout
+  | 'upstream-malformed'    // the model API's answer could not be read (bad stream)
+  | 'upstream-unreachable'  // the proxy could not connect to the model API
+  | 'auth-error'            // the model API refused the key (401/403)
+  | 'harness-crash'         // the agent CLI died without saying why (non-zero exit, signal, no error event)
+  | 'harness-error'         // the agent CLI reported an error (error event, is_error, stopReason error)
+  | 'no-final-answer';      // the agent CLI ended without a final answer
 
 export type Outcome =
   | { readonly kind: 'solved' }
@@ -70,6 +79,24 @@ export interface RunRecord {
   readonly orders: readonly { readonly order: number; readonly points: number; readonly maxPoints: number }[];
   /** Runtime versions (node, python, cargo, sandbox, bakeoff) in force for this run. */
   readonly runtime: Readonly<Record<string, string>>;
+  /** Metered token counts by class, summed over sessions (model agents only). */
+  readonly usage?: TokenUsage | null;
+  /** Things a reader should know about this run (e.g. harness-reported tokens disagree with the meter). */
+  readonly flags?: readonly string[];
   readonly startedAt: string;
   readonly finishedAt: string;
+}
+
+/**
+ * Tokens of a run or session by class, as the metering proxy counted them. `inputTokens` is all
+ * input (uncached + cache read + cache write); `outputTokens` includes reasoning.
+ */
+export interface TokenUsage {
+  readonly inputTokens: number;
+  readonly cacheReadTokens: number;
+  readonly cacheWriteTokens: number;
+  readonly outputTokens: number;
+  readonly reasoningTokens: number;
+  /** Model requests metered. */
+  readonly requests: number;
 }

@@ -9,7 +9,7 @@ import type { Agent } from './types.js';
 export const builtins = { gold, noop } as const;
 
 /** Spec forms accepted today, for error messages and `bakeoff agents`. */
-export const SPEC_FORMS = ['gold', 'noop', 'patch:<file.jsonl>', 'command:<shell command>'] as const;
+export const SPEC_FORMS = ['gold', 'noop', 'patch:<file.jsonl>', 'command:<shell command>', '<harness>:<model>[@effort]'] as const;
 
 /** Turns an agent spec from the command line into an agent. */
 export async function resolveAgent(spec: string, options: { cwd: string; forbiddenRoots?: readonly string[] }): Promise<Agent> {
@@ -21,6 +21,6 @@ export async function resolveAgent(spec: string, options: { cwd: string; forbidd
   if (kind === 'patch' && rest.trim()) return createPatchAgent(path.resolve(options.cwd, rest));
   throw new UserError(
     `--agent ${JSON.stringify(spec)}: expected one of ${SPEC_FORMS.join(', ')}; ` +
-      (kind ? `harness "${kind}" is not supported yet` : 'received an unknown agent'),
+      (kind ? `received an unknown harness "${kind}" (harnesses: claude-code, codex, pi, opencode, gemini-cli)` : 'received an unknown agent'),
   );
 }

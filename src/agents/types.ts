@@ -1,4 +1,5 @@
-import type { AgentInfo } from '../types.js';
+import type { RequestRow } from '../store/open-store.js';
+import type { AgentInfo, TokenUsage, VoidReason } from '../types.js';
 import type { Sandbox } from '../sandbox/types.js';
 
 /** Everything one agent session may use. The agent works in `workspace` and nowhere else. */
@@ -28,11 +29,21 @@ export interface SessionResult {
   readonly durationMs: number;
   /** Set when the instrument broke (the agent could not be started, a harness error event). */
   readonly error?: string;
+  /** Why the run is void when `error` is set (default `agent-error`). */
+  readonly voidReason?: VoidReason;
   readonly tokensIn?: number;
   readonly tokensOut?: number;
   readonly costUsd?: number;
   /** A sandbox limit the session ran into. */
   readonly limitHit?: 'memory' | 'pids' | null;
+  /** Metered tokens by class (model agents). */
+  readonly usage?: TokenUsage;
+  /** What the harness itself reported. */
+  readonly harness?: unknown;
+  /** Every model request the metering proxy relayed. */
+  readonly requests?: readonly RequestRow[];
+  /** Things a reader of the run should know (e.g. the harness's token counts disagree with the meter). */
+  readonly flags?: readonly string[];
 }
 
 export interface Agent {

@@ -3,6 +3,7 @@ import { InfraError, UserError } from '../errors.js';
 import { BAKEOFF_VERSION } from '../version.js';
 import { agentsCommand } from './commands/agents.js';
 import { doctorCommand } from './commands/doctor.js';
+import { modelServerCommand } from '../model-server/index.js';
 import { publishCommand } from './commands/publish.js';
 import { REPORT_FORMATS, reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
@@ -34,7 +35,12 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
   program
     .command('run <suite>')
     .description('run agents on every admitted task, grade, store; re-running resumes')
-    .option('--agent <spec>', 'agent spec (repeatable): gold, noop, patch:<file.jsonl>, command:<shell command>', collect, [])
+    .option('--agent <spec>', 'agent spec (repeatable): gold, noop, patch:<file.jsonl>, command:<shell command>, <harness>:<model>[@effort]', collect, [])
+    .option('--agents <file>', 'agents file: named model agents with settings (YAML)')
+    .option('--upstream <where>', 'model API for model agents: vendor, openrouter, a base URL, or scripted:<gold|500|429|hang|malformed|file.json>', 'vendor')
+    .option('--prices <file>', 'prices file (YAML/JSON) overriding the catalog\'s list prices')
+    .option('--upstream-idle-timeout <seconds>', 'a model request with no byte for this long is a hang (void)', parsePositiveInt, 120)
+    .option('--trace-network', 'run model agents under strace; every address they try other than the proxy is flagged on the run', false)
     .option('--runs <n>', 'runs per task and agent (default: the suite\'s runsPerTask)', parsePositiveInt)
     .option('--out <dir>', 'results folder (default: results/<suite id>)')
     .option('--concurrency <n>', 'runs at once', parsePositiveInt, 2)
@@ -86,11 +92,23 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     });
 
   program
-    .command('agents')
-    .description('list the agent specs bakeoff understands')
+    .command('agents [action] [harnesses...]')
+    .description('list agent specs and harnesses (installed versions, effort levels); `agents install [harness...]` installs the pinned CLIs')
     .option('--json', 'machine-readable output', false)
+    .action(async (action: string | undefined, harnesses: string[], flags) => {
+      code = await agentsCommand(action, harnesses, flags, io);
+    });
+
+  program
+    .command('model-server')
+    .description('the scripted model server (Anthropic, OpenAI Responses/Chat, Gemini wire formats) for dry runs without tokens')
+    .option('--script <name>', 'gold, 500, 429, hang, malformed, or a replay file (JSON)', 'gold')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <n>', 'port to listen on', parsePositiveInt, 8788)
+    .option('--log <file.jsonl>', 'append every request (headers and body) to this file')
+    .option('--session <file.json>', 'the change the gold script makes for every request: {workspace, edits: [{path, before, after}]}')
     .action(async (flags) => {
-      code = await agentsCommand(flags, io);
+      code = await modelServerCommand(flags, io);
     });
 
   try {

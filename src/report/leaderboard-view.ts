@@ -1,3 +1,4 @@
+import type { MeteringNotes } from './describe-metering.js';
 import type { AgentInfo, VoidReason } from '../types.js';
 import type { Interval } from './interval.js';
 import type { ReplayRule } from './read-report-controls.js';
@@ -174,4 +175,6 @@ export interface LeaderboardView {
   readonly sandboxes: readonly string[];
   /** Runs made with `--unsafe-no-sandbox`: every rendering warns about them. */
   readonly unsafeRuns: number;
+  /** How model agents' tokens and cost were measured. */
+  readonly metering: MeteringNotes;
 }

@@ -1,4 +1,5 @@
-import type { FailReason, RunRecord, VoidReason } from '../types.js';
+import type { MeteringNotes } from './describe-metering.js';
+import type { FailReason, RunRecord, TokenUsage, VoidReason } from '../types.js';
 import { compareText } from './compare-text.js';
 import type { AgentSummary, LeaderboardView, MixedProblem, Ranking, TaskRow } from './leaderboard-view.js';
 import type { ReplayRule } from './read-report-controls.js';
@@ -31,6 +32,10 @@ export interface JsonRun {
   readonly costUsd: number | null;
   readonly tokensIn: number | null;
   readonly tokensOut: number | null;
+  /** Metered tokens by class (model agents), else null. */
+  readonly usage: TokenUsage | null;
+  /** E.g. the harness's own token counts disagree with the meter. */
+  readonly flags: readonly string[];
   readonly linesAdded: number;
   readonly linesRemoved: number;
   readonly points: number;
@@ -57,6 +62,8 @@ export interface JsonReport {
   readonly sandboxes: readonly string[];
   /** Runs made with --unsafe-no-sandbox (0 for a publishable report). */
   readonly unsafeRuns: number;
+  /** Model APIs, price sources, flagged runs. */
+  readonly metering: MeteringNotes;
   /** In rank order (by id, with null ranks, when the ranking was refused). */
   readonly agents: readonly JsonAgent[];
   /** The task × agent matrix. */
@@ -79,6 +86,7 @@ export function buildJsonReport(view: LeaderboardView, runs: readonly RunRecord[
     mixed: view.mixed,
     sandboxes: view.sandboxes,
     unsafeRuns: view.unsafeRuns,
+    metering: view.metering,
     agents: view.agents.map(({ agent, ...summary }) => ({
       id: agent.id,
       harness: agent.harness,
@@ -114,6 +122,8 @@ function toJsonRun(run: RunRecord): JsonRun {
     costUsd: run.costUsd,
     tokensIn: run.tokensIn,
     tokensOut: run.tokensOut,
+    usage: run.usage ?? null,
+    flags: run.flags ?? [],
     linesAdded: run.linesAdded,
     linesRemoved: run.linesRemoved,
     points: run.points,

@@ -1,3 +1,4 @@
+import { describeMetering } from './describe-metering.js';
 import { EMPTY, unsafeWarning } from './format-cells.js';
 import { renderPoints } from './render-points.js';
 import { columnsForView } from './columns-for-view.js';
@@ -42,6 +43,7 @@ export function renderMarkdown(view: LeaderboardView): string {
     suite,
     '',
     ...describeRules(view).flatMap((note) => [note, '']),
+    ...describeMetering(view.metering).flatMap((note) => [note, '']),
     ...describeIntervals(view),
     ...describeVoids(view.agents),
     ...describeVoidTasks(view),

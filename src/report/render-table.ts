@@ -1,3 +1,4 @@
+import { describeMetering } from './describe-metering.js';
 import { EMPTY, unsafeWarning } from './format-cells.js';
 import { renderPoints } from './render-points.js';
 import { columnsForView } from './columns-for-view.js';
@@ -48,6 +49,7 @@ export function renderTable(view: LeaderboardView, options: RenderTableOptions =
     '',
     ...withBlank(renderPoints(view)),
     ...describeRules(view).flatMap((note) => wrap(note, NOTE_WIDTH)),
+    ...describeMetering(view.metering).flatMap((note) => wrap(note, NOTE_WIDTH)),
     ...describeVoidTasks(view),
   ];
   return `${lines.join('\n')}\n`;

@@ -1,3 +1,4 @@
+import { meteringNotes } from './describe-metering.js';
 import type { RunRecord } from '../types.js';
 import { compareAgents } from './compare-agents.js';
 import { compareText } from './compare-text.js';
@@ -64,6 +65,7 @@ export function summarize(runs: readonly RunRecord[], options: SummarizeOptions)
     mixed: detectMixed(runs),
     sandboxes: [...new Set(runs.map((run) => run.runtime.sandbox ?? 'unknown'))].sort(),
     unsafeRuns: runs.filter((run) => run.runtime.sandbox === UNSAFE_SANDBOX).length,
+    metering: meteringNotes(runs),
   };
 }
 

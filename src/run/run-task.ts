@@ -6,7 +6,7 @@ import type { Isolation } from '../sandbox/isolation.js';
 import { createWorkspace } from '../sandbox/workspace.js';
 import type { TaskLock } from '../suite/lock.js';
 import type { Order, Suite, Task } from '../suite/types.js';
-import type { Outcome, RunRecord } from '../types.js';
+import type { Outcome, RunRecord, TokenUsage } from '../types.js';
 import type { CheckRow, SessionRow } from '../store/open-store.js';
 import type { Budget } from './budget.js';
 import type { GeneratedSet } from './generate-checks.js';
@@ -102,7 +102,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
       options.budget.spend(session.durationMs);
       sessions.push(toSessionRow(order.index, session));
       if (session.error) {
-        outcome = worstOutcome(outcome, { kind: 'void', reason: 'agent-error', detail: session.error });
+        outcome = worstOutcome(outcome, { kind: 'void', reason: session.voidReason ?? 'agent-error', detail: `order ${order.index}: ${session.error}` });
         break;
       }
       if (await workspace.isFull()) {
@@ -170,6 +170,8 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     maxPoints: orders.reduce((a, o) => a + o.maxPoints, 0),
     orders,
     runtime: { ...options.runtime, workspace: workspace.mode },
+    usage: sumUsages(sessions.map((s) => s.usage ?? null)),
+    flags: sessions.flatMap((s) => (s.flags ?? []).map((f) => `order ${s.order}: ${f}`)),
     startedAt,
     finishedAt: new Date().toISOString(),
   };
@@ -186,7 +188,19 @@ function toSessionRow(order: number, s: SessionResult): SessionRow {
     tokensOut: s.tokensOut ?? null,
     costUsd: s.costUsd ?? null,
     error: s.error ?? null,
+    usage: s.usage ?? null,
+    harness: s.harness ?? null,
+    requests: s.requests ?? [],
+    flags: s.flags ?? [],
   };
+}
+
+function sumUsages(usages: readonly (TokenUsage | null)[]): TokenUsage | null {
+  const present = usages.filter((u): u is TokenUsage => u !== null);
+  if (present.length === 0) return null;
+  const total = { inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0, reasoningTokens: 0, requests: 0 };
+  for (const u of present) for (const key of Object.keys(total) as (keyof TokenUsage)[]) total[key] += u[key];
+  return total;
 }
 
 function sumOrNull(values: readonly (number | null)[]): number | null {

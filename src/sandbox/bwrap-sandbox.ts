@@ -40,6 +40,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     name: 'bwrap',
     isolated: true,
     owner: { uid: options.uid, gid: options.uid },
+    home: HOME,
     async exec(request: ExecRequest): Promise<ExecResult> {
       const name = `${process.pid}-${++counter}-${randomBytes(3).toString('hex')}`;
       const cgroup = await createCommandCgroup(name, options.limits);
@@ -95,7 +96,8 @@ export function bwrapArgs(options: BwrapSandboxOptions, request: ExecRequest): s
   return args;
 }
 
-function bridgeScript(): string {
+/** The relay script that runs inside a sandbox for `modelBridge`. */
+export function bridgeScript(): string {
   for (const candidate of ['./bridge/model-bridge.mjs', '../../src/sandbox/bridge/model-bridge.mjs']) {
     const file = fileURLToPath(new URL(candidate, import.meta.url));
     if (existsSync(file)) return file;

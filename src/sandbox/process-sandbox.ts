@@ -1,4 +1,5 @@
 import type { ExecRequest, ExecResult, Sandbox } from './types.js';
+import { bridgeScript } from './bwrap-sandbox.js';
 import { spawnLogged } from './spawn-logged.js';
 
 /**
@@ -14,6 +15,7 @@ export function createProcessSandbox(options: { bwrapPath?: string } = {}): Sand
     name: 'unsafe-no-sandbox',
     isolated: false,
     owner: null,
+    home: null,
     exec: (request) => execInNamespaces(bwrap, request),
   };
 }
@@ -29,6 +31,7 @@ async function execInNamespaces(bwrap: string, request: ExecRequest): Promise<Ex
     '--new-session',
     '--chdir', request.cwd,
     '--',
+    ...(request.modelBridge ? [process.execPath, bridgeScript(), String(request.modelBridge.port), request.modelBridge.socket, '--'] : []),
     '/bin/sh', '-c', request.command,
   ];
   const result = await spawnLogged({ argv, env: request.env, outputPath: request.outputPath, timeoutMs: request.timeoutMs });

@@ -55,5 +55,7 @@ export interface Sandbox {
   readonly isolated: boolean;
   /** Host uid/gid that writable binds must belong to (null: the caller's own). */
   readonly owner: { readonly uid: number; readonly gid: number } | null;
+  /** The HOME every command gets (a private, size-limited folder), or null: whatever `env` says. */
+  readonly home: string | null;
   exec(request: ExecRequest): Promise<ExecResult>;
 }

@@ -93,4 +93,32 @@ export const MIGRATIONS: readonly string[] = [
   );
   ALTER TABLE runs ADD COLUMN artifacts_recorded INTEGER NOT NULL DEFAULT 0;
   `,
+  // 4: model agents: metered tokens by class and flags per run; per session the metered usage
+  // and what the harness itself reported; every model request the proxy relayed.
+  `
+  ALTER TABLE runs ADD COLUMN usage_json TEXT;
+  ALTER TABLE runs ADD COLUMN flags_json TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE sessions ADD COLUMN usage_json TEXT;
+  ALTER TABLE sessions ADD COLUMN harness_json TEXT;
+  CREATE TABLE requests (
+    run_id      TEXT NOT NULL REFERENCES runs (id),
+    ord         INTEGER NOT NULL,
+    seq         INTEGER NOT NULL,
+    started_at  TEXT NOT NULL,
+    format      TEXT,
+    path        TEXT NOT NULL,
+    model       TEXT,
+    status      INTEGER,
+    failure     TEXT,
+    latency_ms  REAL NOT NULL,
+    ttfb_ms     REAL,
+    input       INTEGER,
+    cache_read  INTEGER,
+    cache_write INTEGER,
+    output      INTEGER,
+    reasoning   INTEGER,
+    cost_usd    REAL,
+    PRIMARY KEY (run_id, ord, seq)
+  );
+  `,
 ];

@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { UserError } from '../errors.js';
-import type { AgentInfo, Outcome, RunRecord } from '../types.js';
+import type { AgentInfo, Outcome, RunRecord, TokenUsage } from '../types.js';
 import { digestArtifacts, type ArtifactDigest } from './artifact-digests.js';
 import { MIGRATIONS } from './migrations.js';
 
@@ -29,6 +29,33 @@ export interface SessionRow {
   readonly tokensOut: number | null;
   readonly costUsd: number | null;
   readonly error: string | null;
+  /** Metered usage of the session (model agents), else null. */
+  readonly usage?: TokenUsage | null;
+  /** What the harness itself reported (tokens, cost, turns, final message, errors), else null. */
+  readonly harness?: unknown;
+  /** Every model request the proxy relayed during the session. */
+  readonly requests?: readonly RequestRow[];
+  /** Not stored per session (the run keeps them, prefixed with the order). */
+  readonly flags?: readonly string[];
+}
+
+/** One model request as the metering proxy recorded it. */
+export interface RequestRow {
+  readonly seq: number;
+  readonly startedAt: string;
+  readonly format: string | null;
+  readonly path: string;
+  readonly model: string | null;
+  readonly status: number | null;
+  readonly failure: string | null;
+  readonly latencyMs: number;
+  readonly ttfbMs: number | null;
+  readonly input: number | null;
+  readonly cacheRead: number | null;
+  readonly cacheWrite: number | null;
+  readonly output: number | null;
+  readonly reasoning: number | null;
+  readonly costUsd: number | null;
 }
 
 export interface CheckRow {
@@ -68,6 +95,8 @@ export interface Store {
   /** The checksums recorded with a run, sorted by path; null when it was stored before bakeoff recorded them. */
   artifactDigests(runId: string): ArtifactDigest[] | null;
   listRuns(): RunRecord[];
+  /** The sessions of a run, with their metered usage, harness report and model requests. */
+  sessions(runId: string): SessionRow[];
   close(): void;
 }
 
@@ -89,15 +118,26 @@ export function openStore(dir: string, options: { create: boolean }): Store {
 
   const insertRun = db.prepare(`INSERT INTO runs VALUES (@id, @suiteId, @suiteHash, @controlsDigest, @task, @agentId,
     @agentJson, @replay, @seed, @level, @outcome, @reason, @detail, @agentSec, @gradeSec, @costUsd, @tokensIn,
-    @tokensOut, @linesAdded, @linesRemoved, @points, @maxPoints, @runtimeJson, @startedAt, @finishedAt, @ordersJson, 1)`);
+    @tokensOut, @linesAdded, @linesRemoved, @points, @maxPoints, @runtimeJson, @startedAt, @finishedAt, @ordersJson, 1,
+    @usageJson, @flagsJson)`);
   const insertSession = db.prepare(`INSERT INTO sessions VALUES (@runId, @order, @exitCode, @timedOut, @durationMs,
-    @tokensIn, @tokensOut, @costUsd, @error)`);
+    @tokensIn, @tokensOut, @costUsd, @error, @usageJson, @harnessJson)`);
+  const insertRequest = db.prepare(`INSERT INTO requests VALUES (@runId, @order, @seq, @startedAt, @format, @path, @model,
+    @status, @failure, @latencyMs, @ttfbMs, @input, @cacheRead, @cacheWrite, @output, @reasoning, @costUsd)`);
   const insertCheck = db.prepare('INSERT INTO checks VALUES (@runId, @order, @id, @expected, @status)');
   const insertArtifact = db.prepare('INSERT INTO artifacts VALUES (@runId, @path, @sha256, @bytes)');
   const save = db.transaction(
     (run: RunRecord, sessions: readonly SessionRow[], checks: readonly CheckRow[], artifacts: readonly ArtifactDigest[]) => {
       insertRun.run(runToRow(run));
-      for (const s of sessions) insertSession.run({ ...s, runId: run.id, timedOut: s.timedOut ? 1 : 0 });
+      for (const s of sessions) {
+        insertSession.run({
+          runId: run.id, order: s.order, exitCode: s.exitCode, timedOut: s.timedOut ? 1 : 0, durationMs: s.durationMs,
+          tokensIn: s.tokensIn, tokensOut: s.tokensOut, costUsd: s.costUsd, error: s.error,
+          usageJson: s.usage ? JSON.stringify(s.usage) : null,
+          harnessJson: s.harness === undefined || s.harness === null ? null : JSON.stringify(s.harness),
+        });
+        for (const r of s.requests ?? []) insertRequest.run({ ...r, runId: run.id, order: s.order });
+      }
       for (const c of checks) insertCheck.run({ ...c, runId: run.id });
       for (const a of artifacts) insertArtifact.run({ ...a, runId: run.id });
     },
@@ -142,6 +182,18 @@ export function openStore(dir: string, options: { create: boolean }): Store {
       const rows = db.prepare('SELECT path, sha256, bytes FROM artifacts WHERE run_id = ?').all(runId) as ArtifactDigest[];
       return rows.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     },
+    sessions: (runId) =>
+      (db.prepare('SELECT * FROM sessions WHERE run_id = ? ORDER BY ord').all(runId) as SessionDbRow[]).map((r) => ({
+        order: r.ord, exitCode: r.exit_code, timedOut: r.timed_out === 1, durationMs: r.duration_ms, tokensIn: r.tokens_in,
+        tokensOut: r.tokens_out, costUsd: r.cost_usd, error: r.error,
+        usage: r.usage_json ? (JSON.parse(r.usage_json) as TokenUsage) : null,
+        harness: r.harness_json ? (JSON.parse(r.harness_json) as unknown) : null,
+        requests: db
+          .prepare(`SELECT seq, started_at AS startedAt, format, path, model, status, failure, latency_ms AS latencyMs,
+            ttfb_ms AS ttfbMs, input, cache_read AS cacheRead, cache_write AS cacheWrite, output, reasoning,
+            cost_usd AS costUsd FROM requests WHERE run_id = ? AND ord = ? ORDER BY seq`)
+          .all(runId, r.ord) as RequestRow[],
+      })),
     listRuns: () => (db.prepare('SELECT * FROM runs ORDER BY started_at, id').all() as Row[]).map(rowToRun),
     close: () => db.close(),
   };
@@ -172,6 +224,12 @@ interface Row {
   reason: string | null; detail: string | null; agent_sec: number; grade_sec: number; cost_usd: number | null;
   tokens_in: number | null; tokens_out: number | null; lines_added: number; lines_removed: number; points: number;
   max_points: number; runtime_json: string; started_at: string; finished_at: string; orders_json: string;
+  usage_json: string | null; flags_json: string;
+}
+
+interface SessionDbRow {
+  ord: number; exit_code: number | null; timed_out: number; duration_ms: number; tokens_in: number | null;
+  tokens_out: number | null; cost_usd: number | null; error: string | null; usage_json: string | null; harness_json: string | null;
 }
 
 function runToRow(run: RunRecord): Record<string, unknown> {
@@ -185,6 +243,10 @@ function runToRow(run: RunRecord): Record<string, unknown> {
     detail: o.kind === 'solved' ? null : (o.detail ?? null),
     runtimeJson: JSON.stringify(run.runtime),
     ordersJson: JSON.stringify(run.orders),
+    usageJson: run.usage ? JSON.stringify(run.usage) : null,
+    flagsJson: JSON.stringify(run.flags ?? []),
+    usage: undefined,
+    flags: undefined,
     agent: undefined,
     orders: undefined,
   };
@@ -217,6 +279,8 @@ function rowToRun(row: Row): RunRecord {
     maxPoints: row.max_points,
     orders: JSON.parse(row.orders_json) as RunRecord['orders'],
     runtime: JSON.parse(row.runtime_json) as Record<string, string>,
+    usage: row.usage_json ? (JSON.parse(row.usage_json) as TokenUsage) : null,
+    flags: JSON.parse(row.flags_json) as string[],
     startedAt: row.started_at,
     finishedAt: row.finished_at,
   };

@@ -1,3 +1,8 @@
+import { UserError } from '../../errors.js';
+import { HARNESS_NAMES } from '../../agents/harness-spec.js';
+import { harnessNamed } from '../../agents/harnesses/index.js';
+import type { HarnessName } from '../../agents/harnesses/types.js';
+import { installDirOf, installedVersion, installHarness } from '../../agents/install-harness.js';
 import { SPEC_FORMS } from '../../agents/registry.js';
 import { EXIT, type CliIo } from '../io.js';
 
@@ -6,12 +11,63 @@ const DESCRIPTIONS: Readonly<Record<(typeof SPEC_FORMS)[number], string>> = {
   noop: 'changes nothing (must fail every admitted task)',
   'patch:<file.jsonl>': 'grades changes made elsewhere: {"task","order","patch"} per line',
   'command:<shell command>': 'any program, run in the workspace with the prompt in $BAKEOFF_PROMPT_FILE',
+  '<harness>:<model>[@effort]': 'a real coding-agent CLI (below) driving a model at an effort level; @lowest picks the lowest',
 };
 
-/** `bakeoff agents`: the agent specs this bakeoff understands. */
-export async function agentsCommand(flags: { json: boolean }, io: CliIo): Promise<number> {
-  const rows = SPEC_FORMS.map((spec) => ({ spec, description: DESCRIPTIONS[spec] }));
-  if (flags.json) io.stdout.write(JSON.stringify({ agents: rows }, null, 2) + '\n');
-  else io.stdout.write(rows.map((r) => `${r.spec.padEnd(26)} ${r.description}`).join('\n') + '\n');
+/** A model each harness is listed with, to show its effort levels (levels can differ per model). */
+const EXAMPLE_MODEL: Readonly<Record<HarnessName, string>> = {
+  'claude-code': 'claude-opus-4-5',
+  codex: 'gpt-5.5',
+  pi: 'anthropic/claude-sonnet-4-5',
+  opencode: 'openai/gpt-5',
+  'gemini-cli': 'gemini-2.5-pro',
+};
+
+/**
+ * `bakeoff agents`: the agent specs bakeoff understands and, per harness, the pinned version,
+ * the version installed, its wire format and effort levels. `bakeoff agents install [h...]`
+ * installs the pinned CLIs from npm (all five when none is named).
+ */
+export async function agentsCommand(action: string | undefined, names: readonly string[], flags: { json: boolean }, io: CliIo): Promise<number> {
+  if (action === 'install') return install(names, flags, io);
+  if (action !== undefined && action !== 'list') throw new UserError(`agents: expected "install" or "list", received ${JSON.stringify(action)}`);
+  const specs = SPEC_FORMS.map((spec) => ({ spec, description: DESCRIPTIONS[spec] }));
+  const harnesses = await Promise.all(
+    HARNESS_NAMES.map(async (name) => {
+      const h = harnessNamed(name);
+      const model = EXAMPLE_MODEL[name];
+      return { harness: name, package: h.npmPackage, pinned: h.version, installed: await installedVersion(h, io.env), dir: installDirOf(h, io.env), wireFormat: h.wireFormat(model), exampleModel: model, efforts: h.efforts(model) };
+    }),
+  );
+  if (flags.json) {
+    io.stdout.write(JSON.stringify({ agents: specs, harnesses }, null, 2) + '\n');
+    return EXIT.ok;
+  }
+  io.stdout.write(specs.map((r) => `${r.spec.padEnd(28)} ${r.description}`).join('\n') + '\n\n');
+  io.stdout.write(`${'harness'.padEnd(12)} ${'pinned'.padEnd(45)} ${'installed'.padEnd(14)} ${'wire format'.padEnd(19)} effort levels (for the example model)\n`);
+  for (const h of harnesses) {
+    io.stdout.write(
+      `${h.harness.padEnd(12)} ${`${h.package}@${h.pinned}`.padEnd(45)} ${(h.installed ?? 'no').padEnd(14)} ${h.wireFormat.padEnd(19)} ${h.efforts.join(', ') || '(none)'}  (${h.exampleModel})\n`,
+    );
+  }
+  if (harnesses.some((h) => h.installed === null)) io.stdout.write('\ninstall the pinned CLIs with: npx bakeoff agents install [harness...]\n');
   return EXIT.ok;
+}
+
+async function install(names: readonly string[], flags: { json: boolean }, io: CliIo): Promise<number> {
+  const unknown = names.filter((n) => !(HARNESS_NAMES as readonly string[]).includes(n));
+  if (unknown.length) throw new UserError(`agents install: expected harness names among ${HARNESS_NAMES.join(', ')}, received ${unknown.map((n) => JSON.stringify(n)).join(', ')}`);
+  const wanted = (names.length ? names : HARNESS_NAMES) as readonly HarnessName[];
+  const results = await Promise.all(
+    wanted.map(async (name) => {
+      const h = harnessNamed(name);
+      const started = performance.now();
+      const dir = await installHarness(h, io.env);
+      const version = await installedVersion(h, io.env);
+      if (!flags.json) io.stderr.write(`${name}: ${h.npmPackage}@${h.version} in ${dir} (reports ${version ?? 'no version'}; ${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
+      return { harness: name, dir, version };
+    }),
+  );
+  if (flags.json) io.stdout.write(JSON.stringify({ installed: results }, null, 2) + '\n');
+  return results.every((r) => r.version !== null) ? EXIT.ok : EXIT.infra;
 }

@@ -1,13 +1,17 @@
 import os from 'node:os';
 import path from 'node:path';
-import { resolveAgent } from '../../agents/registry.js';
+import { openModelUpstream } from '../../agents/harness-agent/model-upstream.js';
+import { resolveAgents } from '../../agents/resolve-agents.js';
+import { openPriceBook } from '../../meter/price-book.js';
 import { UserError } from '../../errors.js';
 import { summarize, renderTable } from '../../report/index.js';
 import { runBake } from '../../run/run-bake.js';
 import { runtimeVersions } from '../../run/runtime-versions.js';
 import { requireTools } from '../../sandbox/require-tools.js';
 import { loadSuite } from '../../suite/load-suite.js';
-import { readLock } from '../../suite/lock.js';
+import { readLock, type SuiteLock } from '../../suite/lock.js';
+import type { Suite } from '../../suite/types.js';
+import type { Agent } from '../../agents/types.js';
 import { openStore } from '../../store/open-store.js';
 import { BAKEOFF_VERSION } from '../../version.js';
 import { createProgress } from '../progress.js';
@@ -16,6 +20,16 @@ import { cacheDir, EXIT, type CliIo } from '../io.js';
 
 export interface RunFlags {
   readonly agent: readonly string[];
+  /** An agents file of named model agents. */
+  readonly agents?: string;
+  /** Where model agents' requests go: vendor (default), openrouter, a base URL, scripted:<script>. */
+  readonly upstream: string;
+  /** A prices file overriding the catalog's list prices. */
+  readonly prices?: string;
+  /** Seconds without a byte from the model API before a request counts as hung. */
+  readonly upstreamIdleTimeout: number;
+  /** Run model agents under strace and flag every address they try other than the proxy. */
+  readonly traceNetwork: boolean;
   readonly runs?: number;
   readonly out?: string;
   readonly concurrency: number;
@@ -25,15 +39,37 @@ export interface RunFlags {
 
 /** `bakeoff run <suite> --agent …`: plan, run (resuming), store, print the leaderboard. */
 export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promise<number> {
-  if (flags.agent.length === 0) throw new UserError('--agent: expected at least one agent spec, received none');
+  if (flags.agent.length === 0 && !flags.agents) throw new UserError('--agent: expected at least one agent spec (or --agents <file>), received none');
   const suite = await loadSuite(path.resolve(io.cwd, dir));
   const lock = await readLock(suite);
   const out = path.resolve(io.cwd, flags.out ?? path.join('results', suite.id));
   const forbiddenRoots = [suite.dir, out, cacheDir(io), path.join(os.tmpdir(), 'bakeoff-scratch')];
-  const agents = await Promise.all(flags.agent.map((spec) => resolveAgent(spec, { cwd: io.cwd, forbiddenRoots })));
-  const ids = agents.map((a) => a.info.id);
-  const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
-  if (duplicate) throw new UserError(`--agent: each agent may appear once, received ${JSON.stringify(duplicate)} twice`);
+  const prices = await openPriceBook(flags.prices ? path.resolve(io.cwd, flags.prices) : undefined);
+  const { agents, upstream } = await resolveAgents(flags.agent, {
+    cwd: io.cwd,
+    forbiddenRoots,
+    ...(flags.agents ? { agentsFile: flags.agents } : {}),
+    openUpstream: (formats) => openModelUpstream(flags.upstream, { cwd: io.cwd, env: io.env, formats }),
+    priceOf: (model) => prices.priceOf(model),
+    idleTimeoutMs: flags.upstreamIdleTimeout * 1000,
+    traceNetwork: flags.traceNetwork,
+  });
+  try {
+    return await runWithAgents(suite, lock, out, agents, upstream ? { upstream: upstream.name, prices: prices.source } : {}, flags, io);
+  } finally {
+    await upstream?.close();
+  }
+}
+
+async function runWithAgents(
+  suite: Suite,
+  lock: SuiteLock,
+  out: string,
+  agents: readonly Agent[],
+  modelRuntime: Readonly<Record<string, string>>,
+  flags: RunFlags,
+  io: CliIo,
+): Promise<number> {
   await requireTools(['bwrap', 'git']);
   const isolation = await isolationFor(suite.controls, flags.unsafeNoSandbox, io);
   const store = openStore(out, { create: true });
@@ -49,7 +85,7 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
       store,
       isolation,
       cacheDir: cacheDir(io),
-      runtime: await runtimeVersions(BAKEOFF_VERSION),
+      runtime: { ...(await runtimeVersions(BAKEOFF_VERSION)), ...modelRuntime },
       onEvent: (event) => {
         if (event.type === 'plan') {
           for (const r of event.rejected) progress.note(`skipping ${r.task}: rejected by validate (${r.reason})`);

@@ -1,0 +1,70 @@
+import { readFile } from 'node:fs/promises';
+import YAML from 'yaml';
+import { z } from 'zod';
+import { InputError, UserError } from '../errors.js';
+import { toInputIssues } from '../util/zod-issues.js';
+
+/** One named agent of an agents file. */
+export interface NamedAgent {
+  readonly name: string;
+  /** `<harness>:<model>[@effort]`. */
+  readonly spec: string;
+  /** Extra arguments appended to the harness's command line. */
+  readonly args: readonly string[];
+  /** Extra (non-secret) environment variables for the harness inside the sandbox. */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const SECRET = /KEY|TOKEN|SECRET|PASSWORD/i;
+
+const AgentEntry = z
+  .object({
+    harness: z.string().min(1),
+    model: z.string().min(1),
+    effort: z.string().min(1).optional(),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
+  })
+  .strict();
+
+const AgentsFile = z.object({ agents: z.record(z.string().regex(NAME, 'a name of letters, digits, ".", "_" or "-"'), AgentEntry) }).strict();
+
+/**
+ * Reads an agents file (`--agents agents.yaml`): named agents with settings, e.g.
+ *
+ *     agents:
+ *       sonnet-high: { harness: claude-code, model: claude-sonnet-4-5, effort: high }
+ *       gpt-low:     { harness: codex, model: gpt-5.5, effort: lowest, args: ["-c", "model_verbosity=\"low\""] }
+ *
+ * The name is the agent's id in results and reports. Secrets do not belong here (the sandbox
+ * never sees a real key; the metering proxy injects it), so variables named like keys are refused.
+ */
+export async function readAgentsFile(file: string): Promise<NamedAgent[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UserError(`--agents ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  let data: unknown;
+  try {
+    data = YAML.parse(text);
+  } catch (error) {
+    throw new InputError([{ file, field: '', expected: 'YAML', received: (error as Error).message.split('\n')[0]! }]);
+  }
+  const parsed = AgentsFile.safeParse(data);
+  if (!parsed.success) {
+    throw new InputError(toInputIssues(file, parsed.error, (p) => (p.length === 2 ? Object.keys(AgentEntry.shape) : p.length === 0 ? ['agents'] : [])));
+  }
+  const agents: NamedAgent[] = [];
+  for (const [name, entry] of Object.entries(parsed.data.agents)) {
+    const secret = Object.keys(entry.env).find((k) => SECRET.test(k));
+    if (secret) {
+      throw new InputError([{ file, field: `agents.${name}.env.${secret}`, expected: 'no secrets (the proxy injects API keys on the host)', received: `a variable named ${secret}` }]);
+    }
+    agents.push({ name, spec: `${entry.harness}:${entry.model}${entry.effort ? `@${entry.effort}` : ''}`, args: entry.args, env: entry.env });
+  }
+  if (agents.length === 0) throw new InputError([{ file, field: 'agents', expected: 'at least one agent', received: 'none' }]);
+  return agents;
+}

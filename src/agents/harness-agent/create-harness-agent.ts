@@ -1,0 +1,230 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, chown, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { UserError } from '../../errors.js';
+import { startMeterProxy } from '../../meter/proxy.js';
+import type { RequestRow } from '../../store/open-store.js';
+import { sha256 } from '../../util/hash.js';
+import { installDirOf, installedVersion } from '../install-harness.js';
+import { harnessNamed } from '../harnesses/index.js';
+import type { Harness, HarnessReport } from '../harnesses/types.js';
+import { resolveEffort, type HarnessSpec } from '../harness-spec.js';
+import type { Agent, SessionContext, SessionResult } from '../types.js';
+import { sessionCost, sumUsage, tokenDisagreements, type Price } from './account-session.js';
+import { classifySession } from './classify-session.js';
+import { goldEdits } from './gold-edits.js';
+import { foreignAttempts, readNetworkTrace, traceNetworkPrefix } from './network-trace.js';
+import type { ModelUpstream } from './model-upstream.js';
+
+/** Port the harness talks to inside the sandbox (its own loopback; relayed to the session's proxy). */
+const PROXY_PORT = 8787;
+const DUMMY_KEY = 'sk-bakeoff-dummy-key-the-proxy-injects-the-real-one';
+
+export interface HarnessAgentOptions {
+  readonly spec: HarnessSpec;
+  /** Name from an agents file; default: the spec with the effort resolved. */
+  readonly name?: string;
+  readonly args?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+  readonly upstream: ModelUpstream;
+  readonly priceOf: (model: string) => Price | null;
+  /** A model request with no bytes for this long is a hang (void upstream-hang). */
+  readonly idleTimeoutMs: number;
+  /** Run the CLI under strace and record every address it tried to reach (`--trace-network`). */
+  readonly traceNetwork?: boolean;
+}
+
+/**
+ * A real coding-agent CLI as an agent: the pinned harness, installed in its own prefix, runs
+ * headless inside the sandbox with a fresh HOME; its only network is one loopback port relayed
+ * to a metering proxy on the host that injects the real key and counts every token. The
+ * session's tokens and cost come from the meter (the same for every harness); what the harness
+ * reported is kept next to them, and a disagreement is flagged.
+ */
+export async function createHarnessAgent(options: HarnessAgentOptions): Promise<Agent> {
+  const { spec, upstream } = options;
+  const harness = harnessNamed(spec.harness);
+  const resolved = resolveEffort(spec, harness.efforts(spec.model));
+  if ('error' in resolved) throw new UserError(`--agent ${resolved.error}`);
+  const version = await installedVersion(harness);
+  if (version === null) {
+    throw new UserError(`--agent ${spec.harness}:${spec.model}: ${harness.npmPackage}@${harness.version} is not installed; run \`bakeoff agents install ${spec.harness}\``);
+  }
+  const effort = resolved.effort;
+  const id = options.name ?? `${spec.harness}:${spec.model}${effort ? `@${effort}` : ''}`;
+  const args = options.args ?? [];
+  const extraEnv = options.env ?? {};
+  const price = options.priceOf(spec.model);
+  return {
+    info: { id, harness: spec.harness, version, model: spec.model, effort },
+    digest: sha256(JSON.stringify({ harness: spec.harness, version, model: spec.model, effort, args, env: extraEnv, upstream: upstream.name })),
+    runSession: (ctx) =>
+      runHarnessSession(ctx, { harness, model: spec.model, effort, args, extraEnv, price, upstream, idleTimeoutMs: options.idleTimeoutMs, traceNetwork: options.traceNetwork ?? false }),
+  };
+}
+
+interface SessionPlan {
+  readonly harness: Harness;
+  readonly model: string;
+  readonly effort: string | null;
+  readonly args: readonly string[];
+  readonly extraEnv: Readonly<Record<string, string>>;
+  readonly price: Price | null;
+  readonly upstream: ModelUpstream;
+  readonly idleTimeoutMs: number;
+  readonly traceNetwork: boolean;
+}
+
+async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promise<SessionResult> {
+  const started = performance.now();
+  const { harness, upstream } = plan;
+  const owner = ctx.sandbox.owner;
+  const home = ctx.sandbox.home ?? path.join(ctx.scratchDir, 'home');
+  const seedDir = path.join(ctx.scratchDir, 'home-seed');
+  const outDir = path.join(ctx.scratchDir, 'out');
+  await mkdir(outDir, { recursive: true });
+  if (ctx.sandbox.home === null) await mkdir(home, { recursive: true });
+  if (owner) await chown(outDir, owner.uid, owner.gid);
+
+  const token = randomBytes(12).toString('hex');
+  if (upstream.registerSession) {
+    try {
+      upstream.registerSession(token, { workspace: ctx.workspace, edits: await goldEdits(ctx.workspace, await readFile(ctx.goldPatchPath, 'utf8')) });
+    } catch (error) {
+      return instrumentError(started, `scripted gold: ${(error as Error).message}`);
+    }
+  }
+  const installDir = installDirOf(harness);
+  const setup = harness.setup({
+    installDir,
+    home,
+    workspace: ctx.workspace,
+    prompt: ctx.prompt,
+    model: plan.model,
+    effort: plan.effort,
+    baseUrl: `http://127.0.0.1:${PROXY_PORT}`,
+    apiKey: DUMMY_KEY,
+    prices: plan.price,
+  });
+  for (const [rel, content] of Object.entries(setup.homeFiles)) {
+    const file = path.join(seedDir, rel);
+    await mkdir(path.dirname(file), { recursive: true, mode: 0o755 });
+    await writeFile(file, content, { mode: 0o644 });
+  }
+  await mkdir(seedDir, { recursive: true, mode: 0o755 });
+  const stdinFile = path.join(ctx.scratchDir, 'stdin.txt');
+  await writeFile(stdinFile, setup.stdin ?? '', { mode: 0o644 });
+
+  const socket = path.join(ctx.scratchDir, 'model.sock');
+  const proxy = await startMeterProxy({
+    listen: { socket },
+    upstream: upstream.upstream,
+    idleTimeoutMs: plan.idleTimeoutMs,
+    extraHeaders: { 'x-bakeoff-session': token },
+  });
+  let exec;
+  let pending = 0;
+  try {
+    await chmod(socket, 0o666);
+    if (owner) await chown(socket, owner.uid, owner.gid);
+    const stream = path.join(outDir, 'stream.jsonl');
+    const command = [
+      `mkdir -p "$HOME" && cp -R ${quote(seedDir)}/. "$HOME"/ &&`,
+      'exec',
+      ...[...(plan.traceNetwork ? traceNetworkPrefix(path.join(outDir, 'network.trace')) : []), ...withExtraArgs(setup.argv, plan.args)].map(quote),
+      `< ${quote(stdinFile)} > ${quote(stream)}`,
+    ].join(' ');
+    exec = await ctx.sandbox.exec({
+      command,
+      cwd: ctx.workspace,
+      env: { ...ctx.env, ...setup.env, ...plan.extraEnv, ...(ctx.sandbox.home === null ? { HOME: home } : {}) },
+      timeoutMs: ctx.timeoutMs,
+      network: 'none',
+      outputPath: ctx.outputPath,
+      binds: [
+        { path: ctx.workspace, writable: true },
+        { path: installDir, writable: false },
+        { path: seedDir, writable: false },
+        { path: stdinFile, writable: false },
+        { path: outDir, writable: true },
+      ],
+      modelBridge: { socket, port: PROXY_PORT },
+    });
+    pending = proxy.pending().length;
+  } finally {
+    await proxy.close();
+  }
+  const streamText = await readFile(path.join(outDir, 'stream.jsonl'), 'utf8').catch(() => '');
+  await copyFile(path.join(outDir, 'stream.jsonl'), path.join(path.dirname(ctx.outputPath), 'stream.jsonl')).catch(() => undefined);
+  const report: HarnessReport = harness.parse(streamText, exec.exitCode);
+  const metered = proxy.requests();
+  const usage = sumUsage(metered.map((r) => r.usage));
+  const cost = sessionCost(metered.map((r) => r.costUsd), usage, plan.price);
+  const verdict = classifySession({
+    exitCode: exec.exitCode,
+    timedOut: exec.timedOut,
+    limitHit: exec.limitHit,
+    report,
+    requests: metered,
+    pending,
+    idleTimeoutSec: plan.idleTimeoutMs / 1000,
+  });
+  const flags = tokenDisagreements(report.tokens, usage);
+  if (plan.traceNetwork) flags.push(...(await networkFlags(outDir, path.dirname(ctx.outputPath))));
+  if (cost.basis === 'unknown') flags.push(`cost: no list price for ${plan.model}`);
+  const requests: RequestRow[] = metered.map((r) => ({
+    seq: r.seq,
+    startedAt: r.startedAt,
+    format: r.format,
+    path: r.path,
+    model: r.model,
+    status: r.status,
+    failure: r.failure,
+    latencyMs: r.latencyMs,
+    ttfbMs: r.ttfbMs,
+    input: r.usage?.inputTokens ?? null,
+    cacheRead: r.usage?.cacheReadTokens ?? null,
+    cacheWrite: r.usage?.cacheWriteTokens ?? null,
+    output: r.usage?.outputTokens ?? null,
+    reasoning: r.usage?.reasoningTokens ?? null,
+    costUsd: r.costUsd,
+  }));
+  return {
+    exitCode: exec.exitCode,
+    timedOut: exec.timedOut && verdict === null,
+    durationMs: performance.now() - started,
+    limitHit: exec.limitHit,
+    tokensIn: usage.inputTokens,
+    tokensOut: usage.outputTokens,
+    ...(cost.costUsd !== null ? { costUsd: cost.costUsd } : {}),
+    usage,
+    harness: report,
+    requests,
+    flags,
+    ...(verdict ? { error: verdict.detail, voidReason: verdict.reason } : {}),
+  };
+}
+
+/** Saves the network trace as `network.json` next to the agent log; one flag per address other than the proxy. */
+async function networkFlags(outDir: string, artifactsDir: string): Promise<string[]> {
+  const log = await readFile(path.join(outDir, 'network.trace'), 'utf8').catch(() => null);
+  if (log === null) return ['network: --trace-network was asked for but strace left no log'];
+  const attempts = readNetworkTrace(log);
+  await writeFile(path.join(artifactsDir, 'network.json'), JSON.stringify(attempts, null, 2) + '\n');
+  return foreignAttempts(attempts, `127.0.0.1:${PROXY_PORT}`).map((a) => `network: ${a.call} to ${a.address} (${a.result})`);
+}
+
+function instrumentError(started: number, detail: string): SessionResult {
+  return { exitCode: null, timedOut: false, durationMs: performance.now() - started, error: detail, voidReason: 'agent-error' };
+}
+
+/** The harness's command line with the agents file's `args` before the prompt (which follows a `--` where there is one). */
+function withExtraArgs(argv: readonly string[], extra: readonly string[]): string[] {
+  const dashes = argv.indexOf('--');
+  return dashes < 0 ? [...argv, ...extra] : [...argv.slice(0, dashes), ...extra, ...argv.slice(dashes)];
+}
+
+/** One shell word. */
+function quote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,41 @@
+import path from 'node:path';
+import { scriptedUpstream, upstreamFor, type Upstream } from '../../meter/upstream.js';
+import { FAULT_SCRIPTS } from '../../model-server/fault-reply.js';
+import { startModelServer } from '../../model-server/index.js';
+import type { GoldSession } from '../../model-server/types.js';
+import type { WireFormat } from '../../meter/types.js';
+
+/** The model API every harness session of a bake talks to, through its metering proxy. */
+export interface ModelUpstream {
+  /** Recorded with runs and part of model agents' digests: `vendor`, `openrouter`, a base URL, `scripted:<script>`. */
+  readonly name: string;
+  readonly upstream: Upstream;
+  /** Set for `scripted:gold`: tells the scripted model which change a session must make. */
+  readonly registerSession?: (token: string, session: GoldSession) => void;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the upstream `--upstream` names. `scripted:<script>` starts bakeoff's own scripted
+ * model server on loopback for the bake (`gold`, a fault script, or a replay file relative to
+ * `cwd`); every other value is a real API whose key stays in this process.
+ */
+export async function openModelUpstream(
+  spec: string,
+  options: { cwd: string; env: NodeJS.ProcessEnv; /** The agents' wire formats: their keys must be set. */ formats: readonly WireFormat[] },
+): Promise<ModelUpstream> {
+  if (spec.startsWith('scripted:')) {
+    const name = spec.slice('scripted:'.length);
+    const builtin = name === 'gold' || (FAULT_SCRIPTS as readonly string[]).includes(name);
+    const script = builtin ? name : path.resolve(options.cwd, name);
+    const server = await startModelServer({ listen: { host: '127.0.0.1', port: 0 }, script });
+    return {
+      name: builtin ? spec : `scripted:${path.basename(script)}`,
+      upstream: scriptedUpstream(server.url),
+      ...(name === 'gold' ? { registerSession: (token: string, session: GoldSession) => server.registerSession(token, session) } : {}),
+      close: () => server.close(),
+    };
+  }
+  const upstream = upstreamFor(spec, options.env, { formats: options.formats });
+  return { name: upstream.name, upstream, close: async () => undefined };
+}

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { parseHarnessSpec, resolveEffort } from './harness-spec.js';
+
+describe('agent specs <harness>:<model>[@effort]', () => {
+  it('reads harness, model and effort; models may hold / and :', () => {
+    expect(parseHarnessSpec('claude-code:claude-sonnet-4-5@high')).toEqual({ harness: 'claude-code', model: 'claude-sonnet-4-5', effort: 'high' });
+    expect(parseHarnessSpec('pi:anthropic/claude-sonnet-4-5')).toEqual({ harness: 'pi', model: 'anthropic/claude-sonnet-4-5', effort: null });
+    expect(parseHarnessSpec('opencode:openrouter/openai/gpt-5:free@lowest')).toEqual({ harness: 'opencode', model: 'openrouter/openai/gpt-5:free', effort: 'lowest' });
+  });
+
+  it('is not a harness spec for builtins and other kinds, and says what is wrong with a broken one', () => {
+    expect(parseHarnessSpec('gold')).toBeNull();
+    expect(parseHarnessSpec('command:./x.sh')).toBeNull();
+    expect(parseHarnessSpec('codex:')).toEqual({ error: expect.stringContaining('expected a model id') });
+    expect(parseHarnessSpec('codex:gpt-5.5@')).toEqual({ error: expect.stringContaining('expected an effort level') });
+  });
+
+  it('resolves @lowest to the harness\'s lowest level for the model and refuses unknown levels', () => {
+    const spec = { harness: 'codex', model: 'gpt-5.5' } as const;
+    expect(resolveEffort({ ...spec, effort: 'lowest' }, ['low', 'medium', 'high'])).toEqual({ effort: 'low' });
+    expect(resolveEffort({ ...spec, effort: null }, ['low'])).toEqual({ effort: null });
+    expect(resolveEffort({ ...spec, effort: 'lowest' }, [])).toEqual({ effort: null });
+    expect(resolveEffort({ ...spec, effort: 'max' }, ['low', 'high'])).toEqual({ error: 'codex:gpt-5.5@max: expected one of low, high or lowest, received "max"' });
+  });
+});

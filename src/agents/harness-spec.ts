@@ -1,0 +1,42 @@
+import type { HarnessName } from './harnesses/types.js';
+
+export const HARNESS_NAMES: readonly HarnessName[] = ['claude-code', 'codex', 'pi', 'opencode', 'gemini-cli'];
+
+/** A model in a harness at an effort level: `<harness>:<model>[@effort]`. */
+export interface HarnessSpec {
+  readonly harness: HarnessName;
+  readonly model: string;
+  /** As written: a level, `lowest`, or null for the harness's default. */
+  readonly effort: string | null;
+}
+
+/**
+ * Reads `<harness>:<model>[@effort]` (e.g. `claude-code:claude-sonnet-4-5@high`,
+ * `pi:anthropic/claude-sonnet-4-5`, `codex:gpt-5.5@lowest`); null when `spec` does not name a
+ * harness. The effort is what follows the last `@`, so model ids may hold `/` and `:`.
+ */
+export function parseHarnessSpec(spec: string): HarnessSpec | { error: string } | null {
+  const colon = spec.indexOf(':');
+  if (colon <= 0) return null;
+  const harness = spec.slice(0, colon);
+  if (!(HARNESS_NAMES as readonly string[]).includes(harness)) return null;
+  let model = spec.slice(colon + 1);
+  let effort: string | null = null;
+  const at = model.lastIndexOf('@');
+  if (at >= 0) {
+    effort = model.slice(at + 1);
+    model = model.slice(0, at);
+    if (!effort) return { error: `"${spec}": expected an effort level after "@", received nothing` };
+  }
+  if (!model.trim() || /\s/.test(model)) return { error: `"${spec}": expected a model id after "${harness}:" (no spaces), received ${JSON.stringify(model)}` };
+  return { harness: harness as HarnessName, model, effort };
+}
+
+/** The level an effort as written selects: `lowest` → the harness's lowest for the model. */
+export function resolveEffort(spec: HarnessSpec, levels: readonly string[]): { effort: string | null } | { error: string } {
+  if (spec.effort === null) return { effort: null };
+  if (spec.effort === 'lowest') return { effort: levels[0] ?? null };
+  if (levels.includes(spec.effort)) return { effort: spec.effort };
+  const known = levels.length ? `one of ${levels.join(', ')} or lowest` : `no effort (${spec.harness} has no effort setting for ${spec.model}) or @lowest`;
+  return { error: `${spec.harness}:${spec.model}@${spec.effort}: expected ${known}, received "${spec.effort}"` };
+}

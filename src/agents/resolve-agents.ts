@@ -1,0 +1,78 @@
+import path from 'node:path';
+import { InputError, UserError } from '../errors.js';
+import type { WireFormat } from '../meter/types.js';
+import { readAgentsFile } from './agents-file.js';
+import { createHarnessAgent } from './harness-agent/create-harness-agent.js';
+import type { Price } from './harness-agent/account-session.js';
+import type { ModelUpstream } from './harness-agent/model-upstream.js';
+import { harnessNamed } from './harnesses/index.js';
+import { parseHarnessSpec, type HarnessSpec } from './harness-spec.js';
+import { resolveAgent } from './registry.js';
+import type { Agent } from './types.js';
+
+export interface ResolveAgentsOptions {
+  readonly cwd: string;
+  readonly forbiddenRoots: readonly string[];
+  /** `--agents` file, if any. */
+  readonly agentsFile?: string;
+  /** Opens the model upstream for agents speaking these wire formats; called once, only when a model agent is asked for. */
+  readonly openUpstream: (formats: readonly WireFormat[]) => Promise<ModelUpstream>;
+  readonly priceOf: (model: string) => Price | null;
+  readonly idleTimeoutMs: number;
+  readonly traceNetwork?: boolean;
+}
+
+type Wanted = { kind: 'plain'; spec: string } | { kind: 'model'; spec: HarnessSpec; name?: string; args?: readonly string[]; env?: Readonly<Record<string, string>> };
+
+/**
+ * Every agent of a bake: the `--agent` specs (builtins, `patch:`, `command:`,
+ * `<harness>:<model>[@effort]`) and the named agents of an agents file, ids unique. Returns the
+ * upstream too when one was opened, for the caller to close.
+ */
+export async function resolveAgents(specs: readonly string[], options: ResolveAgentsOptions): Promise<{ agents: Agent[]; upstream: ModelUpstream | null }> {
+  const wanted: Wanted[] = specs.map((spec) => {
+    const parsed = parseHarnessSpec(spec);
+    if (parsed && 'error' in parsed) throw new UserError(`--agent ${parsed.error}`);
+    return parsed ? { kind: 'model', spec: parsed } : { kind: 'plain', spec };
+  });
+  if (options.agentsFile) {
+    const file = path.resolve(options.cwd, options.agentsFile);
+    for (const named of await readAgentsFile(file)) {
+      const parsed = parseHarnessSpec(named.spec);
+      if (!parsed || 'error' in parsed) {
+        throw new InputError([{ file, field: `agents.${named.name}`, expected: 'harness one of claude-code, codex, pi, opencode, gemini-cli and a model id', received: JSON.stringify(named.spec) }]);
+      }
+      wanted.push({ kind: 'model', spec: parsed, name: named.name, args: named.args, env: named.env });
+    }
+  }
+  const models = wanted.filter((w) => w.kind === 'model');
+  const formats = [...new Set(models.map((w) => harnessNamed(w.spec.harness).wireFormat(w.spec.model)))];
+  const upstream = models.length > 0 ? await options.openUpstream(formats) : null;
+  try {
+    const agents: Agent[] = [];
+    for (const w of wanted) {
+      agents.push(
+        w.kind === 'plain'
+          ? await resolveAgent(w.spec, options)
+          : await createHarnessAgent({
+              spec: w.spec,
+              ...(w.name ? { name: w.name } : {}),
+              ...(w.args ? { args: w.args } : {}),
+              ...(w.env ? { env: w.env } : {}),
+              upstream: upstream!,
+              priceOf: options.priceOf,
+              idleTimeoutMs: options.idleTimeoutMs,
+              traceNetwork: options.traceNetwork ?? false,
+            }),
+      );
+    }
+    const ids = agents.map((a) => a.info.id);
+    const duplicate = ids.find((id, i) => ids.indexOf(id) !== i);
+    if (duplicate) throw new UserError(`--agent: each agent may appear once, received ${JSON.stringify(duplicate)} twice`);
+    if (agents.length === 0) throw new UserError('--agent: expected at least one agent spec (or --agents <file>), received none');
+    return { agents, upstream };
+  } catch (error) {
+    await upstream?.close();
+    throw error;
+  }
+}

@@ -1,0 +1,95 @@
+import { writeFile } from 'node:fs/promises';
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startModelServer, type ModelServer } from '../../../src/model-server/index.js';
+import { bakeoff, tempDir } from '../helpers.js';
+import { oneTaskSuite, requireHarnesses } from './agent-helpers.js';
+
+// The real key, split so that no command line in the sandbox ever holds it whole.
+const KEY_HEAD = 'sk-real-';
+const KEY_TAIL = 'canary-5e1f0c9a';
+const REAL_KEY = KEY_HEAD + KEY_TAIL;
+
+/** What the agent runs through Claude Code's Bash tool: look for the key everywhere it could be, write the counts. */
+const SEARCH = [
+  `K="$(printf '%s%s' '${KEY_HEAD}' '${KEY_TAIL}')"`,
+  '{',
+  '  echo "env $(env | grep -c -- "$K")"',
+  '  echo "dummy-env $(env | grep -c -- sk-bakeoff-dummy)"',
+  `  echo "proc $(for p in /proc/[0-9]*; do cat $p/environ $p/cmdline 2>/dev/null | tr '\\0' '\\n'; done | grep -c -- "$K")"`,
+  `  echo "dummy-proc $(for p in /proc/[0-9]*; do cat $p/environ 2>/dev/null | tr '\\0' '\\n'; done | grep -c -- sk-bakeoff-dummy)"`,
+  '  echo "processes $(ls -d /proc/[0-9]* | wc -l)"',
+  '  echo "files $(grep -rIl -s --exclude-dir=proc --exclude-dir=sys --exclude-dir=usr --exclude-dir=harnesses -- "$K" / 2>/dev/null | wc -l)"',
+  '  echo "searched $(find / \\( -path /proc -o -path /sys -o -path /usr -o -name harnesses \\) -prune -o -type f -print 2>/dev/null | wc -l)"',
+  '} > leak-report.txt',
+].join('\n');
+
+/*
+ * API keys stay on the host: the sandbox holds a dummy; the metering proxy strips it and
+ * injects the real key. A real Claude Code, driven by a replay script, searches the sandbox for
+ * the real key — environment, every process's environment and command line, every file — and
+ * writes what it found into its change.
+ */
+describe('the real API key never enters the sandbox', () => {
+  let model: ModelServer;
+  let front: Server;
+  const seen: IncomingHttpHeaders[] = [];
+  let report = '';
+
+  beforeAll(async () => {
+    requireHarnesses();
+    const dir = await tempDir();
+    const script = path.join(dir, 'search.json');
+    await writeFile(script, JSON.stringify({ replies: [{ tool: { name: 'Bash', args: { command: SEARCH, description: 'look for the key' } } }, { text: 'Searched.' }] }));
+    model = await startModelServer({ listen: { host: '127.0.0.1', port: 0 }, script });
+    // an "API" that records the headers it is sent, then answers from the replay script
+    front = createServer((req, res) => {
+      seen.push(req.headers);
+      const target = new URL(req.url ?? '/', model.url);
+      const up = request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      });
+      req.pipe(up);
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    const suite = await oneTaskSuite(120);
+    const out = await tempDir();
+    const r = await bakeoff(
+      ['run', suite, '--agent', 'claude-code:claude-sonnet-4-5', '--upstream', `http://127.0.0.1:${(front.address() as AddressInfo).port}`, '--runs', '1', '--out', out, '--json'],
+      { env: { BAKEOFF_UPSTREAM_API_KEY: REAL_KEY, ANTHROPIC_API_KEY: REAL_KEY, OPENAI_API_KEY: REAL_KEY } },
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const runs = (JSON.parse((await bakeoff(['report', out, '--format', 'json'])).stdout) as { runs: { id: string }[] }).runs;
+    report = await readFile(path.join(out, 'runs', runs[0]!.id, 'order-1', 'change.patch'), 'utf8');
+  }, 600_000);
+
+  afterAll(async () => {
+    front?.close();
+    await model?.close();
+  });
+
+  it('the proxy sent the real key upstream, never the dummy', () => {
+    expect(seen.length).toBeGreaterThan(0);
+    for (const h of seen) {
+      expect(h['x-api-key']).toBe(REAL_KEY);
+      expect(JSON.stringify(h)).not.toContain('sk-bakeoff-dummy');
+    }
+  });
+
+  it('inside, the search found the dummy key but not the real one: not in the environment, any process, or any file', () => {
+    const count = (name: string) => Number(new RegExp(`^\\+${name} (\\d+)$`, 'm').exec(report)?.[1] ?? 'NaN');
+    expect(report).toContain('leak-report.txt');
+    // positive controls: the search works
+    expect(count('dummy-env')).toBeGreaterThan(0);
+    expect(count('dummy-proc')).toBeGreaterThan(0);
+    expect(count('processes')).toBeGreaterThan(2);
+    expect(count('searched')).toBeGreaterThan(10);
+    expect(count('env')).toBe(0);
+    expect(count('proc')).toBe(0);
+    expect(count('files')).toBe(0);
+  });
+});

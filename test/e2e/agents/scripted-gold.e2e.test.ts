@@ -1,0 +1,125 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { harnessNamed } from '../../../src/agents/harnesses/index.js';
+import type { HarnessName, HarnessTokens } from '../../../src/agents/harnesses/types.js';
+import { listPrice } from '../../../src/meter/prices.js';
+import { scriptedUsage } from '../../../src/model-server/index.js';
+import { bakeoff, ROOT, tempDir } from '../helpers.js';
+import { AGENT_SPECS, readStore, requireHarnesses } from './agent-helpers.js';
+
+interface JsonRun {
+  id: string; task: string; agent: string; outcome: string; voidReason: string | null; failReason: string | null; outcomeDetail: string | null;
+  costUsd: number | null; tokensIn: number | null; tokensOut: number | null; flags: string[];
+  usage: { inputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; outputTokens: number; reasoningTokens: number; requests: number } | null;
+}
+interface JsonAgent { id: string; harness: string; version: string | null; model: string | null; effort: string | null }
+
+/*
+ * The five real CLIs, installed from npm at their pinned versions, each run sandboxed on every
+ * starter task against bakeoff's scripted model (`--upstream scripted:gold`), which makes each
+ * order's reference change through the calling harness's own edit tools. Run under
+ * --trace-network: strace records every address each CLI tries to reach.
+ */
+describe('real agents on the starter suite with the scripted gold model', () => {
+  const out = { dir: '' };
+  let runs: JsonRun[] = [];
+  let agents: JsonAgent[] = [];
+  let stderr = '';
+
+  beforeAll(async () => {
+    requireHarnesses();
+    out.dir = await tempDir();
+    const args = ['run', 'examples/starter', '--upstream', 'scripted:gold', '--runs', '1', '--concurrency', '2', '--trace-network', '--out', out.dir, '--json'];
+    for (const spec of Object.values(AGENT_SPECS)) args.push('--agent', spec);
+    const r = await bakeoff(args);
+    stderr = r.stderr;
+    expect(r.exitCode, r.stderr).toBe(0);
+    const report = JSON.parse((await bakeoff(['report', out.dir, '--format', 'json'])).stdout) as { runs: JsonRun[]; agents: JsonAgent[] };
+    runs = report.runs;
+    agents = report.agents;
+  }, 900_000);
+
+  it('solves every starter task with every harness', () => {
+    expect(runs).toHaveLength(4 * 5);
+    const unsolved = runs.filter((r) => r.outcome !== 'solved').map((r) => `${r.agent} ${r.task}: ${r.outcome} ${r.voidReason ?? r.failReason} ${r.outcomeDetail}`);
+    expect(unsolved, stderr).toEqual([]);
+  });
+
+  it('records harness, installed version, model and resolved effort for every agent', () => {
+    for (const [name, spec] of Object.entries(AGENT_SPECS) as [HarnessName, string][]) {
+      const harness = harnessNamed(name);
+      const model = spec.slice(name.length + 1).replace(/@.*$/, '');
+      const agent = agents.find((a) => a.harness === name)!;
+      expect(agent, name).toBeDefined();
+      expect(agent.version).toBe(harness.version);
+      expect(agent.model).toBe(model);
+      expect(agent.effort).toBe(spec.endsWith('@lowest') ? harness.efforts(model)[0] : null);
+    }
+  });
+
+  it('meters every request at exactly the scripted usage, and the harness reports the same after its normalization', () => {
+    const { sessions, requests } = readStore(out.dir);
+    for (const run of runs) {
+      const agent = agents.find((a) => a.id === run.agent)!;
+      const format = harnessNamed(agent.harness as HarnessName).wireFormat(agent.model!);
+      const per = scriptedUsage(format);
+      const mine = requests.filter((q) => q.run_id === run.id);
+      expect(mine.length, `${run.agent} ${run.task}`).toBeGreaterThan(0);
+      for (const q of mine.filter((x) => x.format !== null)) {
+        expect(q).toMatchObject({ status: 200, failure: null, format, input: per.inputTokens, cache_read: per.cacheReadTokens, cache_write: per.cacheWriteTokens, output: per.outputTokens, reasoning: per.reasoningTokens });
+      }
+      const n = mine.filter((x) => x.format !== null).length;
+      expect(run.usage).toEqual({
+        inputTokens: n * per.inputTokens, cacheReadTokens: n * per.cacheReadTokens, cacheWriteTokens: n * per.cacheWriteTokens,
+        outputTokens: n * per.outputTokens, reasoningTokens: n * per.reasoningTokens, requests: mine.length,
+      });
+      expect(run.tokensIn).toBe(n * per.inputTokens);
+      expect(run.tokensOut).toBe(n * per.outputTokens);
+      for (const s of sessions.filter((x) => x.run_id === run.id)) {
+        const reported = (JSON.parse(s.harness_json!) as { tokens: HarnessTokens | null }).tokens;
+        const metered = JSON.parse(s.usage_json!) as Record<string, number>;
+        expect(reported, `${run.agent} ${run.task}`).not.toBeNull();
+        for (const [key, value] of Object.entries(reported!)) {
+          if (value !== null) expect(value, `${run.agent} ${run.task} ${key}`).toBe(metered[key]);
+        }
+      }
+      expect(run.flags, `${run.agent} ${run.task}`).toEqual([]);
+    }
+  });
+
+  it('prices the metered tokens at list prices (base rate per token class)', () => {
+    for (const run of runs) {
+      const agent = agents.find((a) => a.id === run.agent)!;
+      const model = agent.model!.replace(/^[a-z]+\//, '');
+      const price = listPrice(model);
+      expect(price, model).not.toBeNull();
+      const u = run.usage!;
+      const expected = ((u.inputTokens - u.cacheReadTokens - u.cacheWriteTokens) * price!.input + u.cacheReadTokens * price!.cacheRead + u.cacheWriteTokens * price!.cacheWrite + u.outputTokens * price!.output) / 1e6;
+      expect(run.costUsd, `${run.agent} ${run.task}`).toBeCloseTo(expected, 12);
+    }
+    // Claude Sonnet 4.5 at $3 / $0.30 / $3.75 / $15 per MTok (input / cache read / cache write / output)
+    const sonnet = runs.find((r) => r.agent === AGENT_SPECS['claude-code'])!;
+    const u = sonnet.usage!;
+    expect(sonnet.costUsd).toBeCloseTo(((u.inputTokens - u.cacheReadTokens - u.cacheWriteTokens) * 3 + u.cacheReadTokens * 0.3 + u.cacheWriteTokens * 3.75 + u.outputTokens * 15) / 1e6, 12);
+  });
+
+  it('no CLI tries to reach anything but the metering proxy', async () => {
+    for (const run of runs) {
+      const trace = JSON.parse(await readFile(path.join(out.dir, 'runs', run.id, 'order-1', 'network.json'), 'utf8')) as { family: string; address: string }[];
+      const inet = trace.filter((a) => a.family === 'inet' || a.family === 'inet6' || a.family === 'other');
+      expect(inet.length, `${run.agent}: strace saw the proxy connection`).toBeGreaterThan(0);
+      expect(inet.filter((a) => a.address !== '127.0.0.1:8787'), `${run.agent} ${run.task}`).toEqual([]);
+    }
+  });
+
+  it('keeps each harness\'s stream and the leaderboard says the tokens were scripted', async () => {
+    const stream = await readFile(path.join(out.dir, 'runs', runs[0]!.id, 'order-1', 'stream.jsonl'), 'utf8');
+    expect(stream.trim().length).toBeGreaterThan(0);
+    const table = (await bakeoff(['report', out.dir])).stdout;
+    expect(table).toContain('scripted:gold');
+    expect(table).toMatch(/genai-prices/);
+  });
+});
+
+void ROOT;
