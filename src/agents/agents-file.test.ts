@@ -24,5 +24,7 @@ describe('agents file', () => {
     await expect(readAgentsFile(f)).rejects.toThrow(/agents\.a\.modle.*did you mean "model"/s);
     const g = await file('agents:\n  a: { harness: codex, model: gpt-5.5, env: { OPENAI_API_KEY: sk-x } }\n');
     await expect(readAgentsFile(g)).rejects.toThrow(/agents\.a\.env\.OPENAI_API_KEY.*no secrets/s);
+    const settings = await file('agents:\n  a: { harness: claude-code, model: m, env: { MAX_THINKING_TOKENS: "1024" } }\n');
+    expect((await readAgentsFile(settings))[0]!.env).toEqual({ MAX_THINKING_TOKENS: '1024' });
   });
 });

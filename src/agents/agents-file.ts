@@ -16,7 +16,8 @@ export interface NamedAgent {
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-const SECRET = /KEY|TOKEN|SECRET|PASSWORD/i;
+/** Names like API keys and tokens (`MAX_THINKING_TOKENS` is a setting, not a secret). */
+const SECRET = /(API_?KEY|_KEY|_TOKEN|SECRET|PASSWORD)$/i;
 
 const AgentEntry = z
   .object({

@@ -1,6 +1,7 @@
+import { HARNESSES } from './harnesses/index.js';
 import type { HarnessName } from './harnesses/types.js';
 
-export const HARNESS_NAMES: readonly HarnessName[] = ['claude-code', 'codex', 'pi', 'opencode', 'gemini-cli'];
+export const HARNESS_NAMES = Object.keys(HARNESSES) as readonly HarnessName[];
 
 /** A model in a harness at an effort level: `<harness>:<model>[@effort]`. */
 export interface HarnessSpec {

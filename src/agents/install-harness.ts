@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, rename, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { InfraError } from '../errors.js';
@@ -30,12 +31,15 @@ export function binOf(harness: Harness, env: NodeJS.ProcessEnv = process.env): s
 export async function installedVersion(harness: Harness, env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
   const bin = binOf(harness, env);
   if (!existsSync(bin)) return null;
+  const home = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-version-')); // whatever the CLI writes at start goes here
   try {
-    const { stdout, stderr } = await run(bin, [...harness.versionArgs], { timeout: 30_000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/tmp' } });
+    const { stdout, stderr } = await run(bin, [...harness.versionArgs], { timeout: 30_000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home } });
     return harness.parseVersion(`${stdout}\n${stderr}`);
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string };
     return harness.parseVersion(`${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+  } finally {
+    await rm(home, { recursive: true, force: true });
   }
 }
 

@@ -79,6 +79,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   return {
     url: 'socket' in listen ? listen.socket : httpUrl(server.address() as AddressInfo),
     registerSession: (token, session) => void sessions.set(token, session),
+    forgetSession: (token) => void sessions.delete(token),
     requests: () => [...served],
     close: () =>
       new Promise<void>((resolve, reject) => {

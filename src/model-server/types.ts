@@ -114,6 +114,8 @@ export interface ModelServer {
   readonly url: string;
   /** Binds a session token (the `x-bakeoff-session` header) to a gold session; `*` is the default for requests no token matches. */
   registerSession(token: string, session: GoldSession): void;
+  /** Drops a session's binding (after its agent session ended). */
+  forgetSession(token: string): void;
   /** Every request answered so far, in order. */
   requests(): ServedRequest[];
   /** Stops listening and drops open connections (hanging requests included). */

@@ -4,6 +4,9 @@ import type { MixedProblem } from './leaderboard-view.js';
 
 const NONE = '(none)';
 
+/** Runtime keys only model agents' runs carry (their model API and price source): runs without one do not conflict. */
+const MODEL_ONLY = new Set(['upstream', 'prices']);
+
 /**
  * Find what makes a set of runs incomparable (DESIGN.md §6: numbers from different suite hashes,
  * controls, levels or runtimes are never mixed). Seeds are not checked: a bake may plan several
@@ -26,7 +29,10 @@ export function detectMixed(runs: readonly RunRecord[]): MixedProblem[] {
     see('suiteHash', run.suiteHash);
     see('controlsDigest', run.controlsDigest);
     see('level', run.level === null ? NONE : String(run.level));
-    for (const key of runtimeKeys) see(`runtime.${key}`, run.runtime[key] ?? NONE);
+    for (const key of runtimeKeys) {
+      if (MODEL_ONLY.has(key) && run.runtime[key] === undefined) continue;
+      see(`runtime.${key}`, run.runtime[key] ?? NONE);
+    }
     const { harness, version, model, effort } = run.agent;
     see(`agent:${run.agent.id}`, JSON.stringify({ harness, version, model, effort }));
   }

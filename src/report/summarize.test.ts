@@ -287,6 +287,15 @@ describe('summarize: mixed results', () => {
     expect(summarize(runs, standard).mixed.find((p) => p.field === 'runtime.python')?.values).toEqual(['(none)', '3.12']);
   });
 
+  it('compares model APIs among model agents\' runs only: reference agents\' runs have none', () => {
+    const model = (upstream: string, task: string) =>
+      makeRun({ agent: 'm', task, outcome: SOLVED, runtime: { ...base[0]!.runtime, upstream, prices: 'catalog' } });
+    expect(summarize([...base, model('scripted:gold', 't1')], standard).mixed).toEqual([]);
+    expect(summarize([...base, model('scripted:gold', 't1'), model('vendor', 't2')], standard).mixed).toEqual([
+      { field: 'runtime.upstream', values: ['scripted:gold', 'vendor'] },
+    ]);
+  });
+
   it('reports one agent id recorded with two harness versions', () => {
     const newer: AgentInfo = { ...agentInfo('a'), version: '2.0.0' };
     const runs = [...base, makeRun({ agent: newer, task: 't3', outcome: SOLVED })];

@@ -46,7 +46,9 @@ export interface TaskRunResult {
 /*
  * Artifacts of one run:
  *   order-<n>/prompt.md        the prompt the agent got
- *   order-<n>/agent.log        the agent's stdout+stderr
+ *   order-<n>/agent.log        the agent's stdout+stderr (a model agent's stderr)
+ *   order-<n>/stream.jsonl     a model agent's machine-readable stream (its stdout)
+ *   order-<n>/network.json     with --trace-network: every address the CLI tried
  *   order-<n>/change.patch     the cumulative change after this order (binary-safe)
  *   order-<n>/grade/           test-output.log and report/ (the runner's raw report), or
  *                              checks.json (every check's input, expected value and result)
@@ -101,12 +103,13 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
       agentMs += session.durationMs;
       options.budget.spend(session.durationMs);
       sessions.push(toSessionRow(order.index, session));
-      if (session.error) {
-        outcome = worstOutcome(outcome, { kind: 'void', reason: session.voidReason ?? 'agent-error', detail: `order ${order.index}: ${session.error}` });
-        break;
-      }
+      // a full workspace is the agent's doing, even when its CLI then reported an error or crashed
       if (await workspace.isFull()) {
         outcome = worstOutcome(outcome, { kind: 'failed', reason: 'disk-limit', detail: `order ${order.index}: the workspace quota is used up` });
+        break;
+      }
+      if (session.error) {
+        outcome = worstOutcome(outcome, { kind: 'void', reason: session.voidReason ?? 'agent-error', detail: `order ${order.index}: ${session.error}` });
         break;
       }
       if (session.limitHit === 'memory') outcome = worstOutcome(outcome, { kind: 'failed', reason: 'memory-limit', detail: `order ${order.index}: killed at the memory limit` });

@@ -20,19 +20,44 @@ export function sumUsage(usages: readonly (RequestUsage | null)[]): TokenUsage {
   return total;
 }
 
+/** A metered request, as pricing needs it. */
+export interface PricedRequest {
+  readonly model: string | null;
+  readonly usage: RequestUsage | null;
+  readonly costUsd: number | null;
+}
+
 /**
- * What a session cost: what the provider charged when every request carried a charge
- * (OpenRouter), else the metered tokens at list prices, else unknown.
+ * What a session cost, request by request: what the provider charged for it (OpenRouter), else
+ * its tokens at the list price of the model that answered (the response's model, else the one
+ * asked for, else the agent's). Unknown (null) when some request has tokens but no price; a flag
+ * says which model lacked one, or that a request was priced as another model.
  */
 export function sessionCost(
-  charges: readonly (number | null)[],
-  usage: TokenUsage,
-  price: Price | null,
-): { costUsd: number | null; basis: 'charged' | 'list' | 'unknown' } {
-  if (charges.length > 0 && charges.every((c) => c !== null)) return { costUsd: charges.reduce<number>((a, c) => a + c!, 0), basis: 'charged' };
-  if (usage.requests === 0) return { costUsd: 0, basis: 'list' };
-  if (price) return { costUsd: costOf(usage, price), basis: 'list' };
-  return { costUsd: null, basis: 'unknown' };
+  requests: readonly PricedRequest[],
+  priceOf: (model: string) => Price | null,
+  agentModel: string,
+): { costUsd: number | null; flags: string[] } {
+  let total = 0;
+  const flags = new Set<string>();
+  let unknown = false;
+  for (const r of requests) {
+    if (r.costUsd !== null) {
+      total += r.costUsd;
+      continue;
+    }
+    if (!r.usage) continue;
+    const candidates = [r.usage.model, r.model, agentModel].filter((m): m is string => !!m);
+    const model = candidates.find((m) => priceOf(m) !== null);
+    if (model === undefined) {
+      unknown = true;
+      flags.add(`cost: no list price for ${candidates[0] ?? agentModel}`);
+      continue;
+    }
+    if (model !== candidates[0]) flags.add(`cost: ${candidates[0]} has no list price; priced as ${model}`);
+    total += costOf(r.usage, priceOf(model)!);
+  }
+  return { costUsd: unknown ? null : total, flags: [...flags] };
 }
 
 const CLASSES = [

@@ -3,6 +3,8 @@ import type { HarnessReport } from '../harnesses/types.js';
 
 /** A model request as the classification needs it (a slice of the proxy's record). */
 export interface RequestOutcome {
+  /** Null for calls that are not generations (a model listing, token counting). */
+  readonly format: string | null;
   readonly status: number | null;
   readonly failure: string | null;
 }
@@ -12,10 +14,8 @@ export interface SessionFacts {
   readonly timedOut: boolean;
   readonly limitHit: 'memory' | 'pids' | null;
   readonly report: HarnessReport;
-  /** Finished requests, in order. */
+  /** Every request the proxy relayed, in order (one cut off by the session's end is `client-aborted`). */
   readonly requests: readonly RequestOutcome[];
-  /** Requests still waiting for the model when the session ended. */
-  readonly pending: number;
   readonly idleTimeoutSec: number;
 }
 
@@ -33,6 +33,8 @@ const UPSTREAM: Readonly<Record<string, VoidReason>> = {
  * failing is judged by what the proxy saw, not by what the CLI says: a session that ended (by
  * giving up, crashing or running out of time) right after a 429, a 5xx, a hang, an unreadable
  * stream, an unreachable API or a refused key is void for that reason, whatever the exit code.
+ * Requests cut off by the session's end (the wall-clock kill) are not the API's failures: a
+ * session killed while waiting less than the idle timeout for an answer is a plain timeout.
  * Otherwise the CLI's own error events, a crash, or a session without a final answer void it.
  * Resource limits and a plain timeout are left to the caller (they are the agent's failures).
  */
@@ -40,11 +42,9 @@ export function classifySession(facts: SessionFacts): { reason: VoidReason; deta
   if (facts.limitHit) return null;
   const { report } = facts;
   const ended = report.failed || facts.exitCode !== 0 || facts.timedOut || report.finalMessage === null;
-  if (facts.pending > 0 && facts.timedOut) {
-    return { reason: 'upstream-hang', detail: `${facts.pending} model request(s) still unanswered when the session's wall clock ran out` };
-  }
-  // requests cut off when the session ended (killed at the wall clock) say nothing about the API
-  const settled = facts.requests.slice(0, facts.requests.length - countTail(facts.requests, (r) => r.failure === 'client-aborted'));
+  // generations only; those cut off when the session ended (killed at the wall clock) say nothing about the API
+  const generations = facts.requests.filter((r) => r.format !== null);
+  const settled = generations.slice(0, generations.length - countTail(generations, (r) => r.failure === 'client-aborted'));
   const last = settled.at(-1);
   const upstream = last?.failure ? UPSTREAM[last.failure] : undefined;
   if (ended && upstream && last) {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, chown, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../../errors.js';
 import { startMeterProxy } from '../../meter/proxy.js';
+import { SESSION_HEADER } from '../../model-server/types.js';
 import type { RequestRow } from '../../store/open-store.js';
 import { sha256 } from '../../util/hash.js';
 import { installDirOf, installedVersion } from '../install-harness.js';
@@ -14,6 +15,7 @@ import { sessionCost, sumUsage, tokenDisagreements, type Price } from './account
 import { classifySession } from './classify-session.js';
 import { goldEdits } from './gold-edits.js';
 import { foreignAttempts, readNetworkTrace, traceNetworkPrefix } from './network-trace.js';
+import { readSandboxFile, writeSessionFiles } from './session-files.js';
 import type { ModelUpstream } from './model-upstream.js';
 
 /** Port the harness talks to inside the sandbox (its own loopback; relayed to the session's proxy). */
@@ -51,15 +53,16 @@ export async function createHarnessAgent(options: HarnessAgentOptions): Promise<
     throw new UserError(`--agent ${spec.harness}:${spec.model}: ${harness.npmPackage}@${harness.version} is not installed; run \`bakeoff agents install ${spec.harness}\``);
   }
   const effort = resolved.effort;
+  // a model id the harness cannot take (pi/OpenCode without a provider prefix) is the user's to fix, before any run
+  harness.setup({ installDir: installDirOf(harness), home: '/home/agent', workspace: '/workspace', prompt: '', model: spec.model, effort, baseUrl: `http://127.0.0.1:${PROXY_PORT}`, apiKey: DUMMY_KEY, prices: null });
   const id = options.name ?? `${spec.harness}:${spec.model}${effort ? `@${effort}` : ''}`;
   const args = options.args ?? [];
   const extraEnv = options.env ?? {};
-  const price = options.priceOf(spec.model);
   return {
     info: { id, harness: spec.harness, version, model: spec.model, effort },
     digest: sha256(JSON.stringify({ harness: spec.harness, version, model: spec.model, effort, args, env: extraEnv, upstream: upstream.name })),
     runSession: (ctx) =>
-      runHarnessSession(ctx, { harness, model: spec.model, effort, args, extraEnv, price, upstream, idleTimeoutMs: options.idleTimeoutMs, traceNetwork: options.traceNetwork ?? false }),
+      runHarnessSession(ctx, { harness, model: spec.model, effort, args, extraEnv, priceOf: options.priceOf, upstream, idleTimeoutMs: options.idleTimeoutMs, traceNetwork: options.traceNetwork ?? false }),
   };
 }
 
@@ -69,7 +72,7 @@ interface SessionPlan {
   readonly effort: string | null;
   readonly args: readonly string[];
   readonly extraEnv: Readonly<Record<string, string>>;
-  readonly price: Price | null;
+  readonly priceOf: (model: string) => Price | null;
   readonly upstream: ModelUpstream;
   readonly idleTimeoutMs: number;
   readonly traceNetwork: boolean;
@@ -80,16 +83,13 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
   const { harness, upstream } = plan;
   const owner = ctx.sandbox.owner;
   const home = ctx.sandbox.home ?? path.join(ctx.scratchDir, 'home');
-  const seedDir = path.join(ctx.scratchDir, 'home-seed');
-  const outDir = path.join(ctx.scratchDir, 'out');
-  await mkdir(outDir, { recursive: true });
   if (ctx.sandbox.home === null) await mkdir(home, { recursive: true });
-  if (owner) await chown(outDir, owner.uid, owner.gid);
+  const artifactsDir = path.dirname(ctx.outputPath);
 
   const token = randomBytes(12).toString('hex');
-  if (upstream.registerSession) {
+  if (upstream.gold) {
     try {
-      upstream.registerSession(token, { workspace: ctx.workspace, edits: await goldEdits(ctx.workspace, await readFile(ctx.goldPatchPath, 'utf8')) });
+      upstream.gold.register(token, { workspace: ctx.workspace, edits: await goldEdits(ctx.workspace, await readFile(ctx.goldPatchPath, 'utf8')) });
     } catch (error) {
       return instrumentError(started, `scripted gold: ${(error as Error).message}`);
     }
@@ -104,35 +104,27 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
     effort: plan.effort,
     baseUrl: `http://127.0.0.1:${PROXY_PORT}`,
     apiKey: DUMMY_KEY,
-    prices: plan.price,
+    prices: plan.priceOf(plan.model),
   });
-  for (const [rel, content] of Object.entries(setup.homeFiles)) {
-    const file = path.join(seedDir, rel);
-    await mkdir(path.dirname(file), { recursive: true, mode: 0o755 });
-    await writeFile(file, content, { mode: 0o644 });
-  }
-  await mkdir(seedDir, { recursive: true, mode: 0o755 });
-  const stdinFile = path.join(ctx.scratchDir, 'stdin.txt');
-  await writeFile(stdinFile, setup.stdin ?? '', { mode: 0o644 });
-
+  const files = await writeSessionFiles(ctx.scratchDir, setup, owner);
   const socket = path.join(ctx.scratchDir, 'model.sock');
   const proxy = await startMeterProxy({
     listen: { socket },
     upstream: upstream.upstream,
     idleTimeoutMs: plan.idleTimeoutMs,
-    extraHeaders: { 'x-bakeoff-session': token },
+    // which session a request belongs to, for bakeoff's own scripted model only
+    ...(upstream.gold ? { extraHeaders: { [SESSION_HEADER]: token } } : {}),
   });
   let exec;
-  let pending = 0;
   try {
-    await chmod(socket, 0o666);
+    // only the sandbox's uid may connect: the proxy signs what it relays with the real key
     if (owner) await chown(socket, owner.uid, owner.gid);
-    const stream = path.join(outDir, 'stream.jsonl');
+    await chmod(socket, 0o600);
     const command = [
-      `mkdir -p "$HOME" && cp -R ${quote(seedDir)}/. "$HOME"/ &&`,
+      `mkdir -p "$HOME" && cp -R ${quote(files.seedDir)}/. "$HOME"/ &&`,
       'exec',
-      ...[...(plan.traceNetwork ? traceNetworkPrefix(path.join(outDir, 'network.trace')) : []), ...withExtraArgs(setup.argv, plan.args)].map(quote),
-      `< ${quote(stdinFile)} > ${quote(stream)}`,
+      ...[...(plan.traceNetwork ? traceNetworkPrefix(files.trace) : []), ...withExtraArgs(setup.argv, plan.args)].map(quote),
+      `< ${quote(files.stdin)} > ${quote(files.stream)}`,
     ].join(' ');
     exec = await ctx.sandbox.exec({
       command,
@@ -144,34 +136,33 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
       binds: [
         { path: ctx.workspace, writable: true },
         { path: installDir, writable: false },
-        { path: seedDir, writable: false },
-        { path: stdinFile, writable: false },
-        { path: outDir, writable: true },
+        { path: files.seedDir, writable: false },
+        { path: files.stdin, writable: false },
+        { path: files.stream, writable: true },
+        ...(plan.traceNetwork ? [{ path: files.trace, writable: true }] : []),
       ],
       modelBridge: { socket, port: PROXY_PORT },
     });
-    pending = proxy.pending().length;
   } finally {
     await proxy.close();
+    upstream.gold?.forget(token);
   }
-  const streamText = await readFile(path.join(outDir, 'stream.jsonl'), 'utf8').catch(() => '');
-  await copyFile(path.join(outDir, 'stream.jsonl'), path.join(path.dirname(ctx.outputPath), 'stream.jsonl')).catch(() => undefined);
+  const streamText = (await readSandboxFile(files.stream)) ?? '';
+  await writeFile(path.join(artifactsDir, 'stream.jsonl'), streamText);
   const report: HarnessReport = harness.parse(streamText, exec.exitCode);
   const metered = proxy.requests();
   const usage = sumUsage(metered.map((r) => r.usage));
-  const cost = sessionCost(metered.map((r) => r.costUsd), usage, plan.price);
+  const cost = sessionCost(metered, plan.priceOf, plan.model);
   const verdict = classifySession({
     exitCode: exec.exitCode,
     timedOut: exec.timedOut,
     limitHit: exec.limitHit,
     report,
     requests: metered,
-    pending,
     idleTimeoutSec: plan.idleTimeoutMs / 1000,
   });
-  const flags = tokenDisagreements(report.tokens, usage);
-  if (plan.traceNetwork) flags.push(...(await networkFlags(outDir, path.dirname(ctx.outputPath))));
-  if (cost.basis === 'unknown') flags.push(`cost: no list price for ${plan.model}`);
+  const flags = [...tokenDisagreements(report.tokens, usage), ...cost.flags];
+  if (plan.traceNetwork) flags.push(...(await networkFlags(files.trace, artifactsDir)));
   const requests: RequestRow[] = metered.map((r) => ({
     seq: r.seq,
     startedAt: r.startedAt,
@@ -206,9 +197,9 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
 }
 
 /** Saves the network trace as `network.json` next to the agent log; one flag per address other than the proxy. */
-async function networkFlags(outDir: string, artifactsDir: string): Promise<string[]> {
-  const log = await readFile(path.join(outDir, 'network.trace'), 'utf8').catch(() => null);
-  if (log === null) return ['network: --trace-network was asked for but strace left no log'];
+async function networkFlags(traceFile: string, artifactsDir: string): Promise<string[]> {
+  const log = await readSandboxFile(traceFile);
+  if (!log) return ['network: --trace-network was asked for but strace left no log'];
   const attempts = readNetworkTrace(log);
   await writeFile(path.join(artifactsDir, 'network.json'), JSON.stringify(attempts, null, 2) + '\n');
   return foreignAttempts(attempts, `127.0.0.1:${PROXY_PORT}`).map((a) => `network: ${a.call} to ${a.address} (${a.result})`);

@@ -10,8 +10,8 @@ export interface ModelUpstream {
   /** Recorded with runs and part of model agents' digests: `vendor`, `openrouter`, a base URL, `scripted:<script>`. */
   readonly name: string;
   readonly upstream: Upstream;
-  /** Set for `scripted:gold`: tells the scripted model which change a session must make. */
-  readonly registerSession?: (token: string, session: GoldSession) => void;
+  /** Set for `scripted:gold`: tells the scripted model which change a session must make (and forgets it after). */
+  readonly gold?: { register(token: string, session: GoldSession): void; forget(token: string): void };
   close(): Promise<void>;
 }
 
@@ -32,7 +32,7 @@ export async function openModelUpstream(
     return {
       name: builtin ? spec : `scripted:${path.basename(script)}`,
       upstream: scriptedUpstream(server.url),
-      ...(name === 'gold' ? { registerSession: (token: string, session: GoldSession) => server.registerSession(token, session) } : {}),
+      ...(name === 'gold' ? { gold: { register: (token: string, session: GoldSession) => server.registerSession(token, session), forget: (token: string) => server.forgetSession(token) } } : {}),
       close: () => server.close(),
     };
   }

@@ -11,14 +11,15 @@ export interface NetworkAttempt {
 
 /** Prefix that runs a command under strace, logging every network call with an address to `logFile`. */
 export function traceNetworkPrefix(logFile: string): string[] {
-  return ['strace', '-f', '-qq', '-s', '256', '-e', 'trace=connect,sendto,sendmsg', '-o', logFile];
+  return ['strace', '-f', '-qq', '-s', '256', '-e', 'trace=connect,sendto,sendmsg,sendmmsg', '-o', logFile];
 }
 
-const CALL = /^(?:\d+\s+)?(connect|sendto|sendmsg)\((.*)\)\s+=\s+(.*)$/;
+const CALL = /^(?:\d+\s+)?(connect|sendto|sendmsg|sendmmsg)\((.*?)(?:\)\s+=\s+(.*)|\s*<unfinished \.\.\.>)$/;
 
 /**
  * Every address in an strace log of `traceNetworkPrefix`: what a harness tried to reach,
- * answered or not. Calls on connected sockets (no address) are skipped; they reach whatever
+ * answered or not. A diagnostic of the CLI's behaviour, not the boundary (the sandbox's network
+ * namespace is): the log is written inside the sandbox, where the agent could also write. Calls on connected sockets (no address) are skipped; they reach whatever
  * the earlier connect named.
  */
 export function readNetworkTrace(log: string): NetworkAttempt[] {
@@ -26,7 +27,9 @@ export function readNetworkTrace(log: string): NetworkAttempt[] {
   for (const line of log.split('\n')) {
     const m = CALL.exec(line.trim());
     if (!m) continue;
-    const [, call, args, result] = m as unknown as [string, string, string, string];
+    // a call another thread interrupted is printed `<unfinished ...>`: its address is on this line
+    const [, call, args, finished] = m as unknown as [string, string, string, string | undefined];
+    const result = finished ?? 'unfinished';
     const inet = /sa_family=AF_INET, sin_port=htons\((\d+)\), sin_addr=inet_addr\("([^"]+)"\)/.exec(args);
     const inet6 = /sa_family=AF_INET6, sin6_port=htons\((\d+)\).*?inet_pton\(AF_INET6, "([^"]+)"/.exec(args);
     const unix = /sa_family=AF_UNIX, sun_path=(@?"[^"]*")/.exec(args);

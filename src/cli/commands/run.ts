@@ -70,7 +70,7 @@ async function runWithAgents(
   flags: RunFlags,
   io: CliIo,
 ): Promise<number> {
-  await requireTools(['bwrap', 'git']);
+  await requireTools(flags.traceNetwork ? ['bwrap', 'git', 'strace'] : ['bwrap', 'git']);
   const isolation = await isolationFor(suite.controls, flags.unsafeNoSandbox, io);
   const store = openStore(out, { create: true });
   const progress = createProgress(io.stderr, !flags.json);

@@ -25,6 +25,11 @@ const SEARCH = [
   '  echo "files $(grep -rIl -s --exclude-dir=proc --exclude-dir=sys --exclude-dir=usr --exclude-dir=harnesses -- "$K" / 2>/dev/null | wc -l)"',
   '  echo "searched $(find / \\( -path /proc -o -path /sys -o -path /usr -o -name harnesses \\) -prune -o -type f -print 2>/dev/null | wc -l)"',
   '} > leak-report.txt',
+  // then try to make bakeoff copy its own environment into the results: swap the file the CLI's
+  // stdout goes to (its path is on a command line) for a symlink to /proc/self/environ
+  `f=$(for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null; echo; done | grep -o "/[^' ]*/stream.jsonl" | head -1)`,
+  'echo "stream-file ${f:-none}" >> leak-report.txt',
+  'rm -f "$f" 2>/dev/null; ln -sf /proc/self/environ "$f" 2>/dev/null; echo "swapped $?" >> leak-report.txt',
 ].join('\n');
 
 /*
@@ -38,6 +43,7 @@ describe('the real API key never enters the sandbox', () => {
   let front: Server;
   const seen: IncomingHttpHeaders[] = [];
   let report = '';
+  let out = '';
 
   beforeAll(async () => {
     requireHarnesses();
@@ -57,7 +63,7 @@ describe('the real API key never enters the sandbox', () => {
     });
     await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
     const suite = await oneTaskSuite(120);
-    const out = await tempDir();
+    out = await tempDir();
     const r = await bakeoff(
       ['run', suite, '--agent', 'claude-code:claude-sonnet-4-5', '--upstream', `http://127.0.0.1:${(front.address() as AddressInfo).port}`, '--runs', '1', '--out', out, '--json'],
       { env: { BAKEOFF_UPSTREAM_API_KEY: REAL_KEY, ANTHROPIC_API_KEY: REAL_KEY, OPENAI_API_KEY: REAL_KEY } },
@@ -78,6 +84,15 @@ describe('the real API key never enters the sandbox', () => {
       expect(h['x-api-key']).toBe(REAL_KEY);
       expect(JSON.stringify(h)).not.toContain('sk-bakeoff-dummy');
     }
+  });
+
+  it('the results folder (database, every artifact) does not hold the real key, even after the agent tried to swap a file for a symlink', async () => {
+    expect(report).toMatch(/^\+stream-file \/.*stream\.jsonl$/m);
+    expect(report).toMatch(/^\+swapped [1-9]/m); // the bound file cannot be replaced
+    const { execa } = await import('execa');
+    const grep = await execa('grep', ['-rlF', REAL_KEY, out], { reject: false });
+    expect(grep.stdout).toBe('');
+    expect(grep.exitCode).toBe(1); // 1: searched, nothing found
   });
 
   it('inside, the search found the dummy key but not the real one: not in the environment, any process, or any file', () => {

@@ -5,7 +5,7 @@ import { harnessNamed } from '../../../src/agents/harnesses/index.js';
 import type { HarnessName, HarnessTokens } from '../../../src/agents/harnesses/types.js';
 import { listPrice } from '../../../src/meter/prices.js';
 import { scriptedUsage } from '../../../src/model-server/index.js';
-import { bakeoff, ROOT, tempDir } from '../helpers.js';
+import { bakeoff, tempDir } from '../helpers.js';
 import { AGENT_SPECS, readStore, requireHarnesses } from './agent-helpers.js';
 
 interface JsonRun {
@@ -122,4 +122,3 @@ describe('real agents on the starter suite with the scripted gold model', () => 
   });
 });
 
-void ROOT;
