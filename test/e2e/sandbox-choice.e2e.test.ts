@@ -6,9 +6,11 @@ describe('choosing the sandbox', () => {
   it('doctor reports a working sandbox on this machine', async () => {
     const r = await bakeoff(['doctor', '--json']);
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { ready: boolean; sandbox: { name: string; ok: boolean }[] };
+    const out = JSON.parse(r.stdout) as { ready: boolean; sandbox: { name: string; ok: boolean }[]; agents: { name: string; ok: boolean; detail: string }[] };
     expect(out.ready).toBe(true);
     expect(out.sandbox.find((c) => c.name === 'sandbox')?.ok).toBe(true);
+    // the five agent CLIs, installed at their pinned versions by scripts/install.sh
+    expect(out.agents.map((a) => [a.name, a.ok])).toEqual([['claude-code', true], ['codex', true], ['pi', true], ['opencode', true], ['gemini-cli', true]]);
   });
 
   it('refuses to run when the sandbox tools are missing, and says what to install (exit 3)', async () => {

@@ -1,3 +1,6 @@
+import { HARNESS_NAMES } from '../../agents/harness-spec.js';
+import { harnessNamed } from '../../agents/harnesses/index.js';
+import { installDirOf, installedVersion } from '../../agents/install-harness.js';
 import { checkSandbox, type Check } from '../../sandbox/check-sandbox.js';
 import { probeVersion } from '../../util/probe-version.js';
 import { EXIT, type CliIo } from '../io.js';
@@ -10,9 +13,10 @@ const TOOLCHAINS: readonly { name: string; cmd: string; args: string[]; fix: str
   { name: 'python3', cmd: 'python3', args: ['--version'], fix: 'apt-get install python3' },
   { name: 'pytest', cmd: 'python3', args: ['-m', 'pytest', '--version'], fix: 'pip install pytest' },
   { name: 'cargo', cmd: 'cargo', args: ['--version'], fix: 'install Rust with rustup' },
+  { name: 'strace (--trace-network)', cmd: 'strace', args: ['-V'], fix: 'apt-get install strace' },
 ];
 
-/** `bakeoff doctor`: what works (sandbox, toolchains) and what to install. */
+/** `bakeoff doctor`: what works (sandbox, toolchains, agent harnesses) and what to install. */
 export async function doctorCommand(flags: { json: boolean }, io: CliIo): Promise<number> {
   const sandbox = await checkSandbox();
   const tools: Check[] = await Promise.all(
@@ -21,7 +25,16 @@ export async function doctorCommand(flags: { json: boolean }, io: CliIo): Promis
       return version === null ? { name: t.name, ok: false, detail: 'not found', fix: t.fix } : { name: t.name, ok: true, detail: version };
     }),
   );
-  const agents: Check[] = [{ name: 'agent harnesses', ok: true, detail: 'built-in agents only (gold, noop, patch:, command:); real harnesses come in a later version' }];
+  const agents: Check[] = await Promise.all(
+    HARNESS_NAMES.map(async (name) => {
+      const harness = harnessNamed(name);
+      const version = await installedVersion(harness, io.env);
+      const pinned = `${harness.npmPackage}@${harness.version}`;
+      return version === null
+        ? { name, ok: false, detail: `${pinned} not installed (only needed for ${name}:<model> agents)`, fix: `npx bakeoff agents install ${name}` }
+        : { name, ok: true, detail: `${version} (pinned ${harness.version}) in ${installDirOf(harness, io.env)}` };
+    }),
+  );
   const sandboxOk = sandbox.every((c) => c.ok);
   if (flags.json) {
     io.stdout.write(JSON.stringify({ sandbox, toolchains: tools, agents, ready: sandboxOk }, null, 2) + '\n');
@@ -33,7 +46,7 @@ export async function doctorCommand(flags: { json: boolean }, io: CliIo): Promis
         ...sandbox.map(line),
         'toolchains (needed by the tasks that use them)',
         ...tools.map(line),
-        'agents',
+        'agent harnesses (needed by the model agents that use them)',
         ...agents.map(line),
         sandboxOk ? 'ready: bakeoff can run agents in its sandbox' : 'NOT ready: bakeoff run will refuse to run (see FAIL lines)',
       ].join('\n') + '\n',

@@ -87,6 +87,7 @@ ${SITE_MARKER}
 <nav><a href="${root}index.html">leaderboard</a><a href="${root}matrix.html">task × agent</a><a href="${root}compare.html">paired comparison</a></nav>
 ${renderContext(view)}
 ${warning ? `<p class="warn">${escapeHtml(warning)}</p>` : ''}
+${scriptedWarning(view) ? `<p class="warn">${escapeHtml(scriptedWarning(view)!)}</p>` : ''}
 ${view.ranking.refused ? `<p class="warn"><strong>Not ranked:</strong> ${escapeHtml(view.ranking.reason)}</p>` : ''}
 </header>
 <main>
@@ -100,7 +101,13 @@ ${options.body}
 `;
 }
 
-/** Suite, hash, controls, void count and replay rule: the context line of every page. */
+/** A dry run against the scripted model must never pass for a measurement of real models. */
+function scriptedWarning(view: LeaderboardView): string | null {
+  const scripted = view.metering.upstreams.filter((u) => u.startsWith('scripted:'));
+  return scripted.length ? `Dry run: model agents answered by bakeoff's scripted model (${scripted.join(', ')}), not by real models; tokens and cost are the script's.` : null;
+}
+
+/** Suite, hash, controls, void count, replay rule and model API: the context line of every page. */
 function renderContext(view: LeaderboardView): string {
   const voidRuns = view.agents.reduce((sum, a) => sum + a.void, 0);
   const runs = view.agents.reduce((sum, a) => sum + a.runs, 0);
@@ -112,6 +119,9 @@ function renderContext(view: LeaderboardView): string {
     item('void', `${voidRuns} of ${runs} runs`),
     item('rules', escapeHtml(describeRulesShort(view))),
     item('controls', `<code>${escapeHtml(controlsText(view.controls))}</code>`),
+    ...(view.metering.upstreams.length
+      ? [item('model API', escapeHtml(view.metering.upstreams.join(', '))), item('prices', escapeHtml(view.metering.prices.join('; ')))]
+      : []),
   ].join('')}</dl>`;
 }
 

@@ -82,6 +82,17 @@ describe('renderSite', () => {
     expect(index.match(/<circle/g)?.length).toBe(1 + 3);
   });
 
+  it('names the model API and price source on every page, and marks a scripted dry run as one', () => {
+    const runs = [run('m', 't1', SOLVED, { runtime: { sandbox: 'bwrap', upstream: 'scripted:gold', prices: 'catalog 1.0' } })];
+    const view = summarize(runs, { standardRunsPerTask: 1 });
+    for (const [file, html] of renderSite({ view, runs, comparison: null, generatedAt: 'now' })) {
+      expect(html, file).toContain('<dt>model API</dt><dd>scripted:gold</dd>');
+      expect(html, file).toContain('catalog 1.0');
+      expect(html, file).toMatch(/class="warn">Dry run: model agents answered by bakeoff&#39;s scripted model/);
+    }
+    expect(site().get('index.html')).not.toContain('model API');
+  });
+
   it('makes unique slugs', () => {
     expect(slugify('a:b', new Set())).toBe('a-b');
     expect(slugify('a/b', new Set(['a-b']))).toBe('a-b-2');
