@@ -60,7 +60,8 @@ export async function createHarnessAgent(options: HarnessAgentOptions): Promise<
   const extraEnv = options.env ?? {};
   return {
     info: { id, harness: spec.harness, version, model: spec.model, effort },
-    digest: sha256(JSON.stringify({ harness: spec.harness, version, model: spec.model, effort, args, env: extraEnv, upstream: upstream.name })),
+    // the id too: two named agents with the same settings are still two agents (their runs must not share ids)
+    digest: sha256(JSON.stringify({ id, harness: spec.harness, version, model: spec.model, effort, args, env: extraEnv, upstream: upstream.name })),
     runSession: (ctx) =>
       runHarnessSession(ctx, { harness, model: spec.model, effort, args, extraEnv, priceOf: options.priceOf, upstream, idleTimeoutMs: options.idleTimeoutMs, traceNetwork: options.traceNetwork ?? false }),
   };
