@@ -3,7 +3,7 @@ import { BodyCopy } from './body-copy.js';
 import { classifyFailure } from './classify-failure.js';
 import { errorMessageOf } from './error-message-of.js';
 import { parseUsage } from './parse-usage.js';
-import type { MeteredRequest, PendingRequest } from './proxy-types.js';
+import type { MeteredRequest, PendingRequest, RecordedResponse } from './proxy-types.js';
 import { routeFormatOf } from './route-format-of.js';
 import { withoutKeyParam } from './target-url.js';
 import type { RequestUsage, WireFormat } from './types.js';
@@ -27,6 +27,7 @@ export interface Exchange {
   ttfbMs: number | null;
   streamed: boolean;
   contentEncoding: string | undefined;
+  contentType: string | undefined;
   readonly requestBody: BodyCopy;
   readonly responseBody: BodyCopy;
   readonly problems: string[];
@@ -54,6 +55,7 @@ export function createExchange(seq: number, req: IncomingMessage): Exchange {
     ttfbMs: null,
     streamed: false,
     contentEncoding: undefined,
+    contentType: undefined,
     requestBody: new BodyCopy(),
     responseBody: new BodyCopy(),
     problems: [],
@@ -113,4 +115,12 @@ function errorSummary(text: string): string {
   }
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat === '' ? '(empty body)' : flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
+}
+
+/** The response of a finished generation request as the client got it, for a recorded session; null when there is none to keep. */
+export function recordedResponseOf(x: Exchange): RecordedResponse | null {
+  if (x.format === null || x.status === null || x.transportFailure !== null || x.responseBody.overflowed) return null;
+  const body = x.responseBody.text(x.contentEncoding, []);
+  if (body === null) return null;
+  return { seq: x.seq, format: x.format, path: x.path, status: x.status, contentType: x.contentType ?? 'application/json', body };
 }

@@ -41,6 +41,19 @@ export interface MeterProxyOptions {
   readonly idleTimeoutMs?: number;
   /** Headers added to every upstream request (e.g. `x-bakeoff-session` for the scripted server). */
   readonly extraHeaders?: Readonly<Record<string, string>>;
+  /** Called with each finished generation request's response, as the client got it (to record a session). */
+  readonly onResponse?: (response: RecordedResponse) => void;
+}
+
+/** One model answer of a recorded session: enough for the scripted server to give it again. */
+export interface RecordedResponse {
+  readonly seq: number;
+  readonly format: WireFormat;
+  readonly path: string;
+  readonly status: number;
+  readonly contentType: string;
+  /** The body, decoded (SSE text or JSON). */
+  readonly body: string;
 }
 
 /** One request that went through the proxy, as recorded when it ended. */

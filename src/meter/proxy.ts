@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { InfraError } from '../errors.js';
-import { type Exchange, createExchange, pendingOf, recordOf } from './exchange.js';
+import { type Exchange, createExchange, pendingOf, recordOf, recordedResponseOf } from './exchange.js';
 import type { MeteredRequest, MeterProxy, MeterProxyOptions } from './proxy-types.js';
 import { type RelayContext, relayRequest } from './relay-request.js';
 
@@ -35,6 +35,14 @@ export async function startMeterProxy(options: MeterProxyOptions): Promise<Meter
         const { seq: n, startedAt, format, method, path, model, status, elapsedMs: latencyMs } = pendingOf(x);
         const failure = x.transportFailure ?? 'malformed';
         records.push({ seq: n, startedAt, format, method, path, model, status, latencyMs, ttfbMs: x.ttfbMs, streamed: x.streamed, usage: null, problems: x.problems, failure, costUsd: null });
+      }
+      if (options.onResponse) {
+        try {
+          const recorded = recordedResponseOf(x);
+          if (recorded) options.onResponse(recorded);
+        } catch {
+          // recording is a convenience: it must never cost the session
+        }
       }
     },
   };

@@ -90,6 +90,7 @@ function relayResponse(
   idle.touch();
   x.status = upstreamRes.statusCode ?? null;
   x.contentEncoding = upstreamRes.headers['content-encoding'];
+  x.contentType = upstreamRes.headers['content-type'];
   x.streamed = /text\/event-stream/i.test(upstreamRes.headers['content-type'] ?? '') || /:streamGenerateContent/i.test(x.path);
   res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.statusMessage, clientResponseHeaders(upstreamRes.headers));
   res.flushHeaders();

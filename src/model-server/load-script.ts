@@ -1,5 +1,6 @@
 import { FAULT_SCRIPTS, type FaultScript, faultReply } from './fault-reply.js';
 import { goldReply } from './gold-reply.js';
+import { loadRecordedSession } from './load-recorded-session.js';
 import { loadReplayScript } from './load-replay-script.js';
 import type { GoldSession, ParsedRequest, ScriptName, ScriptReply } from './types.js';
 
@@ -8,11 +9,15 @@ export interface Script {
   reply(request: ParsedRequest, context: { readonly session: GoldSession | null; readonly token: string | null }): ScriptReply;
 }
 
-/** The script a name stands for: `gold`, a fault script, or else the path of a replay file. */
+/** The script a name stands for: `gold`, a fault script, a recorded session (`.jsonl`), or else the path of a replay file. */
 export async function loadScript(name: ScriptName): Promise<Script> {
   if (name === 'gold') return { reply: (request, { session }) => goldReply(request, session) };
   if ((FAULT_SCRIPTS as readonly string[]).includes(name)) {
     return { reply: (request) => faultReply(name as FaultScript, request.format) };
+  }
+  if (name.endsWith('.jsonl')) {
+    const recorded = await loadRecordedSession(name);
+    return { reply: (_request, { token }) => recorded.reply(token) };
   }
   const replay = await loadReplayScript(name);
   return { reply: (request, { token }) => replay.reply(request, token) };

@@ -116,6 +116,8 @@ function generate(request: ParsedRequest, context: AnswerContext): Omit<Answer, 
       return { ...base, rendered: null, reply: 'hang' };
     case 'malformed':
       return { ...base, rendered: malformed(renderReply(shortAnswer(request), request)), reply: 'malformed' };
+    case 'raw':
+      return { ...base, rendered: { status: reply.status, headers: { 'content-type': reply.contentType }, chunks: [reply.body] }, reply: 'recorded' };
     case 'error': {
       const rendered = jsonReply(reply.body ?? errorBody(request.format, reply.status, 'scripted error'), reply.status);
       return { ...base, rendered: { ...rendered, headers: { ...rendered.headers, ...reply.headers } }, reply: `error:${reply.status}` };

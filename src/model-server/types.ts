@@ -87,7 +87,9 @@ export type ScriptReply =
     }
   | { readonly kind: 'error'; readonly status: number; readonly body: unknown; readonly headers?: Readonly<Record<string, string>> }
   | { readonly kind: 'hang' }
-  | { readonly kind: 'malformed' };
+  | { readonly kind: 'malformed' }
+  /** A recorded answer, given verbatim. */
+  | { readonly kind: 'raw'; readonly status: number; readonly contentType: string; readonly body: string };
 
 /** A text or tool reply: the answers the wire renderers encode. */
 export type ModelReply = Extract<ScriptReply, { kind: 'text' | 'tool' }>;

@@ -48,6 +48,7 @@ export interface TaskRunResult {
  *   order-<n>/prompt.md        the prompt the agent got
  *   order-<n>/agent.log        the agent's stdout+stderr (a model agent's stderr)
  *   order-<n>/stream.jsonl     a model agent's machine-readable stream (its stdout)
+ *   order-<n>/model-responses.jsonl  every model answer as the CLI got it (a recorded session)
  *   order-<n>/network.json     with --trace-network: every address the CLI tried
  *   order-<n>/change.patch     the cumulative change after this order (binary-safe)
  *   order-<n>/grade/           test-output.log and report/ (the runner's raw report), or

@@ -3,6 +3,7 @@ import { chmod, chown, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../../errors.js';
 import { startMeterProxy } from '../../meter/proxy.js';
+import type { RecordedResponse } from '../../meter/proxy-types.js';
 import { SESSION_HEADER } from '../../model-server/types.js';
 import type { RequestRow } from '../../store/open-store.js';
 import { sha256 } from '../../util/hash.js';
@@ -21,6 +22,7 @@ import type { ModelUpstream } from './model-upstream.js';
 /** Port the harness talks to inside the sandbox (its own loopback; relayed to the session's proxy). */
 const PROXY_PORT = 8787;
 const DUMMY_KEY = 'sk-bakeoff-dummy-key-the-proxy-injects-the-real-one';
+const WORKSPACE_INSIDE = '/workspace';
 
 export interface HarnessAgentOptions {
   readonly spec: HarnessSpec;
@@ -86,11 +88,14 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
   const home = ctx.sandbox.home ?? path.join(ctx.scratchDir, 'home');
   if (ctx.sandbox.home === null) await mkdir(home, { recursive: true });
   const artifactsDir = path.dirname(ctx.outputPath);
+  // Inside the sandbox the workspace is always /workspace: the CLI (and the model, which sees its
+  // cwd in the system prompt) gets the same path in every run, so a recorded session replays.
+  const workspace = ctx.sandbox.isolated ? WORKSPACE_INSIDE : ctx.workspace;
 
   const token = randomBytes(12).toString('hex');
   if (upstream.gold) {
     try {
-      upstream.gold.register(token, { workspace: ctx.workspace, edits: await goldEdits(ctx.workspace, await readFile(ctx.goldPatchPath, 'utf8')) });
+      upstream.gold.register(token, { workspace, edits: await goldEdits(ctx.workspace, await readFile(ctx.goldPatchPath, 'utf8')) });
     } catch (error) {
       return instrumentError(started, `scripted gold: ${(error as Error).message}`);
     }
@@ -99,7 +104,7 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
   const setup = harness.setup({
     installDir,
     home,
-    workspace: ctx.workspace,
+    workspace,
     prompt: ctx.prompt,
     model: plan.model,
     effort: plan.effort,
@@ -109,12 +114,14 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
   });
   const files = await writeSessionFiles(ctx.scratchDir, setup, owner);
   const socket = path.join(ctx.scratchDir, 'model.sock');
+  const answers: RecordedResponse[] = [];
   const proxy = await startMeterProxy({
     listen: { socket },
     upstream: upstream.upstream,
     idleTimeoutMs: plan.idleTimeoutMs,
-    // which session a request belongs to, for bakeoff's own scripted model only
-    ...(upstream.gold ? { extraHeaders: { [SESSION_HEADER]: token } } : {}),
+    onResponse: (response) => answers.push(response),
+    // which session a request belongs to (each gets its own script, replay or recording), for bakeoff's own scripted model only
+    ...(upstream.scripted ? { extraHeaders: { [SESSION_HEADER]: token } } : {}),
   });
   let exec;
   try {
@@ -129,13 +136,13 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
     ].join(' ');
     exec = await ctx.sandbox.exec({
       command,
-      cwd: ctx.workspace,
+      cwd: workspace,
       env: { ...ctx.env, ...setup.env, ...plan.extraEnv, ...(ctx.sandbox.home === null ? { HOME: home } : {}) },
       timeoutMs: ctx.timeoutMs,
       network: 'none',
       outputPath: ctx.outputPath,
       binds: [
-        { path: ctx.workspace, writable: true },
+        { path: workspace, source: ctx.workspace, writable: true },
         { path: installDir, writable: false },
         { path: files.seedDir, writable: false },
         { path: files.stdin, writable: false },
@@ -148,6 +155,8 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
     await proxy.close();
     upstream.gold?.forget(token);
   }
+  // the session recorded: `--upstream scripted:<this file>` gives the same answers again
+  await writeFile(path.join(artifactsDir, 'model-responses.jsonl'), answers.map((a) => JSON.stringify(a) + '\n').join(''));
   const streamText = (await readSandboxFile(files.stream)) ?? '';
   await writeFile(path.join(artifactsDir, 'stream.jsonl'), streamText);
   const report: HarnessReport = harness.parse(streamText, exec.exitCode);

@@ -10,6 +10,8 @@ export interface ModelUpstream {
   /** Recorded with runs and part of model agents' digests: `vendor`, `openrouter`, a base URL, `scripted:<script>`. */
   readonly name: string;
   readonly upstream: Upstream;
+  /** True for bakeoff's own scripted model: the proxy tells it which session each request belongs to. */
+  readonly scripted: boolean;
   /** Set for `scripted:gold`: tells the scripted model which change a session must make (and forgets it after). */
   readonly gold?: { register(token: string, session: GoldSession): void; forget(token: string): void };
   close(): Promise<void>;
@@ -32,10 +34,11 @@ export async function openModelUpstream(
     return {
       name: builtin ? spec : `scripted:${path.basename(script)}`,
       upstream: scriptedUpstream(server.url),
+      scripted: true,
       ...(name === 'gold' ? { gold: { register: (token: string, session: GoldSession) => server.registerSession(token, session), forget: (token: string) => server.forgetSession(token) } } : {}),
       close: () => server.close(),
     };
   }
   const upstream = upstreamFor(spec, options.env, { formats: options.formats });
-  return { name: upstream.name, upstream, close: async () => undefined };
+  return { name: upstream.name, upstream, scripted: false, close: async () => undefined };
 }

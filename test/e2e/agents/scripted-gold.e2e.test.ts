@@ -113,6 +113,20 @@ describe('real agents on the starter suite with the scripted gold model', () => 
     }
   });
 
+  it('records each session so that it replays: the same CLI given the recorded answers solves the task again, token for token', async () => {
+    for (const [name, spec] of Object.entries(AGENT_SPECS) as [HarnessName, string][]) {
+      const agent = agents.find((a) => a.harness === name)!;
+      const run = runs.find((r) => r.agent === agent.id && r.task === 'csv-multiline-fields')!;
+      const recorded = path.join(out.dir, 'runs', run.id, 'order-1', 'model-responses.jsonl');
+      const again = await tempDir();
+      const r = await bakeoff(['run', 'examples/starter', '--agent', spec, '--upstream', `scripted:${recorded}`, '--runs', '1', '--out', again, '--json']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      const replayed = (JSON.parse((await bakeoff(['report', again, '--format', 'json'])).stdout) as { runs: JsonRun[] }).runs.find((x) => x.task === run.task)!;
+      expect(replayed.outcome, `${name}: ${replayed.outcomeDetail}`).toBe('solved');
+      expect(replayed.usage, name).toEqual(run.usage);
+    }
+  });
+
   it('keeps each harness\'s stream and the leaderboard says the tokens were scripted', async () => {
     const stream = await readFile(path.join(out.dir, 'runs', runs[0]!.id, 'order-1', 'stream.jsonl'), 'utf8');
     expect(stream.trim().length).toBeGreaterThan(0);
