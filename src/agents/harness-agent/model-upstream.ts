@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { sha256 } from '../../util/hash.js';
 import { scriptedUpstream, upstreamFor, type Upstream } from '../../meter/upstream.js';
 import { FAULT_SCRIPTS } from '../../model-server/fault-reply.js';
 import { startModelServer } from '../../model-server/index.js';
@@ -31,8 +33,10 @@ export async function openModelUpstream(
     const builtin = name === 'gold' || (FAULT_SCRIPTS as readonly string[]).includes(name);
     const script = builtin ? name : path.resolve(options.cwd, name);
     const server = await startModelServer({ listen: { host: '127.0.0.1', port: 0 }, script });
+    // a script file is named with its content's digest: another file of the same name is another upstream (other run ids)
+    const fileDigest = builtin ? '' : sha256(await readFile(script)).slice(0, 12);
     return {
-      name: builtin ? spec : `scripted:${path.basename(script)}`,
+      name: builtin ? spec : `scripted:${path.basename(script)}#${fileDigest}`,
       upstream: scriptedUpstream(server.url),
       scripted: true,
       ...(name === 'gold' ? { gold: { register: (token: string, session: GoldSession) => server.registerSession(token, session), forget: (token: string) => server.forgetSession(token) } } : {}),
