@@ -1,8 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import YAML from 'yaml';
 import { z } from 'zod';
-import { InputError, UserError } from '../errors.js';
-import { toInputIssues } from '../util/zod-issues.js';
+import { InputError, type InputIssue } from '../errors.js';
+import { readYamlFile } from '../util/read-yaml-file.js';
 
 /** One named agent of an agents file. */
 export interface NamedAgent {
@@ -42,24 +40,14 @@ const AgentsFile = z.object({ agents: z.record(z.string().regex(NAME, 'a name of
  * never sees a real key; the metering proxy injects it), so variables named like keys are refused.
  */
 export async function readAgentsFile(file: string): Promise<NamedAgent[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UserError(`--agents ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
-  let data: unknown;
-  try {
-    data = YAML.parse(text);
-  } catch (error) {
-    throw new InputError([{ file, field: '', expected: 'YAML', received: (error as Error).message.split('\n')[0]! }]);
-  }
-  const parsed = AgentsFile.safeParse(data);
-  if (!parsed.success) {
-    throw new InputError(toInputIssues(file, parsed.error, (p) => (p.length === 2 ? Object.keys(AgentEntry.shape) : p.length === 0 ? ['agents'] : [])));
-  }
+  const issues: InputIssue[] = [];
+  const parsed = await readYamlFile(file, AgentsFile, issues, {
+    expected: 'YAML',
+    knownKeys: (p) => (p.length === 2 ? Object.keys(AgentEntry.shape) : p.length === 0 ? ['agents'] : []),
+  });
+  if (!parsed) throw new InputError(issues);
   const agents: NamedAgent[] = [];
-  for (const [name, entry] of Object.entries(parsed.data.agents)) {
+  for (const [name, entry] of Object.entries(parsed.agents)) {
     const secret = Object.keys(entry.env).find((k) => SECRET.test(k));
     if (secret) {
       throw new InputError([{ file, field: `agents.${name}.env.${secret}`, expected: 'no secrets (the proxy injects API keys on the host)', received: `a variable named ${secret}` }]);

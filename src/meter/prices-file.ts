@@ -1,8 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import YAML from 'yaml';
 import { z } from 'zod';
-import { InputError, UserError } from '../errors.js';
-import { toInputIssues } from '../util/zod-issues.js';
+import { InputError, type InputIssue } from '../errors.js';
+import { readYamlFile } from '../util/read-yaml-file.js';
 import type { ModelPrice } from './prices.js';
 
 const Rate = z.number().finite().nonnegative();
@@ -25,24 +23,14 @@ export type PriceOverrides = ReadonlyMap<string, ModelPrice>;
  * `InputError` naming the file, field, what was expected and what arrived.
  */
 export async function loadPricesFile(file: string): Promise<PriceOverrides> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UserError(`--prices ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
-  let data: unknown;
-  try {
-    data = YAML.parse(text); // JSON is YAML too
-  } catch (error) {
-    throw new InputError([{ file, field: '', expected: 'YAML or JSON', received: (error as Error).message.split('\n')[0]! }]);
-  }
-  const parsed = PricesFile.safeParse(data, { reportInput: true });
-  if (!parsed.success) {
-    throw new InputError(toInputIssues(file, parsed.error, (p) => (p.length === 0 ? ['models'] : p.length === 2 ? Object.keys(PriceEntry.shape) : [])));
-  }
+  const issues: InputIssue[] = [];
+  const parsed = await readYamlFile(file, PricesFile, issues, {
+    expected: 'YAML or JSON',
+    knownKeys: (p) => (p.length === 0 ? ['models'] : p.length === 2 ? Object.keys(PriceEntry.shape) : []),
+  });
+  if (!parsed) throw new InputError(issues);
   const prices = new Map<string, ModelPrice>();
-  for (const [key, entry] of Object.entries(parsed.data.models)) {
+  for (const [key, entry] of Object.entries(parsed.models)) {
     const slash = key.indexOf('/');
     prices.set(key, {
       model: key,

@@ -86,17 +86,11 @@ export interface MeteredRequest {
   readonly costUsd: number | null;
 }
 
-/** A request still in flight, for watchdogs and progress. */
-export interface PendingRequest {
-  readonly seq: number;
-  readonly startedAt: string;
-  readonly format: WireFormat | null;
-  readonly method: string;
-  readonly path: string;
-  /** Known once the request body has arrived. */
-  readonly model: string | null;
-  /** The upstream's status once its headers arrived. */
-  readonly status: number | null;
+/**
+ * A request still in flight, for watchdogs and progress: the record's fields known so far
+ * (`model` once the request body has arrived, `status` once the upstream's headers have).
+ */
+export interface PendingRequest extends Pick<MeteredRequest, 'seq' | 'startedAt' | 'format' | 'method' | 'path' | 'model' | 'status'> {
   /** Milliseconds since the request arrived. */
   readonly elapsedMs: number;
   /** Response body bytes received from upstream so far. */

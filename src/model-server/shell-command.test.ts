@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { removeFileCommand, shellQuote, writeFileCommand } from './shell-command.js';
+import { removeFileCommand, writeFileCommand } from './shell-command.js';
 
 const dir = await mkdtemp(path.join(tmpdir(), 'bakeoff-shell-command-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -32,9 +32,5 @@ describe('writeFileCommand run by bash', () => {
     expect(removeFileCommand(file)).not.toMatch(/-f/);
     await execa('bash', ['-c', removeFileCommand(file)]);
     expect(existsSync(file)).toBe(false);
-  });
-
-  it('quotes single quotes', () => {
-    expect(shellQuote("it's")).toBe(`'it'\\''s'`);
   });
 });

@@ -2,11 +2,7 @@
  * Shell commands the gold script sends through a harness's shell tool when it has no file
  * tool for the job: writing a file byte for byte with a quoted heredoc, and removing one.
  */
-
-/** `'…'` with every `'` closed, escaped and reopened: nothing inside is expanded. */
-export function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
+import { quoteShellArg } from '../util/shell-quote.js';
 
 /**
  * Writes `content` to `path` exactly. A quoted heredoc expands nothing; its delimiter is
@@ -14,8 +10,8 @@ export function shellQuote(text: string): string {
  * content without a final newline is written with one and cut by a byte afterwards.
  */
 export function writeFileCommand(path: string, content: string): string {
-  const file = shellQuote(path);
-  const dir = path.includes('/') ? `mkdir -p ${shellQuote(path.slice(0, path.lastIndexOf('/')) || '/')} && ` : '';
+  const file = quoteShellArg(path);
+  const dir = path.includes('/') ? `mkdir -p ${quoteShellArg(path.slice(0, path.lastIndexOf('/')) || '/')} && ` : '';
   if (content === '') return `${dir}: > ${file}`;
   const lines = new Set(content.split(/\r?\n/));
   let delimiter = 'BAKEOFF_EOF';
@@ -30,5 +26,5 @@ export function writeFileCommand(path: string, content: string): string {
  * approvals bypassed.
  */
 export function removeFileCommand(path: string): string {
-  return `rm ${shellQuote(path)}`;
+  return `rm ${quoteShellArg(path)}`;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Outcome, RunRecord } from '../types.js';
 import { comparePaired, type ComparePairedResult, type PairedComparison } from './compare-paired.js';
+import { testRunsOf } from './test-runs.js';
 
 const S: Outcome = { kind: 'solved' };
 const F: Outcome = { kind: 'failed', reason: 'tests-failed' };
@@ -8,34 +9,7 @@ const V: Outcome = { kind: 'void', reason: 'infra-error' };
 
 /** `{ t1: [S, F] }`: task t1, replays 0 and 1. */
 function runsOf(agent: string, outcomes: Record<string, Outcome[]>, extra: Partial<RunRecord> = {}): RunRecord[] {
-  return Object.entries(outcomes).flatMap(([task, list]) =>
-    list.map((outcome, replay) => ({
-      id: `${agent}/${task}/${replay}`,
-      suiteId: 'demo',
-      suiteHash: 'sha256:aaaa',
-      controlsDigest: 'sha256:cccc',
-      task,
-      agent: { id: agent, harness: 'builtin', version: null, model: null, effort: null },
-      replay,
-      seed: 1,
-      level: 1,
-      outcome,
-      agentSec: 1,
-      gradeSec: 1,
-      costUsd: null,
-      tokensIn: null,
-      tokensOut: null,
-      linesAdded: 0,
-      linesRemoved: 0,
-      points: 0,
-      maxPoints: 0,
-      orders: [],
-      runtime: { node: '20.19.0' },
-      startedAt: '2025-01-01T00:00:00Z',
-      finishedAt: '2025-01-01T00:01:00Z',
-      ...extra,
-    })),
-  );
+  return testRunsOf(agent, outcomes, { seed: 1, level: 1, runtime: { node: '20.19.0' }, ...extra });
 }
 
 function compared(result: ComparePairedResult): PairedComparison {

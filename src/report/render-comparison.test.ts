@@ -5,39 +5,14 @@ import { renderComparison } from './render-comparison.js';
 import { renderComparisonJson } from './render-comparison-json.js';
 import { renderComparisonMarkdown } from './render-comparison-markdown.js';
 import { summarize } from './summarize.js';
+import { testRunsOf } from './test-runs.js';
 
 const S: Outcome = { kind: 'solved' };
 const F: Outcome = { kind: 'failed', reason: 'tests-failed' };
 const V: Outcome = { kind: 'void', reason: 'infra-error' };
 
 function runsOf(agent: string, outcomes: Record<string, Outcome[]>): RunRecord[] {
-  return Object.entries(outcomes).flatMap(([task, list]) =>
-    list.map((outcome, replay) => ({
-      id: `${agent}/${task}/${replay}`,
-      suiteId: 'slice',
-      suiteHash: 'sha256:5a17e',
-      controlsDigest: 'sha256:c0ffee',
-      task,
-      agent: { id: agent, harness: 'builtin', version: null, model: null, effort: null },
-      replay,
-      seed: null,
-      level: null,
-      outcome,
-      agentSec: 1,
-      gradeSec: 1,
-      costUsd: null,
-      tokensIn: null,
-      tokensOut: null,
-      linesAdded: 0,
-      linesRemoved: 0,
-      points: 0,
-      maxPoints: 0,
-      orders: [],
-      runtime: {},
-      startedAt: '2025-01-01T00:00:00Z',
-      finishedAt: '2025-01-01T00:01:00Z',
-    })),
-  );
+  return testRunsOf(agent, outcomes, { suiteId: 'slice', suiteHash: 'sha256:5a17e', controlsDigest: 'sha256:c0ffee' });
 }
 
 // 2 replays per task: t1 alpha wins, t2 beta wins, t3 tie, t4 alpha's replays drift, t5 beta void.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Outcome, RunRecord } from '../types.js';
 import { scoreTasks } from './score-tasks.js';
+import { testRunsOf } from './test-runs.js';
 
 const S: Outcome = { kind: 'solved' };
 const F: Outcome = { kind: 'failed', reason: 'tests-failed' };
@@ -9,33 +10,7 @@ const ORACLE: Outcome = { kind: 'void', reason: 'oracle-changed' };
 
 /** One agent's runs: `{ t1: [S, F] }` is task t1 with replays 0 (solved) and 1 (failed). */
 function runsOf(outcomes: Record<string, Outcome[]>, agent = 'a'): RunRecord[] {
-  return Object.entries(outcomes).flatMap(([task, list]) =>
-    list.map((outcome, replay) => ({
-      id: `${agent}/${task}/${replay}`,
-      suiteId: 'demo',
-      suiteHash: 'sha256:aaaa',
-      controlsDigest: 'sha256:cccc',
-      task,
-      agent: { id: agent, harness: 'builtin', version: null, model: null, effort: null },
-      replay,
-      seed: null,
-      level: null,
-      outcome,
-      agentSec: 1,
-      gradeSec: 1,
-      costUsd: null,
-      tokensIn: null,
-      tokensOut: null,
-      linesAdded: 0,
-      linesRemoved: 0,
-      points: 0,
-      maxPoints: 0,
-      orders: [],
-      runtime: {},
-      startedAt: '2025-01-01T00:00:00Z',
-      finishedAt: '2025-01-01T00:01:00Z',
-    })),
-  );
+  return testRunsOf(agent, outcomes);
 }
 
 const STRICT = { replays: 2, allowedDrift: 0 };

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentInfo, Outcome, RunRecord } from '../types.js';
 import { clusteredShareCi } from './clustered-share-ci.js';
 import { summarize } from './summarize.js';
+import { testRun } from './test-runs.js';
 import { wilson } from './wilson.js';
 
 const SOLVED: Outcome = { kind: 'solved' };
@@ -21,31 +22,7 @@ interface RunSpec extends Partial<Omit<RunRecord, 'agent'>> {
 
 let nextId = 0;
 function makeRun(spec: RunSpec): RunRecord {
-  const { agent, ...rest } = spec;
-  return {
-    id: `run-${nextId++}`,
-    suiteId: 'demo',
-    suiteHash: 'sha256:aaaa',
-    controlsDigest: 'sha256:cccc',
-    replay: 0,
-    seed: null,
-    level: null,
-    agentSec: 10,
-    gradeSec: 1,
-    costUsd: null,
-    tokensIn: null,
-    tokensOut: null,
-    linesAdded: 0,
-    linesRemoved: 0,
-    points: 0,
-    maxPoints: 0,
-    orders: [],
-    runtime: { node: '20.19.0' },
-    startedAt: '2025-01-01T00:00:00Z',
-    finishedAt: '2025-01-01T00:01:00Z',
-    ...rest,
-    agent: typeof agent === 'string' ? agentInfo(agent) : agent,
-  };
+  return testRun({ id: `run-${nextId++}`, agentSec: 10, runtime: { node: '20.19.0' }, ...spec });
 }
 
 /** `outcomes` per task, e.g. { t1: [SOLVED, FAILED] }: one run per entry, replays 0, 1, … */

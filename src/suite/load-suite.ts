@@ -1,11 +1,9 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
-import type { z } from 'zod';
 import { InputError, type InputIssue } from '../errors.js';
 import { canonicalJson, sha256 } from '../util/hash.js';
 import { exists, listTree } from '../util/fs.js';
-import { toInputIssues } from '../util/zod-issues.js';
+import { readYamlFile } from '../util/read-yaml-file.js';
 import { ALWAYS_PROTECTED, ID_PATTERN, keysAt, SuiteManifest, TaskManifest } from './schema.js';
 import { hashSuite, hashTask } from './suite-hash.js';
 import type { Order, Suite, Task } from './types.js';
@@ -21,7 +19,7 @@ export async function loadSuite(dir: string): Promise<Suite> {
   if (!(await isDir(root))) {
     throw new InputError([{ file: root, field: '', expected: 'a suite folder', received: 'no such folder' }]);
   }
-  const manifest = await readManifest(suiteFile, SuiteManifest, issues);
+  const manifest = await readYamlFile(suiteFile, SuiteManifest, issues, { knownKeys: (p) => keysAt(SuiteManifest, p) });
   const tasksDir = path.join(root, 'tasks');
   const ids = (await isDir(tasksDir)) ? (await readdir(tasksDir)).filter((n) => !n.startsWith('.')).sort() : [];
   if (ids.length === 0) issues.push({ file: tasksDir, field: '', expected: 'at least one task folder', received: 'none' });
@@ -52,7 +50,7 @@ async function loadTask(dir: string, id: string, issues: InputIssue[]): Promise<
   if (!ID_PATTERN.test(id)) {
     issues.push({ file: dir, field: '', expected: `a task folder name matching ${ID_PATTERN}`, received: JSON.stringify(id) });
   }
-  const manifest = await readManifest(path.join(dir, 'task.yaml'), TaskManifest, issues);
+  const manifest = await readYamlFile(path.join(dir, 'task.yaml'), TaskManifest, issues, { knownKeys: (p) => keysAt(TaskManifest, p) });
   const repoDir = path.join(dir, 'repo');
   if (!(await isDir(repoDir))) issues.push({ file: repoDir, field: '', expected: 'the task repo folder', received: 'no such folder' });
   const orders = await loadOrders(path.join(dir, 'orders'), issues);
@@ -90,29 +88,6 @@ async function loadOrders(ordersDir: string, issues: InputIssue[]): Promise<Orde
     orders.push({ index, dir, prompt, promptPath, hiddenDir, hiddenFiles, goldPatchPath });
   }
   return orders;
-}
-
-/** Parses a YAML file against a schema, adding issues instead of throwing. */
-async function readManifest<S extends z.ZodType>(file: string, schema: S, issues: InputIssue[]): Promise<z.infer<S> | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    issues.push({ file, field: '', expected: 'a YAML file', received: 'no such file' });
-    return undefined;
-  }
-  let data: unknown;
-  try {
-    data = parseYaml(text, { prettyErrors: true });
-  } catch (error) {
-    const where = error instanceof YAMLParseError && error.linePos ? ` at line ${error.linePos[0].line}` : '';
-    issues.push({ file, field: '', expected: 'valid YAML', received: `a syntax error${where}: ${(error as Error).message.split('\n')[0]}` });
-    return undefined;
-  }
-  const result = schema.safeParse(data ?? {}, { reportInput: true });
-  if (result.success) return result.data;
-  issues.push(...toInputIssues(file, result.error, (p) => keysAt(schema, p)));
-  return undefined;
 }
 
 async function isDir(p: string): Promise<boolean> {

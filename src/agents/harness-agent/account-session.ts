@@ -48,14 +48,14 @@ export function sessionCost(
     }
     if (!r.usage) continue;
     const candidates = [r.usage.model, r.model, agentModel].filter((m): m is string => !!m);
-    const model = candidates.find((m) => priceOf(m) !== null);
-    if (model === undefined) {
+    const priced = candidates.map((model) => ({ model, price: priceOf(model) })).find((c) => c.price !== null);
+    if (priced === undefined) {
       unknown = true;
       flags.add(`cost: no list price for ${candidates[0] ?? agentModel}`);
       continue;
     }
-    if (model !== candidates[0]) flags.add(`cost: ${candidates[0]} has no list price; priced as ${model}`);
-    total += costOf(r.usage, priceOf(model)!);
+    if (priced.model !== candidates[0]) flags.add(`cost: ${candidates[0]} has no list price; priced as ${priced.model}`);
+    total += costOf(r.usage, priced.price!);
   }
   return { costUsd: unknown ? null : total, flags: [...flags] };
 }

@@ -7,6 +7,7 @@ import type { RecordedResponse } from '../../meter/proxy-types.js';
 import { SESSION_HEADER } from '../../model-server/types.js';
 import type { RequestRow } from '../../store/open-store.js';
 import { sha256 } from '../../util/hash.js';
+import { quoteShellArg } from '../../util/shell-quote.js';
 import { installDirOf, installedVersion } from '../install-harness.js';
 import { harnessNamed } from '../harnesses/index.js';
 import type { Harness, HarnessReport } from '../harnesses/types.js';
@@ -129,10 +130,10 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
     if (owner) await chown(socket, owner.uid, owner.gid);
     await chmod(socket, 0o600);
     const command = [
-      `mkdir -p "$HOME" && cp -R ${quote(files.seedDir)}/. "$HOME"/ &&`,
+      `mkdir -p "$HOME" && cp -R ${quoteShellArg(files.seedDir)}/. "$HOME"/ &&`,
       'exec',
-      ...[...(plan.traceNetwork ? traceNetworkPrefix(files.trace) : []), ...withExtraArgs(setup.argv, plan.args)].map(quote),
-      `< ${quote(files.stdin)} > ${quote(files.stream)}`,
+      ...[...(plan.traceNetwork ? traceNetworkPrefix(files.trace) : []), ...withExtraArgs(setup.argv, plan.args)].map(quoteShellArg),
+      `< ${quoteShellArg(files.stdin)} > ${quoteShellArg(files.stream)}`,
     ].join(' ');
     exec = await ctx.sandbox.exec({
       command,
@@ -225,7 +226,3 @@ function withExtraArgs(argv: readonly string[], extra: readonly string[]): strin
   return dashes < 0 ? [...argv, ...extra] : [...argv.slice(0, dashes), ...extra, ...argv.slice(dashes)];
 }
 
-/** One shell word. */
-function quote(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}

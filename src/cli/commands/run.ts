@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openModelUpstream } from '../../agents/harness-agent/model-upstream.js';
 import { resolveAgents } from '../../agents/resolve-agents.js';
-import { openPriceBook } from '../../meter/price-book.js';
+import type { PriceBook } from '../../meter/price-book.js';
 import { UserError } from '../../errors.js';
 import { summarize, renderTable } from '../../report/index.js';
 import { runBake } from '../../run/run-bake.js';
@@ -44,18 +44,23 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
   const lock = await readLock(suite);
   const out = path.resolve(io.cwd, flags.out ?? path.join('results', suite.id));
   const forbiddenRoots = [suite.dir, out, cacheDir(io), path.join(os.tmpdir(), 'bakeoff-scratch')];
-  const prices = await openPriceBook(flags.prices ? path.resolve(io.cwd, flags.prices) : undefined);
+  // The price catalog is large: loaded only when a model agent is asked for (it opens the upstream first).
+  let prices: PriceBook | undefined;
   const { agents, upstream } = await resolveAgents(flags.agent, {
     cwd: io.cwd,
     forbiddenRoots,
     ...(flags.agents ? { agentsFile: flags.agents } : {}),
-    openUpstream: (formats) => openModelUpstream(flags.upstream, { cwd: io.cwd, env: io.env, formats }),
-    priceOf: (model) => prices.priceOf(model),
+    openUpstream: async (formats) => {
+      const { openPriceBook } = await import('../../meter/price-book.js');
+      prices = await openPriceBook(flags.prices ? path.resolve(io.cwd, flags.prices) : undefined);
+      return openModelUpstream(flags.upstream, { cwd: io.cwd, env: io.env, formats });
+    },
+    priceOf: (model) => prices!.priceOf(model),
     idleTimeoutMs: flags.upstreamIdleTimeout * 1000,
     traceNetwork: flags.traceNetwork,
   });
   try {
-    return await runWithAgents(suite, lock, out, agents, upstream ? { upstream: upstream.name, prices: prices.source } : {}, flags, io);
+    return await runWithAgents(suite, lock, out, agents, upstream && prices ? { upstream: upstream.name, prices: prices.source } : {}, flags, io);
   } finally {
     await upstream?.close();
   }

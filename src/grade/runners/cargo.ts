@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { TestRunner } from '../types.js';
 import { parseCargoOutput } from './parse-cargo-output.js';
 import { readReportFile } from './read-report-file.js';
-import { quoteShellArg } from './shell-quote.js';
+import { quoteShellArg } from '../../util/shell-quote.js';
 
 /** stdout and stderr of the whole `cargo test`, in order (see `parseCargoOutput`). */
 const REPORT_FILE = 'cargo.out';

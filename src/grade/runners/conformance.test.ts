@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ReportFormat, TestResult } from '../types.js';
 import { getTestRunner } from './registry.js';
-import { quoteShellArg } from './shell-quote.js';
+import { quoteShellArg } from '../../util/shell-quote.js';
 
 const MAIN_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const FIXTURES = path.join(MAIN_ROOT, 'test/fixtures/reports');

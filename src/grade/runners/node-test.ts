@@ -7,7 +7,7 @@ import { parseJsonLines } from './parse-json-lines.js';
 import { readReportFile } from './read-report-file.js';
 import { readRepoRoots, recordRepoRoot, toRepoRelativePath } from './repo-root.js';
 import { resolveReportersDir } from './reporters-dir.js';
-import { quoteNodeOption } from './shell-quote.js';
+import { quoteNodeOption } from '../../util/shell-quote.js';
 
 /** Written by `src/grade/reporters/node-test-reporter.mjs`. */
 const REPORT_FILE = 'node-test.jsonl';

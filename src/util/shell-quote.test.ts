@@ -10,6 +10,7 @@ describe('quoteShellArg', () => {
       const run = spawnSync('sh', ['-c', `printf '%s|' ${quoteShellArg(value)}`], { encoding: 'utf8' });
       expect(run.stdout).toBe(`${value}|`);
     }
+    expect(quoteShellArg("it's")).toBe(`'it'\\''s'`);
   });
 });
 
