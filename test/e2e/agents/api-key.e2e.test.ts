@@ -19,7 +19,9 @@ const SEARCH = [
   '{',
   '  echo "env $(env | grep -c -- "$K")"',
   '  echo "dummy-env $(env | grep -c -- sk-bakeoff-dummy)"',
-  `  echo "proc $(for p in /proc/[0-9]*; do cat $p/environ $p/cmdline 2>/dev/null | tr '\\0' '\\n'; done | grep -c -- "$K")"`,
+  // the pattern is a regex that does not match itself: the grep's own command line (which the
+  // loop may read while the grep runs) does not count as a find
+  `  echo "proc $(for p in /proc/[0-9]*; do cat $p/environ $p/cmdline 2>/dev/null | tr '\\0' '\\n'; done | grep -c -- '${KEY_HEAD}${KEY_TAIL.slice(0, -1)}[${KEY_TAIL.slice(-1)}]')"`,
   `  echo "dummy-proc $(for p in /proc/[0-9]*; do cat $p/environ 2>/dev/null | tr '\\0' '\\n'; done | grep -c -- sk-bakeoff-dummy)"`,
   '  echo "processes $(ls -d /proc/[0-9]* | wc -l)"',
   '  echo "files $(grep -rIl -s --exclude-dir=proc --exclude-dir=sys --exclude-dir=usr --exclude-dir=harnesses -- "$K" / 2>/dev/null | wc -l)"',
