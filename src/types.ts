@@ -12,7 +12,13 @@ export type FailReason =
   | 'memory-limit'          // the agent's session was killed by the memory limit
   | 'pids-limit'            // the agent's session ran into the process limit
   | 'disk-limit'            // the agent's session filled its workspace quota
-  | 'report-inconsistent'; // the test runner's exit status disagrees with its report
+  | 'report-inconsistent'   // the test runner's exit status disagrees with its report
+  | 'report-tampered'       // bakeoff's tripwire tests came out wrong, or a graded test file changed while the tests ran
+  | 'report-unreadable'     // the runner's report is not a bounded regular file (a FIFO, a link, over its size limit)
+  | 'change-too-large'      // the change is bigger than the controls allow
+  | 'unsupported-file'      // the change holds what a patch cannot carry (a nested git repository, a path that is not UTF-8)
+  | 'output-limit'          // the tests printed more than the output limit, and results were lost with what was cut
+  | 'grading-error';        // a grading step broke on this change but works on the unchanged repo
 
 /** Why a run is void: the instrument broke, never a loss. */
 export type VoidReason =
@@ -27,6 +33,7 @@ export type VoidReason =
   | 'upstream-hang'         // the model API sent nothing for the proxy's idle timeout
   | 'upstream-malformed'    // the model API's answer could not be read (bad stream)
   | 'upstream-unreachable'  // the proxy could not connect to the model API
+  | 'upstream-truncated'    // the model API's stream ended before its wire format's final event
   | 'auth-error'            // the model API refused the key (401/403)
   | 'harness-crash'         // the agent CLI died without saying why (non-zero exit, signal, no error event)
   | 'harness-error'         // the agent CLI reported an error (error event, is_error, stopReason error)
