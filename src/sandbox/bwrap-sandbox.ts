@@ -59,6 +59,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
           env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', BAKEOFF_CGROUP_PROCS: cgroup.procFiles.join(' ') },
           outputPath: request.outputPath,
           timeoutMs: request.timeoutMs,
+          ...(request.maxOutputBytes !== undefined ? { maxOutputBytes: request.maxOutputBytes } : {}),
         });
         return { ...result, limitHit: await cgroup.limitHit() };
       } finally {

@@ -34,6 +34,12 @@ async function execInNamespaces(bwrap: string, request: ExecRequest): Promise<Ex
     ...(request.modelBridge ? [process.execPath, bridgeScript(), String(request.modelBridge.port), request.modelBridge.socket, '--'] : []),
     '/bin/sh', '-c', request.command,
   ];
-  const result = await spawnLogged({ argv, env: request.env, outputPath: request.outputPath, timeoutMs: request.timeoutMs });
+  const result = await spawnLogged({
+    argv,
+    env: request.env,
+    outputPath: request.outputPath,
+    timeoutMs: request.timeoutMs,
+    ...(request.maxOutputBytes !== undefined ? { maxOutputBytes: request.maxOutputBytes } : {}),
+  });
   return { ...result, limitHit: null };
 }

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { InfraError } from '../errors.js';
 
 const TAIL_BYTES = 64 * 1024;
+/** Output kept when the caller does not say: 64 MiB. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 export interface SpawnLoggedResult {
   readonly exitCode: number | null;
@@ -11,11 +12,18 @@ export interface SpawnLoggedResult {
   readonly timedOut: boolean;
   readonly durationMs: number;
   readonly outputTail: string;
+  /** Bytes the command printed in all (kept or not). */
+  readonly outputBytes: number;
+  /** True when the middle of the output was cut to keep the log within its limit. */
+  readonly outputTruncated: boolean;
 }
 
 /**
- * Spawns `argv` in a new process group with stdout and stderr appended, interleaved, to
- * `outputPath`; at `timeoutMs` the whole group is SIGKILLed. Never throws for the program's
+ * Spawns `argv` in a new process group with stdout and stderr interleaved, in order, on one
+ * pipe that bakeoff reads; at `timeoutMs` the whole group is SIGKILLed. The log at `outputPath`
+ * holds at most `maxOutputBytes`: the first eighth as it came, then (when more was printed) a
+ * line saying how many bytes were cut, then the last seven eighths. The program's own writes
+ * never block on the limit and never see an error from it. Never throws for the program's
  * own failure, only when it cannot be started.
  */
 export async function spawnLogged(options: {
@@ -24,13 +32,15 @@ export async function spawnLogged(options: {
   readonly outputPath: string;
   readonly timeoutMs: number;
   readonly cwd?: string;
+  readonly maxOutputBytes?: number;
 }): Promise<SpawnLoggedResult> {
-  const [program, ...args] = options.argv;
-  const fd = openSync(options.outputPath, 'a');
+  // `exec 2>&1` in a shell first: one pipe for both streams keeps their order
+  const argv = ['/bin/sh', '-c', 'exec 2>&1; exec "$@"', 'bakeoff-logged', ...options.argv];
+  const log = await createCappedLog(options.outputPath, options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
   const started = performance.now();
   let timedOut = false;
   try {
-    const child = spawn(program!, args, { env: options.env, stdio: ['ignore', fd, fd], detached: true, cwd: options.cwd ?? '/' });
+    const child = spawn(argv[0]!, argv.slice(1), { env: options.env, stdio: ['ignore', 'pipe', 'ignore'], detached: true, cwd: options.cwd ?? '/' });
     const timer = setTimeout(() => {
       timedOut = true;
       try {
@@ -39,25 +49,76 @@ export async function spawnLogged(options: {
         // already gone
       }
     }, options.timeoutMs);
+    let writes = Promise.resolve();
+    child.stdout.on('data', (chunk: Buffer) => {
+      writes = writes.then(() => log.write(chunk));
+    });
     const { exitCode, signal } = await new Promise<{ exitCode: number | null; signal: string | null }>((resolve, reject) => {
-      child.once('error', (error) => reject(new InfraError(`could not start ${program}: ${error.message}`, { cause: error })));
+      child.once('error', (error) => reject(new InfraError(`could not start ${options.argv[0]}: ${error.message}`, { cause: error })));
+      // 'close': the process ended and its pipe is drained (every descendant holding it is gone)
       child.once('close', (code, sig) => resolve({ exitCode: code, signal: sig }));
     }).finally(() => clearTimeout(timer));
-    return { exitCode, signal, timedOut, durationMs: performance.now() - started, outputTail: await readTail(options.outputPath) };
+    await writes;
+    const kept = await log.finish();
+    return { exitCode, signal, timedOut, durationMs: performance.now() - started, ...kept };
   } finally {
-    closeSync(fd);
+    await log.close();
   }
 }
 
-async function readTail(file: string): Promise<string> {
-  const handle = await open(file, 'r');
-  try {
-    const { size } = await handle.stat();
-    const length = Math.min(size, TAIL_BYTES);
-    const buffer = Buffer.alloc(length);
-    await handle.read(buffer, 0, length, size - length);
-    return buffer.toString('utf8');
-  } finally {
-    await handle.close();
+interface CappedLog {
+  write(chunk: Buffer): Promise<void>;
+  finish(): Promise<{ outputTail: string; outputBytes: number; outputTruncated: boolean }>;
+  close(): Promise<void>;
+}
+
+/** A log file that keeps the head as it comes and the tail in a ring, within `maxBytes`. */
+async function createCappedLog(file: string, maxBytes: number): Promise<CappedLog> {
+  const handle = await open(file, 'a');
+  const headBytes = Math.floor(maxBytes / 8);
+  const tail = new TailRing(maxBytes - headBytes);
+  const recent = new TailRing(TAIL_BYTES);
+  let total = 0;
+  let closed = false;
+  return {
+    async write(chunk) {
+      const headPart = chunk.subarray(0, Math.max(0, headBytes - total));
+      if (headPart.length > 0) await handle.write(headPart);
+      tail.push(chunk.subarray(headPart.length));
+      recent.push(chunk);
+      total += chunk.length;
+    },
+    async finish() {
+      const kept = tail.contents();
+      const cut = total - Math.min(total, headBytes) - kept.length;
+      if (cut > 0) await handle.write(`\n[bakeoff: ${cut} bytes of output cut here; ${total} bytes printed in all]\n`);
+      if (kept.length > 0) await handle.write(kept);
+      return { outputTail: recent.contents().toString('utf8'), outputBytes: total, outputTruncated: cut > 0 };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await handle.close();
+    },
+  };
+}
+
+/** The last `capacity` bytes pushed, kept as chunks. */
+class TailRing {
+  private chunks: Buffer[] = [];
+  private size = 0;
+
+  constructor(private readonly capacity: number) {}
+
+  push(chunk: Buffer): void {
+    if (chunk.length === 0 || this.capacity === 0) return;
+    this.chunks.push(Buffer.from(chunk));
+    this.size += chunk.length;
+    while (this.chunks.length > 1 && this.size - this.chunks[0]!.length >= this.capacity) this.size -= this.chunks.shift()!.length;
+  }
+
+  contents(): Buffer {
+    const all = Buffer.concat(this.chunks);
+    return all.subarray(Math.max(0, all.length - this.capacity));
   }
 }

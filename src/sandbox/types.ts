@@ -13,8 +13,10 @@ export interface ExecRequest {
   readonly env: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
   readonly network: 'none' | 'host';
-  /** File that receives stdout and stderr interleaved, in order. */
+  /** File that receives stdout and stderr interleaved, in order (at most `maxOutputBytes`). */
   readonly outputPath: string;
+  /** Most of the output kept in `outputPath` (head and tail; the middle is cut and said so). Default 64 MiB. */
+  readonly maxOutputBytes?: number;
   /**
    * Host paths the command may use, each at the same path inside the sandbox; `cwd` must be one
    * of them. Nothing else of the host's files is visible but read-only system folders and
@@ -43,6 +45,10 @@ export interface ExecResult {
   readonly durationMs: number;
   /** The last 64 KiB of the combined output. */
   readonly outputTail: string;
+  /** Bytes printed in all, kept or not. */
+  readonly outputBytes: number;
+  /** True when the log's middle was cut to keep it within `maxOutputBytes`. */
+  readonly outputTruncated: boolean;
   /** A resource limit the command ran into (memory: killed by the OOM killer; pids: forks refused). */
   readonly limitHit: 'memory' | 'pids' | null;
 }

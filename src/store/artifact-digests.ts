@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
+import { hashFileSync } from '../util/bounded-file.js';
 
 /** One file of a run's artifacts folder, as recorded when the run was stored. */
 export interface ArtifactDigest {
@@ -22,7 +23,8 @@ export interface ArtifactMismatch {
 /**
  * Digests of every regular file and symlink under `dir` (nothing is skipped, symlinks are never
  * followed; other file types cannot hold artifacts and are left out), sorted by path in byte
- * order. Synchronous because `saveRun` is: a run's artifacts are small (logs, patches, reports).
+ * order. Synchronous because `saveRun` is; files are hashed in chunks, so an artifact of any size
+ * is hashed without holding it in memory.
  * A missing `dir` has no artifacts.
  */
 export function digestArtifacts(dir: string): ArtifactDigest[] {
@@ -40,7 +42,7 @@ export function digestArtifacts(dir: string): ArtifactDigest[] {
       const full = path.join(dir, childRel);
       if (entry.isDirectory()) walk(childRel);
       else if (entry.isSymbolicLink()) out.push(digestOf(childRel, Buffer.from(readlinkSync(full))));
-      else if (entry.isFile()) out.push(digestOf(childRel, readFileSync(full)));
+      else if (entry.isFile()) out.push({ path: childRel, ...hashFileSync(full) });
     }
   };
   walk('');

@@ -1,0 +1,49 @@
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { spawnLogged } from './spawn-logged.js';
+
+const env = { PATH: '/usr/bin:/bin' };
+
+async function logPath(): Promise<string> {
+  return path.join(await mkdtemp(path.join(os.tmpdir(), 'bakeoff-spawn-')), 'out.log');
+}
+
+describe('spawnLogged', () => {
+  it('keeps stdout and stderr in the order they were printed', async () => {
+    const outputPath = await logPath();
+    const r = await spawnLogged({ argv: ['sh', '-c', 'echo one; echo two >&2; echo three; echo four >&2'], env, outputPath, timeoutMs: 10_000 });
+    expect(r.exitCode).toBe(0);
+    expect(await readFile(outputPath, 'utf8')).toBe('one\ntwo\nthree\nfour\n');
+    expect(r.outputBytes).toBe(19);
+    expect(r.outputTruncated).toBe(false);
+  });
+
+  it('keeps the head and the tail of a flood within the limit and says how much it cut', async () => {
+    const outputPath = await logPath();
+    const max = 1 << 20;
+    // 40 MiB of numbered lines, then a last line the tail must hold
+    const script = 'seq 1 5000000; echo THE-END';
+    const r = await spawnLogged({ argv: ['sh', '-c', script], env, outputPath, timeoutMs: 60_000, maxOutputBytes: max });
+    expect(r.exitCode).toBe(0);
+    expect(r.outputTruncated).toBe(true);
+    expect(r.outputBytes).toBeGreaterThan(30 * max);
+    const size = (await stat(outputPath)).size;
+    expect(size).toBeLessThanOrEqual(max + 200);
+    const text = await readFile(outputPath, 'utf8');
+    expect(text.startsWith('1\n2\n3\n')).toBe(true);
+    expect(text.trimEnd().endsWith('4999999\n5000000\nTHE-END')).toBe(true);
+    expect(text).toMatch(new RegExp(`\\[bakeoff: \\d+ bytes of output cut here; ${r.outputBytes} bytes printed in all\\]`));
+    expect(r.outputTail.trimEnd().endsWith('THE-END')).toBe(true);
+  });
+
+  it('kills the whole process group at the wall clock', async () => {
+    const outputPath = await logPath();
+    const started = Date.now();
+    const r = await spawnLogged({ argv: ['sh', '-c', 'sleep 30 & sleep 30; echo never'], env, outputPath, timeoutMs: 500 });
+    expect(r.timedOut).toBe(true);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await readFile(outputPath, 'utf8')).not.toContain('never');
+  });
+});
