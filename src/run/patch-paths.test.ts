@@ -32,12 +32,14 @@ describe('patchPaths', () => {
     await symlink('src/a.js', path.join(ws, 'link'));
     const change = await captureChange(prepared, ws);
     expect(change.paths.length).toBe(7);
-    expect((await patchPaths(prepared, change.patch)).sort()).toEqual([...change.paths].sort());
+    const read = await patchPaths(prepared, change.patch);
+    expect([...read.paths].sort()).toEqual([...change.paths].sort());
+    expect([...read.binary].sort()).toEqual([...change.binaryPaths].sort());
   });
 
   it('lists nothing for an empty patch or one git cannot read', async () => {
     const { prepared } = await preparedAndWorkspace();
-    expect(await patchPaths(prepared, '')).toEqual([]);
-    expect(await patchPaths(prepared, 'not a patch\n')).toEqual([]);
+    expect(await patchPaths(prepared, '')).toEqual({ paths: [], binary: [] });
+    expect(await patchPaths(prepared, 'not a patch\n')).toEqual({ paths: [], binary: [] });
   });
 });

@@ -29,13 +29,32 @@ describe('captureChange', () => {
     await writeFile(path.join(ws, 'node_modules', 'dep.js'), 'changed by the agent');
     const change = await captureChange(prepared, ws);
     expect([...change.paths].sort()).toEqual(['a.txt', 'bin.dat']);
-    expect([change.linesAdded, change.linesRemoved]).toEqual([2, 1]);
+    // the binary file's one "line" counts too: lines to review are counted as text, always
+    expect([change.linesAdded, change.linesRemoved]).toEqual([3, 1]);
+    expect(change.binaryPaths).toEqual(['bin.dat']);
     expect(change.patch).toContain('GIT binary patch');
 
     const { ws: fresh } = await repoWithSetupOutput();
     expect(await applyPatch(fresh, change.patch)).toEqual({ ok: true });
     expect(await readFile(path.join(fresh, 'bin.dat'))).toEqual(Buffer.from([0, 1, 2, 255, 0]));
     expect(await readFile(path.join(fresh, 'a.txt'), 'utf8')).toBe('one\nTWO\nthree\n');
+  });
+
+  it('counts every line of a change whatever the agent\'s .gitattributes says, and captures the bytes as written', async () => {
+    const { prepared, ws } = await repoWithSetupOutput();
+    await writeFile(path.join(ws, '.gitattributes'), '* binary\n*.txt -diff eol=crlf text\n');
+    await writeFile(path.join(ws, 'a.txt'), 'one\ntwo\nthree\nfour\n');
+    await writeFile(path.join(ws, 'sabotage.py'), 'import os\nos.system("x")\n');
+    const change = await captureChange(prepared, ws);
+    expect([...change.paths].sort()).toEqual(['.gitattributes', 'a.txt', 'sabotage.py']);
+    expect([change.linesAdded, change.linesRemoved]).toEqual([2 + 2 + 2, 0]);
+    expect(change.binaryPaths).toEqual([]);
+    expect(change.patch).not.toContain('Binary files');
+    const { ws: fresh } = await repoWithSetupOutput();
+    expect(await applyPatch(fresh, change.patch)).toEqual({ ok: true });
+    expect(await readFile(path.join(fresh, 'a.txt'), 'utf8')).toBe('one\ntwo\nthree\nfour\n');
+    expect(await readFile(path.join(prepared, '.git', 'info', 'exclude'), 'utf8')).toBe('/node_modules/\n');
+    expect(await exists(path.join(prepared, '.git', 'info', 'attributes'))).toBe(false);
   });
 
   it('never runs configuration the agent wrote into its .git', async () => {

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -31,8 +31,11 @@ const FIXED_IDENTITY = {
   GIT_COMMITTER_DATE: '2000-01-01T00:00:00Z',
 };
 
-/** Runs git with safe config; throws InfraError with git's message on failure. */
-export async function git(args: readonly string[], options: { cwd: string; env?: Record<string, string>; input?: string }): Promise<string> {
+/** Runs git with safe config; throws InfraError with git's message on failure (an exit status not 0 or in `okExitCodes`). */
+export async function git(
+  args: readonly string[],
+  options: { cwd: string; env?: Readonly<Record<string, string>>; input?: string; okExitCodes?: readonly number[] },
+): Promise<string> {
   const result = await execa('git', [...SAFE_CONFIG, ...args], {
     cwd: options.cwd,
     env: { GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0', ...FIXED_IDENTITY, ...options.env },
@@ -41,7 +44,7 @@ export async function git(args: readonly string[], options: { cwd: string; env?:
     stripFinalNewline: false,
     maxBuffer: 1024 * 1024 * 1024,
   });
-  if (result.exitCode !== 0) {
+  if (result.exitCode !== 0 && !(options.okExitCodes ?? []).includes(result.exitCode ?? -1)) {
     throw new InfraError(`git ${args.join(' ')} failed in ${options.cwd}: ${String(result.stderr).trim()}`);
   }
   return String(result.stdout);
@@ -58,35 +61,85 @@ export async function initSingleCommit(dir: string, message: string): Promise<vo
 export interface Change {
   /** `git diff --binary` text; empty when nothing changed. */
   readonly patch: string;
+  /** Lines added / removed, counted as a reviewer sees them: every file as text, whatever its attributes say. */
   readonly linesAdded: number;
   readonly linesRemoved: number;
   /** Repo-relative paths of every added, changed or deleted file. */
   readonly paths: readonly string[];
+  /** Added or changed files whose content is binary (a NUL byte in the first 8000 bytes, git's rule). */
+  readonly binaryPaths: readonly string[];
 }
+
+/*
+ * Attributes bakeoff's own git directory puts above the worktree's .gitattributes (the
+ * highest-precedence place git reads): whatever the agent's .gitattributes says, no line-ending
+ * conversion, filter, ident or encoding touches what is captured, and
+ *   - for the patch, binary files are detected by content (a binary-safe patch);
+ *   - for the line counts, every file is text (`* binary` cannot hide lines from review).
+ */
+const CAPTURE_ATTRIBUTES = '* !diff -text -filter -ident -working-tree-encoding -merge\n';
+const COUNT_ATTRIBUTES = '* diff -text -filter -ident -working-tree-encoding -merge\n';
 
 /**
  * Diffs `workspace` against the prepared repo's commit, leaving out setup outputs (the
  * prepared repo's info/exclude) and never touching the workspace's own .git.
  */
 export async function captureChange(preparedRepo: string, workspace: string): Promise<Change> {
+  const view = await openWorkspaceGit(preparedRepo, workspace);
+  try {
+    const { env } = view;
+    await git(['add', '-A', '--', '.'], { cwd: workspace, env });
+    const patch = await git(['diff', '--cached', '--binary', '--full-index', '--no-textconv', 'HEAD'], { cwd: workspace, env });
+    const detected = parseNumstat(await git(['diff', '--cached', '--numstat', '-z', '--no-textconv', '--diff-filter=d', 'HEAD'], { cwd: workspace, env }));
+    await view.setAttributes(COUNT_ATTRIBUTES);
+    const counted = parseNumstat(await git(['diff', '--cached', '--numstat', '-z', '--no-textconv', 'HEAD'], { cwd: workspace, env }));
+    return { patch, linesAdded: counted.linesAdded, linesRemoved: counted.linesRemoved, paths: counted.paths, binaryPaths: detected.binary };
+  } finally {
+    await view.dispose();
+  }
+}
+
+/** git pointed at a workspace through a private git directory (see {@link openWorkspaceGit}). */
+export interface WorkspaceGit {
+  /** GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE for {@link git}. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Replaces the attributes that rank above the worktree's .gitattributes. */
+  setAttributes(text: string): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+/**
+ * A private git directory for looking at a workspace: the prepared repo's commit and objects
+ * borrowed read-only, its exclude list copied, bakeoff's own attributes, an index holding the
+ * commit. Nothing the agent wrote configures it, and nothing is written into the prepared
+ * repo, which other runs share.
+ */
+export async function openWorkspaceGit(preparedRepo: string, workspace: string): Promise<WorkspaceGit> {
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-git-'));
   try {
-    const gitDir = path.join(preparedRepo, '.git');
-    const env = {
-      GIT_DIR: gitDir,
-      GIT_WORK_TREE: workspace,
-      GIT_INDEX_FILE: path.join(tmp, 'index'),
-      GIT_OBJECT_DIRECTORY: path.join(tmp, 'objects'),
-      GIT_ALTERNATE_OBJECT_DIRECTORIES: path.join(gitDir, 'objects'),
-    };
-    await mkdir(env.GIT_OBJECT_DIRECTORY);
+    const preparedGit = path.join(preparedRepo, '.git');
+    const head = (await git(['rev-parse', 'HEAD'], { cwd: preparedRepo, env: { GIT_DIR: preparedGit } })).trim();
+    const gitDir = path.join(tmp, 'git');
+    await mkdir(path.join(gitDir, 'objects', 'info'), { recursive: true });
+    await mkdir(path.join(gitDir, 'refs'), { recursive: true });
+    await mkdir(path.join(gitDir, 'info'), { recursive: true });
+    await writeFile(path.join(gitDir, 'HEAD'), `${head}\n`);
+    await writeFile(path.join(gitDir, 'config'), '[core]\n\trepositoryformatversion = 0\n\tbare = false\n');
+    await writeFile(path.join(gitDir, 'objects', 'info', 'alternates'), `${path.join(preparedGit, 'objects')}\n`);
+    const exclude = await readFile(path.join(preparedGit, 'info', 'exclude'), 'utf8').catch(() => '');
+    await writeFile(path.join(gitDir, 'info', 'exclude'), exclude);
+    const attributes = path.join(gitDir, 'info', 'attributes');
+    await writeFile(attributes, CAPTURE_ATTRIBUTES);
+    const env = { GIT_DIR: gitDir, GIT_WORK_TREE: workspace, GIT_INDEX_FILE: path.join(tmp, 'index') };
     await git(['read-tree', 'HEAD'], { cwd: workspace, env });
-    await git(['add', '-A', '--', '.'], { cwd: workspace, env });
-    const patch = await git(['diff', '--cached', '--binary', '--full-index', 'HEAD'], { cwd: workspace, env });
-    const numstat = await git(['diff', '--cached', '--numstat', '-z', 'HEAD'], { cwd: workspace, env });
-    return { patch, ...parseNumstat(numstat) };
-  } finally {
+    return {
+      env,
+      setAttributes: (text) => writeFile(attributes, text),
+      dispose: () => rm(tmp, { recursive: true, force: true }),
+    };
+  } catch (error) {
     await rm(tmp, { recursive: true, force: true });
+    throw error;
   }
 }
 
@@ -107,16 +160,18 @@ export async function applyPatch(dir: string, patch: string): Promise<{ ok: true
   }
 }
 
-function parseNumstat(z: string): { linesAdded: number; linesRemoved: number; paths: string[] } {
+function parseNumstat(z: string): { linesAdded: number; linesRemoved: number; paths: string[]; binary: string[] } {
   let linesAdded = 0;
   let linesRemoved = 0;
   const paths: string[] = [];
+  const binary: string[] = [];
   for (const record of z.split('\0')) {
     const match = /^(-|\d+)\t(-|\d+)\t(.*)$/s.exec(record);
     if (!match) continue;
     if (match[1] !== '-') linesAdded += Number(match[1]);
     if (match[2] !== '-') linesRemoved += Number(match[2]);
+    if (match[1] === '-') binary.push(match[3]!);
     paths.push(match[3]!);
   }
-  return { linesAdded, linesRemoved, paths };
+  return { linesAdded, linesRemoved, paths, binary };
 }

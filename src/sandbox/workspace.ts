@@ -20,6 +20,8 @@ export interface Workspace {
   readonly dir: string;
   /** `overlay`: overlayfs over the prepared repo (the upper dir is the change); `copy`: a full copy. */
   readonly mode: 'overlay' | 'copy';
+  /** `overlay`: the writable layer, which holds exactly what was added or changed (deletions as whiteouts); else null. */
+  readonly upperDir: string | null;
   /** True when the workspace's size limit is used up (the disk quota was hit). */
   isFull(): Promise<boolean>;
   dispose(): Promise<void>;
@@ -65,7 +67,7 @@ export async function createWorkspace(preparedRepo: string, scratchDir: string, 
       const mountOptions = `lowerdir=${preparedRepo},upperdir=${upper},workdir=${work},redirect_dir=on`;
       await run('mount', ['-t', 'overlay', 'overlay', '-o', mountOptions, merged]);
       overlayWorks = true;
-      return { dir: merged, mode: 'overlay', isFull, dispose };
+      return { dir: merged, mode: 'overlay', upperDir: upper, isFull, dispose };
     } catch {
       overlayWorks = false;
     }
@@ -76,7 +78,17 @@ export async function createWorkspace(preparedRepo: string, scratchDir: string, 
   } catch (error) {
     throw new InfraError(`could not copy ${preparedRepo} to ${merged}`, { cause: error });
   }
-  return { dir: merged, mode: 'copy', isFull, dispose };
+  return { dir: merged, mode: 'copy', upperDir: null, isFull, dispose };
+}
+
+/**
+ * A folder whose content cannot grow past `bytes`: a tmpfs when bakeoff runs as root (its pages
+ * are charged to whoever writes them), a plain folder otherwise. Removed with its scratch
+ * folder ({@link disposeScratch} unmounts it).
+ */
+export async function createBoundedDir(dir: string, bytes: number, mode: number): Promise<void> {
+  await mkdir(dir, { recursive: true, mode });
+  if (process.getuid?.() === 0) await run('mount', ['-t', 'tmpfs', '-o', `size=${bytes},mode=${mode.toString(8)}`, 'bakeoff-bounded', dir]);
 }
 
 /** A private scratch root under the system temp folder that a sandbox uid can traverse but not list. */

@@ -13,7 +13,7 @@ import type { FileEdit } from '../../model-server/types.js';
  * when the patch does not apply or changes a binary file (no edit tool can write those).
  */
 export async function goldEdits(workspace: string, patch: string): Promise<FileEdit[]> {
-  const paths = await patchPaths(workspace, patch);
+  const { paths } = await patchPaths(workspace, patch);
   const copy = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-gold-edits-'));
   try {
     for (const p of paths) {
