@@ -1,3 +1,4 @@
+import type { TripwireVerdict } from './tripwires.js';
 import type { ParsedReport, TestStatus } from './types.js';
 
 /** The tests an order must pass, from the suite's lock file. */
@@ -27,7 +28,14 @@ export interface Evaluation {
   readonly failure:
     | null
     | {
-        readonly reason: 'tests-failed' | 'checks-failed' | 'report-inconsistent' | 'protected-path-changed';
+        readonly reason:
+          | 'tests-failed'
+          | 'checks-failed'
+          | 'report-inconsistent'
+          | 'protected-path-changed'
+          | 'report-tampered'
+          | 'report-unreadable'
+          | 'output-limit';
         readonly detail: string;
       };
 }
@@ -36,14 +44,23 @@ export interface Evaluation {
  * Grades one order from the runner's report. Only `pass` counts: an expected test that is
  * missing, skipped or errored fails. The runner's exit status is cross-checked against the
  * report, so output that claims passes the runner did not see (an early `exit(0)`, fake
- * reporter lines) cannot grade as passed.
+ * reporter lines) cannot grade as passed; bakeoff's tripwire tests must come out as they must
+ * (a must-fail reported passed is tampering, whatever else the report says), and no graded
+ * test file may have changed while the tests ran.
  */
 export function evaluate(options: {
   readonly expected: ExpectedTests;
+  /** The runner's report, tripwires included. */
   readonly report: ParsedReport;
   readonly exitCode: number | null;
   readonly timedOut: boolean;
   readonly protectedChanged: readonly string[];
+  /** How the report compares with the tripwires; absent: none were placed. */
+  readonly tripwires?: TripwireVerdict;
+  /** Graded test files that changed while the tests ran. */
+  readonly gradedChanged?: readonly string[];
+  /** The report is the output and the output was cut at its limit. */
+  readonly outputCut?: boolean;
 }): Evaluation {
   const { expected, report } = options;
   const byId = new Map(report.tests.map((t) => [t.id, t.status] as const));
@@ -53,20 +70,31 @@ export function evaluate(options: {
   ];
   const points = checks.filter((c) => c.passed).length;
   const result = { checks, points, maxPoints: checks.length };
-  if (options.protectedChanged.length > 0) {
-    return { ...result, failure: { reason: 'protected-path-changed', detail: options.protectedChanged.join(', ') } };
-  }
+  const fail = (reason: NonNullable<Evaluation['failure']>['reason'], detail: string): Evaluation => ({ ...result, failure: { reason, detail } });
+  if (options.protectedChanged.length > 0) return fail('protected-path-changed', options.protectedChanged.join(', '));
+  if (report.unreadable !== undefined) return fail('report-unreadable', report.unreadable);
+  const flipped = options.tripwires?.flipped ?? [];
+  if (flipped.length > 0) return fail('report-tampered', `bakeoff's tripwire tests: ${list(flipped)}`);
+  const gradedChanged = options.gradedChanged ?? [];
+  if (gradedChanged.length > 0) return fail('report-tampered', `graded test files changed while the tests ran: ${list(gradedChanged)}`);
   const notPassed = checks.filter((c) => !c.passed);
-  if (options.timedOut) {
-    return { ...result, failure: { reason: 'tests-failed', detail: 'the test command timed out' } };
-  }
+  if (options.timedOut) return fail('tests-failed', 'the test command timed out');
   if (notPassed.length > 0) {
     const shown = notPassed.slice(0, 5).map((c) => `${c.id} (${c.status})`).join(', ');
     const more = notPassed.length > 5 ? ` and ${notPassed.length - 5} more` : '';
-    return { ...result, failure: { reason: 'tests-failed', detail: shown + more } };
+    if (options.outputCut && notPassed.some((c) => c.status === 'missing')) {
+      return fail('output-limit', `the tests printed more than the output limit (controls.outputMb) and results were lost with what was cut: ${shown}${more}`);
+    }
+    return fail('tests-failed', shown + more);
   }
+  const wrong = options.tripwires?.wrong ?? [];
+  if (wrong.length > 0) return fail('report-tampered', `bakeoff's tripwire tests: ${list(wrong)}`);
   const inconsistency = crossCheck(report, options.exitCode);
   return { ...result, failure: inconsistency ? { reason: 'report-inconsistent', detail: inconsistency } : null };
+}
+
+function list(items: readonly string[]): string {
+  return items.length <= 3 ? items.join('; ') : `${items.slice(0, 3).join('; ')} and ${items.length - 3} more`;
 }
 
 function check(id: string, expected: CheckResult['expected'], byId: ReadonlyMap<string, TestStatus>): CheckResult {

@@ -1,8 +1,10 @@
-import { cp, mkdir, readFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ClockShift, ExecResult, Sandbox } from '../sandbox/types.js';
-import { chownTree } from '../sandbox/workspace.js';
+import type { Bind, ClockShift, ExecResult, Sandbox } from '../sandbox/types.js';
+import { readBoundedFile } from '../util/bounded-file.js';
 import { clockEnv } from './clock-env.js';
+import { createReportDir } from './report-dir.js';
+import { ReportUnreadableError } from './runners/read-report-file.js';
 import { getTestRunner } from './runners/registry.js';
 import type { ParsedReport, ReportFormat } from './types.js';
 
@@ -14,10 +16,16 @@ export interface RunTestsOptions {
   readonly format: ReportFormat;
   /** Where the output log and a copy of the report files are kept (host only). */
   readonly outDir: string;
-  /** Empty folder the sandbox may write report files to, outside the repo. */
+  /** Empty folder for the report folder and the runner's configuration, outside the repo. */
   readonly scratchDir: string;
   readonly env: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
+  /** Most output kept, and the size of the report folder (controls.outputMb). */
+  readonly outputBytes: number;
+  /** The prepared repo: runner configuration is taken from it, never from the change. */
+  readonly configSource: string;
+  /** More binds (graded test files read-only, their folders as mount points), after the repo's. */
+  readonly binds?: readonly Bind[];
   readonly network?: 'none' | 'host';
   readonly clock?: ClockShift;
 }
@@ -25,33 +33,67 @@ export interface RunTestsOptions {
 export interface TestRun {
   readonly report: ParsedReport;
   readonly exec: ExecResult;
-  /** Combined stdout+stderr of the test command. */
+  /** Combined stdout+stderr of the test command (head and tail, at most `outputBytes`). */
   readonly outputPath: string;
 }
 
-/** Runs a task's test command with its reporter added and reads per-test results. */
+/**
+ * Runs a task's test command with its reporter added and reads per-test results. The report
+ * folder is a small tmpfs where the tests can write only into the report files bakeoff made;
+ * every file read back is checked to be a regular file within its limit.
+ */
 export async function runTests(options: RunTestsOptions): Promise<TestRun> {
   const runner = getTestRunner(options.format);
-  const reportDir = path.join(options.scratchDir, 'report');
-  await mkdir(reportDir, { recursive: true });
-  await mkdir(options.outDir, { recursive: true });
-  const outputPath = path.join(options.outDir, 'test-output.log');
-  const instrumented = runner.instrument(options.command, { reportDir });
-  if (options.sandbox.owner) await chownTree([reportDir], options.sandbox.owner);
-  const exec = await options.sandbox.exec({
-    command: instrumented.command,
-    cwd: options.repoDir,
-    env: { ...options.env, ...instrumented.env, ...(options.clock ? clockEnv(options.clock, options.format) : {}) },
-    timeoutMs: options.timeoutMs,
-    network: options.network ?? 'none',
-    outputPath,
-    binds: [
-      { path: options.repoDir, writable: true },
-      { path: reportDir, writable: true },
-    ],
+  const reportDir = await createReportDir(path.join(options.scratchDir, 'report'), {
+    bytes: options.outputBytes,
+    owner: options.sandbox.owner,
+    files: runner.reportFiles,
   });
-  const output = await readFile(outputPath, 'utf8');
-  const report = await runner.parse({ reportDir, output, repoDir: options.repoDir });
-  await cp(reportDir, path.join(options.outDir, 'report'), { recursive: true });
-  return { report, exec, outputPath };
+  try {
+    const configDir = path.join(options.scratchDir, 'config');
+    await mkdir(configDir, { recursive: true, mode: 0o755 });
+    await mkdir(options.outDir, { recursive: true });
+    const outputPath = path.join(options.outDir, 'test-output.log');
+    const instrumented = runner.instrument(options.command, { reportDir: reportDir.dir, configDir, configSource: options.configSource });
+    const exec = await options.sandbox.exec({
+      command: instrumented.command,
+      cwd: options.repoDir,
+      env: { ...options.env, ...instrumented.env, ...(options.clock ? clockEnv(options.clock, options.format) : {}) },
+      timeoutMs: options.timeoutMs,
+      network: options.network ?? 'none',
+      outputPath,
+      maxOutputBytes: options.outputBytes,
+      binds: [
+        { path: options.repoDir, writable: true },
+        ...(options.binds ?? []),
+        { path: reportDir.dir, writable: true },
+        { path: configDir, writable: false },
+      ],
+    });
+    const logged = await readBoundedFile(outputPath, options.outputBytes + 4096, { truncate: true });
+    const output = logged.kind === 'ok' ? logged.text : '';
+    const report = await parseReport(() => runner.parse({ reportDir: reportDir.dir, output, repoDir: options.repoDir }));
+    await keepReportFiles(reportDir.dir, runner.reportFiles, path.join(options.outDir, 'report'), options.outputBytes);
+    return { report, exec, outputPath };
+  } finally {
+    await reportDir.dispose();
+  }
+}
+
+async function parseReport(parse: () => Promise<ParsedReport>): Promise<ParsedReport> {
+  try {
+    return await parse();
+  } catch (error) {
+    if (error instanceof ReportUnreadableError) return { tests: [], problems: [error.message], unreadable: error.message };
+    throw error;
+  }
+}
+
+/** Copies the report files (regular files within the limit only) next to the output log. */
+async function keepReportFiles(reportDir: string, files: readonly string[], target: string, maxBytes: number): Promise<void> {
+  await mkdir(target, { recursive: true });
+  for (const name of files) {
+    const read = await readBoundedFile(path.join(reportDir, name), maxBytes);
+    if (read.kind === 'ok') await writeFile(path.join(target, name), read.text);
+  }
 }

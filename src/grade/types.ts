@@ -31,16 +31,55 @@ export interface ParsedReport {
    * makes grading distrust the report.
    */
   readonly problems: readonly string[];
+  /** Set when a report file exists but is not a regular file within its limit (a FIFO, a symlink, too big): why. */
+  readonly unreadable?: string;
 }
 
-/** One test-runner adapter. Pure except for reading files in `reportDir`. */
+/** A graded test file bakeoff appends its tripwire tests to. */
+export interface TripwireTarget {
+  /** Repo-relative path. */
+  readonly file: string;
+  /** The file's text (as graded: the suite's copy). */
+  readonly text: string;
+  /** How the file is loaded, for JavaScript: ES module or CommonJS (from its extension, its imports, package.json `type`). */
+  readonly moduleKind: 'esm' | 'cjs';
+  /** The names and nonces to use (random per grading). */
+  readonly pass: string;
+  readonly assertFail: { readonly name: string; readonly nonce: string };
+  readonly throwFail: { readonly name: string; readonly nonce: string };
+}
+
+/** One test-runner adapter. Pure except for writing its own files into the folders it is given and reading reports. */
 export interface TestRunner {
   readonly format: ReportFormat;
   /**
-   * Adds the reporter to the bare command. `reportDir` is an empty directory owned by the
-   * harness, outside the workspace; every report file goes there.
+   * Files this runner collects as tests by default (repo-relative globs; task.yaml `test.files`
+   * overrides). Graded runs use the suite's copy of every such file: an agent's edits to them
+   * are left out and files it added are removed.
    */
-  instrument(command: string, options: { readonly reportDir: string }): InstrumentedCommand;
+  readonly testFiles: readonly string[];
+  /**
+   * Files that configure the runner or what it loads (repo-relative globs): a change to any is
+   * `protected-path-changed`. See docs/runner-configuration.md.
+   */
+  readonly configFiles: readonly string[];
+  /** What a test function's name must start with to be collected (pytest: `test_`), for the tripwires' names. */
+  readonly testNamePrefix: string;
+  /** Files the reporter writes into the report folder: made by bakeoff before the run, the only entries there the tests can write. */
+  readonly reportFiles: readonly string[];
+  /**
+   * Source to append to a graded test file so that it also holds bakeoff's tripwire tests: one
+   * that must pass (`pass`), one that must fail through the framework's own assertion with
+   * `assertFail.nonce` in its message, one that must fail by throwing `throwFail.nonce`.
+   */
+  tripwireSource(target: TripwireTarget): string;
+  /**
+   * Adds the reporter to the bare command. `reportDir` is the report folder (outside the
+   * workspace; its files are made from `reportFiles` first); `configDir` an empty folder the
+   * runner may write configuration into, shown read-only to the tests; `configSource` the
+   * prepared repo, where configuration is copied from (never from the change).
+   */
+  instrument(command: string, options: { readonly reportDir: string; readonly configDir?: string; readonly configSource?: string }): InstrumentedCommand;
   /** Reads the report from `reportDir` (and the combined output where the runner needs it). */
   parse(options: {
     readonly reportDir: string;

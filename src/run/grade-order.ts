@@ -1,23 +1,27 @@
-import { cp, lstat, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import picomatch from 'picomatch';
 import { loadSources } from '../grade/checks/load-sources.js';
 import { runChecks } from '../grade/checks/run-checks.js';
 import { evaluate, type Evaluation, type ExpectedTests } from '../grade/evaluate.js';
 import { evaluateChecks } from '../grade/evaluate-checks.js';
-import { runTests, type TestRun } from '../grade/run-tests.js';
+import { protectedChanges } from '../grade/protected-changes.js';
+import { installedPythonModules } from '../grade/python-shadow.js';
+import { runGradedTests } from '../grade/run-graded-tests.js';
+import type { TestRun } from '../grade/run-tests.js';
+import { getTestRunner } from '../grade/runners/registry.js';
 import type { ReportFormat } from '../grade/types.js';
 import { applyPatch } from '../sandbox/git.js';
 import type { Isolation } from '../sandbox/isolation.js';
 import { createWorkspace } from '../sandbox/workspace.js';
-import { listTree } from '../util/fs.js';
+import type { Task } from '../suite/types.js';
 import type { GeneratedSet } from './generate-checks.js';
+import { patchPaths } from './patch-paths.js';
 
 /** How an order is graded: by hidden tests, or by generated checks. */
 export type OrderGrading =
   | {
       readonly kind: 'tests';
-      readonly test: { readonly command: string; readonly format: ReportFormat };
+      readonly test: { readonly command: string; readonly format: ReportFormat; readonly files?: readonly string[] | undefined };
       readonly expected: ExpectedTests;
       /** Hidden folders of this order and every earlier one, oldest first. */
       readonly hiddenDirs: readonly string[];
@@ -34,9 +38,8 @@ export interface GradeOrderOptions {
   readonly preparedRepo: string;
   /** The agent's cumulative change up to this order. */
   readonly patch: string;
-  /** Paths the change touched (for the protected-path check). */
-  readonly changedPaths: readonly string[];
-  readonly protectedPaths: readonly string[];
+  /** The task: its protected and allowed paths, its test command. */
+  readonly task: Task;
   readonly grading: OrderGrading;
   /** Empty folder for this grading (workspace, reports). */
   readonly scratchDir: string;
@@ -44,6 +47,8 @@ export interface GradeOrderOptions {
   readonly outDir: string;
   readonly env: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
+  /** Most output kept, and the report folder's size (controls.outputMb). */
+  readonly outputBytes: number;
 }
 
 export type OrderGrade =
@@ -52,9 +57,11 @@ export type OrderGrade =
 
 /**
  * Grades one order from a clean copy of the prepared repo plus the agent's patch — never from
- * the agent's live workspace. Tests: the hidden files are copied over whatever the agent put at
- * their paths, and the test command runs in the sandbox. Checks: the workspace's sources run
- * against the generated checks, each in a fresh QuickJS context.
+ * the agent's live workspace. What the change may not touch is judged first (protected paths,
+ * runner configuration, compiled files, shadowing modules). Tests: the grading tree is the
+ * suite's (its test files, the hidden files, bakeoff's tripwires), the test command runs in the
+ * sandbox with the graded files immutable. Checks: the workspace's sources run against the
+ * generated checks, each in a fresh QuickJS context.
  */
 export async function gradeOrder(options: GradeOrderOptions): Promise<OrderGrade> {
   const started = performance.now();
@@ -63,10 +70,24 @@ export async function gradeOrder(options: GradeOrderOptions): Promise<OrderGrade
   try {
     const applied = await applyPatch(workspace.dir, options.patch);
     if (!applied.ok) return { applied: false, error: applied.error, durationMs: elapsed() };
-    const isProtected = picomatch([...options.protectedPaths], { dot: true });
-    const protectedChanged = options.changedPaths.filter((p) => isProtected(p));
+    const touched = await patchPaths(options.preparedRepo, options.patch);
     await mkdir(options.outDir, { recursive: true });
-    const { grading } = options;
+    const { grading, task } = options;
+    const runner = grading.kind === 'tests' ? getTestRunner(grading.test.format) : null;
+    const sandbox = options.isolation.sandbox;
+    const protectedChanged = await protectedChanges({
+      protectedPaths: task.protectedPaths,
+      allowedPaths: task.allowedPaths,
+      changedPaths: touched.paths,
+      binaryPaths: touched.binary,
+      runner,
+      format: runner?.format ?? null,
+      command: grading.kind === 'tests' ? grading.test.command : '',
+      preparedRepo: options.preparedRepo,
+      repoDir: workspace.dir,
+      pythonModules: runner?.format === 'pytest' ? await installedPythonModules(sandbox, options.env) : null,
+      testDirs: grading.kind === 'tests' ? testDirsOf(grading) : [],
+    });
     if (grading.kind === 'checks') {
       const { files } = await loadSources(workspace.dir, grading.sourceDir);
       const results = await runChecks({ files, entry: grading.entry, checks: grading.generated.checks });
@@ -76,53 +97,42 @@ export async function gradeOrder(options: GradeOrderOptions): Promise<OrderGrade
       );
       return { applied: true, testRun: null, durationMs: elapsed(), ...evaluateChecks(results, protectedChanged) };
     }
-    await placeHiddenFiles(workspace.dir, grading.hiddenDirs);
-    const testRun = await runTests({
-      sandbox: options.isolation.sandbox,
+    const graded = await runGradedTests({
+      sandbox,
       repoDir: workspace.dir,
-      scratchDir: path.join(options.scratchDir, 'tests'),
-      command: grading.test.command,
-      format: grading.test.format,
+      preparedRepo: options.preparedRepo,
+      test: grading.test,
+      hiddenDirs: grading.hiddenDirs,
+      expectedIds: [...grading.expected.failToPass, ...grading.expected.passToPass],
+      changedPaths: touched.paths,
       outDir: options.outDir,
+      scratchDir: options.scratchDir,
       env: options.env,
       timeoutMs: options.timeoutMs,
+      outputBytes: options.outputBytes,
     });
     const evaluation = evaluate({
       expected: grading.expected,
-      report: testRun.report,
-      exitCode: testRun.exec.exitCode,
-      timedOut: testRun.exec.timedOut,
+      report: graded.testRun.report,
+      exitCode: graded.testRun.exec.exitCode,
+      timedOut: graded.testRun.exec.timedOut,
       protectedChanged,
+      tripwires: graded.tripwires,
+      gradedChanged: graded.gradedChanged,
+      outputCut: graded.outputCut,
     });
-    return { applied: true, testRun, durationMs: elapsed(), ...evaluation };
+    return { applied: true, testRun: graded.testRun, durationMs: elapsed(), ...evaluation };
   } finally {
     await workspace.dispose();
   }
 }
 
-/** Copies hidden files into the repo, replacing any file, folder or link the agent left there. */
-export async function placeHiddenFiles(repoDir: string, hiddenDirs: readonly string[]): Promise<void> {
-  for (const hiddenDir of hiddenDirs) {
-    for (const entry of await listTree(hiddenDir).catch(() => [])) {
-      const target = path.join(repoDir, entry.rel);
-      await unlinkSymlinkedParents(repoDir, entry.rel);
-      await rm(target, { recursive: true, force: true });
-      await mkdir(path.dirname(target), { recursive: true });
-      await cp(path.join(hiddenDir, entry.rel), target, { verbatimSymlinks: true });
-    }
+/** Folders of the expected tests' files (pytest puts them on sys.path). */
+function testDirsOf(grading: Extract<OrderGrading, { kind: 'tests' }>): string[] {
+  const dirs = new Set<string>();
+  for (const id of [...grading.expected.failToPass, ...grading.expected.passToPass]) {
+    const file = id.split('::')[0]!;
+    if (file !== id && file.includes('/')) dirs.add(path.posix.dirname(file));
   }
-}
-
-/** Removes any symlink among the parent folders of `rel`, so writes cannot leave the repo. */
-async function unlinkSymlinkedParents(repoDir: string, rel: string): Promise<void> {
-  const parts = rel.split('/').slice(0, -1);
-  for (let i = 1; i <= parts.length; i++) {
-    const dir = path.join(repoDir, ...parts.slice(0, i));
-    const st = await lstat(dir).catch(() => undefined);
-    if (!st) return;
-    if (!st.isDirectory()) {
-      await rm(dir, { force: true });
-      return;
-    }
-  }
+  return [...dirs];
 }

@@ -8,7 +8,6 @@ import type { OrderPoints, Regrade } from './compare-verdicts.js';
 import type { GeneratedSet } from './generate-checks.js';
 import { gradeOrder } from './grade-order.js';
 import { orderGrading } from './order-grading.js';
-import { patchPaths } from './patch-paths.js';
 import { worstOutcome } from './worst-outcome.js';
 
 export interface RegradeRunOptions {
@@ -21,6 +20,8 @@ export interface RegradeRunOptions {
   readonly isolation: Isolation;
   readonly env: Readonly<Record<string, string>>;
   readonly testTimeoutMs: number;
+  /** controls.outputMb in bytes. */
+  readonly outputBytes: number;
   readonly checksFor: (order: Order) => Promise<GeneratedSet>;
   /** Empty folder for workspaces and grader output; the caller deletes it. */
   readonly scratchDir: string;
@@ -50,13 +51,13 @@ export async function regradeRun(options: RegradeRunOptions): Promise<Regrade> {
       isolation: options.isolation,
       preparedRepo: options.preparedRepo,
       patch,
-      changedPaths: await patchPaths(options.preparedRepo, patch),
-      protectedPaths: task.protectedPaths,
+      task,
       grading,
       scratchDir,
       outDir: path.join(scratchDir, 'out'),
       env: options.env,
       timeoutMs: options.testTimeoutMs,
+      outputBytes: options.outputBytes,
     });
     if (!grade.applied) {
       const maxPoints = grading.kind === 'checks' ? grading.generated.checks.length : grading.expected.failToPass.length + grading.expected.passToPass.length;

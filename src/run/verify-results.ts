@@ -205,6 +205,7 @@ async function verifyRun(ctx: Context, run: RunRecord): Promise<RunVerification>
       isolation: ctx.isolation,
       env: ctx.env,
       testTimeoutMs: ctx.suite.controls.testWallClockSec * 1000,
+      outputBytes: ctx.suite.controls.outputMb * 1024 * 1024,
       checksFor: (order) => checksFor(ctx, task, order, run),
       scratchDir,
     });

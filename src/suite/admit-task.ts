@@ -1,8 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { crossCheck } from '../grade/evaluate.js';
-import { runTests, type TestRun } from '../grade/run-tests.js';
+import { runGradedTests, type GradedTests } from '../grade/run-graded-tests.js';
 import type { TestStatus } from '../grade/types.js';
-import { placeHiddenFiles } from '../run/grade-order.js';
+import { patchPaths } from '../run/patch-paths.js';
 import type { Isolation } from '../sandbox/isolation.js';
 import type { ClockShift } from '../sandbox/types.js';
 import type { Task } from './types.js';
@@ -36,6 +37,8 @@ export interface AdmitOptions {
   readonly isolation: Isolation;
   readonly env: Readonly<Record<string, string>>;
   readonly testTimeoutMs: number;
+  /** Most output kept, and the report folder's size (controls.outputMb). */
+  readonly outputBytes: number;
   /** Empty folder for workspaces and logs. */
   readonly scratchDir: string;
 }
@@ -49,7 +52,7 @@ export async function admitTask(options: AdmitOptions): Promise<TaskAdmission> {
   const orders: OrderAdmission[] = [];
   let testSec = 0;
   for (const order of options.task.orders) {
-    const attempt = async (label: string, goldUpTo: number, extra: { network?: 'none' | 'host'; clock?: ClockShift } = {}): Promise<TestRun> => {
+    const attempt = async (label: string, goldUpTo: number, extra: { network?: 'none' | 'host'; clock?: ClockShift } = {}): Promise<GradedTests> => {
       return testWithGold(options, `${order.index}-${label}`, order.index, goldUpTo, extra);
     };
     const where = options.task.orders.length > 1 ? `order ${order.index}: ` : '';
@@ -57,10 +60,12 @@ export async function admitTask(options: AdmitOptions): Promise<TaskAdmission> {
 
     const baseline = await attempt('baseline', order.index - 1);
     if (baseline.report.tests.length === 0) {
-      return reject(`the tests produced no per-test results on the unchanged repo${problems(baseline)} (see ${baseline.outputPath})`);
+      return reject(`the tests produced no per-test results on the unchanged repo${problems(baseline)} (see ${baseline.testRun.outputPath})`);
     }
     const gold1 = await attempt('gold-1', order.index);
-    testSec += gold1.exec.durationMs / 1000;
+    testSec += gold1.testRun.exec.durationMs / 1000;
+    const untrusted = tripwireProblem(gold1);
+    if (untrusted) return reject(untrusted);
     const gold2 = await attempt('gold-2', order.index);
     const drift = differences(statuses(gold1), statuses(gold2));
     if (drift.length > 0) return reject(`flaky: two gold runs disagree on ${list(drift)}`);
@@ -73,7 +78,7 @@ export async function admitTask(options: AdmitOptions): Promise<TaskAdmission> {
       }
       return reject(`the gold patch does not make every test pass: ${list(failing)}${problems(gold1)}`);
     }
-    const inconsistent = crossCheck(gold1.report, gold1.exec.exitCode);
+    const inconsistent = crossCheck(gold1.testRun.report, gold1.testRun.exec.exitCode);
     if (inconsistent) return reject(`the gold run's report cannot be trusted: ${inconsistent}`);
     const shifted = await attempt('gold-shifted-clock', order.index, { clock: SHIFTED_CLOCK });
     const dateDrift = differences(statuses(gold1), statuses(shifted));
@@ -90,14 +95,17 @@ export async function admitTask(options: AdmitOptions): Promise<TaskAdmission> {
   return { admitted: true, orders, testSec };
 }
 
-/** Runs the tests on the prepared repo + gold changes 1..goldUpTo + hidden files 1..order. */
+/**
+ * Runs the tests on the prepared repo + gold changes 1..goldUpTo + hidden files 1..order, the
+ * way grading runs them (the suite's test files, tripwires, graded files immutable).
+ */
 async function testWithGold(
   options: AdmitOptions,
   label: string,
   order: number,
   goldUpTo: number,
   extra: { network?: 'none' | 'host'; clock?: ClockShift },
-): Promise<TestRun> {
+): Promise<GradedTests> {
   const scratch = path.join(options.scratchDir, label);
   const workspace = await workspaceWithGold({
     task: options.task,
@@ -107,16 +115,23 @@ async function testWithGold(
     goldUpTo,
   });
   try {
-    await placeHiddenFiles(workspace.dir, options.task.orders.filter((o) => o.index <= order).map((o) => o.hiddenDir));
-    return await runTests({
+    const changed: string[] = [];
+    for (const o of options.task.orders.filter((o) => o.index <= goldUpTo)) {
+      changed.push(...(await patchPaths(options.preparedRepo, await readFile(o.goldPatchPath, 'utf8'))).paths);
+    }
+    return await runGradedTests({
       sandbox: options.isolation.sandbox,
       repoDir: workspace.dir,
-      scratchDir: path.join(scratch, 'tests'),
-      command: options.task.manifest.test.command,
-      format: options.task.manifest.test.format,
+      preparedRepo: options.preparedRepo,
+      test: options.task.manifest.test,
+      hiddenDirs: options.task.orders.filter((o) => o.index <= order).map((o) => o.hiddenDir),
+      expectedIds: [],
+      changedPaths: [...new Set(changed)],
       outDir: path.join(scratch, 'out'),
+      scratchDir: scratch,
       env: options.env,
       timeoutMs: options.testTimeoutMs,
+      outputBytes: options.outputBytes,
       network: extra.network ?? 'none',
       ...(extra.clock ? { clock: extra.clock } : {}),
     });
@@ -125,8 +140,22 @@ async function testWithGold(
   }
 }
 
+/** Why the gold run's tripwires say its report cannot be trusted, or null. */
+function tripwireProblem(run: GradedTests): string | null {
+  const { tree, tripwires, gradedChanged } = run;
+  if (tree.tripwires.length === 0) {
+    return "bakeoff could not place its tripwire tests: no hidden file (nor any file of the repo) is a test file by the runner's file patterns; name the test files with task.yaml test.files";
+  }
+  if (run.testRun.report.unreadable !== undefined) return `the gold run's report cannot be read: ${run.testRun.report.unreadable}`;
+  if (gradedChanged.length > 0) return `the tests change graded test files while they run (${list(gradedChanged)}); graded test files are read-only during grading`;
+  const wrong = [...tripwires.flipped, ...tripwires.wrong];
+  if (wrong.length > 0) {
+    return `bakeoff's tripwire tests, added to ${list(tree.tripwires.map((t) => t.file))}, did not run as they must on the gold run (${list(wrong)}): the test command must collect those files (task.yaml test.files names them)`;
+  }
+  return null;
+}
 
-function statuses(run: TestRun): Map<string, TestStatus> {
+function statuses(run: GradedTests): Map<string, TestStatus> {
   return new Map(run.report.tests.map((t) => [t.id, t.status]));
 }
 
@@ -139,6 +168,6 @@ function list(ids: readonly string[]): string {
   return ids.length <= 3 ? ids.join(', ') : `${ids.slice(0, 3).join(', ')} and ${ids.length - 3} more`;
 }
 
-function problems(run: TestRun): string {
+function problems(run: GradedTests): string {
   return run.report.problems.length > 0 ? ` (${run.report.problems.slice(0, 2).join('; ')})` : '';
 }

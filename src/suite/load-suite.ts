@@ -33,6 +33,7 @@ export async function loadSuite(dir: string): Promise<Suite> {
   const withProtected = tasks.map((t) => ({
     ...t,
     protectedPaths: [...new Set([...ALWAYS_PROTECTED, ...suiteProtected, ...t.manifest.protectedPaths])],
+    allowedPaths: [...new Set([...manifest.controls.allowedPaths, ...t.manifest.allowedPaths])],
   }));
   return {
     dir: root,
@@ -55,7 +56,7 @@ async function loadTask(dir: string, id: string, issues: InputIssue[]): Promise<
   if (!(await isDir(repoDir))) issues.push({ file: repoDir, field: '', expected: 'the task repo folder', received: 'no such folder' });
   const orders = await loadOrders(path.join(dir, 'orders'), issues);
   if (!manifest || issues.length > before) return undefined;
-  return { id, dir, repoDir, manifest, orders, hash: await hashTask(dir, manifest), protectedPaths: [] };
+  return { id, dir, repoDir, manifest, orders, hash: await hashTask(dir, manifest), protectedPaths: [], allowedPaths: [] };
 }
 
 async function loadOrders(ordersDir: string, issues: InputIssue[]): Promise<Order[]> {

@@ -25,6 +25,11 @@ export const Controls = z
     setupWallClockSec: z.number().positive().max(86_400).default(900),
     testWallClockSec: z.number().positive().max(86_400).default(300),
     protectedPaths: z.array(z.string().min(1)).default([]),
+    /**
+     * Compiled and binary files (`*.pyc`, `__pycache__/`, object files, archives, any file with
+     * binary content) fail an order as protected unless they match one of these globs.
+     */
+    allowedPaths: z.array(z.string().min(1)).default([]),
     network: z.enum(['none']).default('none'),
     /** Sandbox limits for every agent session and test run. */
     memoryMb: z.number().int().min(64).max(1_048_576).default(4096),
@@ -34,6 +39,17 @@ export const Controls = z
     homeMb: z.number().int().min(1).max(1_048_576).default(512),
     /** Disk quota of a workspace: how much the agent may add or change. */
     diskMb: z.number().int().min(1).max(1_048_576).default(2048),
+    /**
+     * Largest change graded: regular files added or changed, by size, setup outputs left out.
+     * A bigger change fails with `change-too-large` before git ever reads it.
+     */
+    maxChangeMb: z.number().int().min(1).max(4096).default(64),
+    /**
+     * Most of any one output bakeoff keeps from a run: agent output, test output, a report file
+     * (the report folder is a tmpfs of this size). Output beyond it is cut in the middle (head
+     * and tail kept, the cut said); a report beyond it is `report-unreadable`.
+     */
+    outputMb: z.number().int().min(1).max(1024).default(64),
     /** Generated checks: the seeds and levels `validate` proves the gold at ... */
     seeds: z.array(z.number().int().min(0)).min(1).default([1]),
     levels: z.array(z.number().int().min(1).max(3)).min(1).default([1]),
@@ -91,9 +107,17 @@ export const TaskManifest = z
       .object({
         command: z.string().min(1),
         format: z.enum(REPORT_FORMATS),
+        /**
+         * Globs of the files the runner collects as tests, when they differ from the runner's
+         * defaults: graded runs use the suite's copy of each, and bakeoff's tripwires go into
+         * the hidden ones.
+         */
+        files: z.array(z.string().min(1)).min(1).optional(),
       })
       .strict(),
     protectedPaths: z.array(z.string().min(1)).default([]),
+    /** Compiled or binary files this task's changes may hold (added to the suite's `allowedPaths`). */
+    allowedPaths: z.array(z.string().min(1)).default([]),
     /** `tests`: the hidden tests decide; `checks`: generated checks (orders/<n>/hidden/checks.py) decide. */
     grading: z.enum(['tests', 'checks']).default('tests'),
     checks: z

@@ -22,8 +22,10 @@ export interface Task {
   readonly orders: readonly Order[];
   /** sha256 over this task's manifest and files: the cache key of its prepared repo. */
   readonly hash: string;
-  /** Suite-wide, task and always-protected globs together. */
+  /** Suite-wide, task and always-protected globs together (grading adds the runner's configuration files). */
   readonly protectedPaths: readonly string[];
+  /** Suite-wide and task globs of compiled or binary files a change may hold. */
+  readonly allowedPaths: readonly string[];
 }
 
 export interface Suite {

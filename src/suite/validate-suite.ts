@@ -71,6 +71,7 @@ async function admitOne(
       isolation: options.isolation,
       env: options.env,
       testTimeoutMs: suite.controls.testWallClockSec * 1000,
+      outputBytes: suite.controls.outputMb * 1024 * 1024,
       scratchDir,
     };
     return task.manifest.grading === 'checks'

@@ -1,32 +1,24 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestResult } from '../types.js';
 import { addCargoFlags, cargoRunner } from './cargo.js';
 
 const GOLDEN = fileURLToPath(new URL('../../../test/fixtures/reports/cargo/', import.meta.url));
 const sorted = (tests: readonly TestResult[]) =>
   tests.map(({ id, status }) => ({ id, status })).sort((a, b) => a.id.localeCompare(b.id));
-const goldenReport = () => cargoRunner.parse({ reportDir: path.join(GOLDEN, 'report'), output: '', repoDir: '/elsewhere' });
+// the golden file is what `cargo test` printed (stdout and stderr in order): the runner's report is its output
+const goldenReport = async () =>
+  cargoRunner.parse({ reportDir: '/nonexistent', output: await readFile(path.join(GOLDEN, 'report', 'cargo.out'), 'utf8'), repoDir: '/elsewhere' });
 
-let tempDir: string | undefined;
-afterEach(async () => {
-  if (tempDir !== undefined) await rm(tempDir, { recursive: true, force: true });
-  tempDir = undefined;
-});
 
 describe('cargoRunner.instrument', () => {
-  it('runs every binary with JSON output and sends stdout and stderr, in order, to cargo.out', async () => {
-    tempDir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-cargo-'));
-    // `true` ignores the flags appended to it, so the shell redirection alone is exercised.
-    const { command, env } = cargoRunner.instrument('echo one; echo two >&2; echo three; true', { reportDir: tempDir });
+  it('adds the flags and RUSTC_BOOTSTRAP, and leaves the output where bakeoff reads it (its own pipe)', () => {
+    const { command, env } = cargoRunner.instrument('cargo test', { reportDir: '/tmp/report' });
     expect(env).toEqual({ RUSTC_BOOTSTRAP: '1' });
-    const run = spawnSync('sh', ['-c', command], { encoding: 'utf8' });
-    expect(run.stdout + run.stderr).toBe('');
-    expect(await readFile(path.join(tempDir, 'cargo.out'), 'utf8')).toBe('one\ntwo\nthree\n');
+    expect(command).toBe('cargo test --no-fail-fast -- -Z unstable-options --format json');
+    expect(cargoRunner.reportFiles).toEqual([]);
   });
 
   it('appends the flags to a bare cargo test', () => {
@@ -65,8 +57,8 @@ describe('cargoRunner.parse', () => {
     expect(report.problems).toContain('cargo test binary tests/crash.rs ended without its summary line (it crashed or was killed)');
   });
 
-  it('reports a problem when cargo.out is missing', async () => {
+  it('finds no tests in empty output', async () => {
     const report = await cargoRunner.parse({ reportDir: '/nonexistent', output: '', repoDir: '/nonexistent' });
-    expect(report).toEqual({ tests: [], problems: ['cargo output cargo.out is missing'] });
+    expect(report).toEqual({ tests: [], problems: [] });
   });
 });

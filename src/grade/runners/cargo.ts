@@ -1,11 +1,6 @@
-import path from 'node:path';
 import type { TestRunner } from '../types.js';
 import { parseCargoOutput } from './parse-cargo-output.js';
-import { readReportFile } from './read-report-file.js';
-import { quoteShellArg } from '../../util/shell-quote.js';
-
-/** stdout and stderr of the whole `cargo test`, in order (see `parseCargoOutput`). */
-const REPORT_FILE = 'cargo.out';
+import { rustTripwires } from './tripwire-sources.js';
 
 /** Options for cargo itself, and for the test binaries (libtest's JSON output). */
 const CARGO_FLAGS = '--no-fail-fast';
@@ -13,23 +8,25 @@ const LIBTEST_FLAGS = '-Z unstable-options --format json';
 
 /**
  * `cargo test` with every test binary run (`--no-fail-fast`) and libtest's JSON output, which
- * stable Rust allows with `RUSTC_BOOTSTRAP=1`. The JSON does not name the binary, so stdout and
- * stderr (where cargo names each binary) go together, in order, to `<reportDir>/cargo.out`;
- * the output log therefore stays empty. Ids are `<binary>::<test path>`, e.g.
- * `lib::tests::parses` or `tests/api.rs::get_ok`.
+ * stable Rust allows with `RUSTC_BOOTSTRAP=1`. The JSON does not name the binary, so the report
+ * is the command's own output (stdout and stderr in order, where cargo names each binary),
+ * which flows through a pipe to bakeoff as it is printed: nothing in the sandbox can rewrite
+ * what was already printed. Ids are `<binary>::<test path>`, e.g. `lib::tests::parses` or
+ * `tests/api.rs::get_ok`. Build scripts, `.cargo/` config, a toolchain file and any change to
+ * Cargo.toml other than package metadata are protected (see docs/runner-configuration.md).
  */
 export const cargoRunner: TestRunner = {
   format: 'cargo',
-  instrument(command, { reportDir }) {
-    return {
-      command: `( ${addCargoFlags(command)} ) > ${quoteShellArg(path.join(reportDir, REPORT_FILE))} 2>&1`,
-      env: { RUSTC_BOOTSTRAP: '1' },
-    };
+  testFiles: ['tests/*.rs', 'tests/*/main.rs'],
+  configFiles: ['**/build.rs', '**/.cargo/**', '**/rust-toolchain', '**/rust-toolchain.toml'],
+  reportFiles: [],
+  testNamePrefix: '',
+  tripwireSource: rustTripwires,
+  instrument(command) {
+    return { command: addCargoFlags(command), env: { RUSTC_BOOTSTRAP: '1' } };
   },
-  async parse({ reportDir }) {
-    const text = await readReportFile(path.join(reportDir, REPORT_FILE));
-    if (text === undefined) return { tests: [], problems: [`cargo output ${REPORT_FILE} is missing`] };
-    return parseCargoOutput(text);
+  async parse({ output }) {
+    return parseCargoOutput(output);
   },
 };
 

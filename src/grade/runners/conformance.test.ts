@@ -7,12 +7,16 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ReportFormat, TestResult } from '../types.js';
+import picomatch from 'picomatch';
+import { moduleKind } from '../grading-tree.js';
+import { drawTripwires, judgeTripwires, withoutTripwires, type Tripwire } from '../tripwires.js';
+import type { ReportFormat, TestResult, TestRunner } from '../types.js';
+import { listTree } from '../../util/fs.js';
 import { getTestRunner } from './registry.js';
 import { quoteShellArg } from '../../util/shell-quote.js';
 
@@ -26,6 +30,8 @@ interface Sample {
   readonly command: { readonly bare: string } | { readonly skip: string };
   /** Makes the project's imports resolve (vitest's test files import `vitest`). */
   readonly linkNodeModules?: boolean;
+  /** The sample's test files, when they are not the runner's defaults (task.yaml `test.files`). */
+  readonly testFiles?: readonly string[];
 }
 
 function succeeds(program: string, args: readonly string[]): boolean {
@@ -49,6 +55,7 @@ const SAMPLES: readonly Sample[] = [
     format: 'vitest',
     command: fromBin(path.join(MAIN_ROOT, 'node_modules/.bin/vitest'), 'vitest is not installed in node_modules'),
     linkNodeModules: true,
+    testFiles: ['checks/**/*.check.js'],
   },
   {
     format: 'jest',
@@ -92,6 +99,21 @@ afterAll(async () => {
   await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
+/** Appends tripwires to the sample's test files that pass through the runner cleanly (the first two). */
+async function addTripwires(runner: TestRunner, repoDir: string, testFiles: readonly string[]): Promise<Tripwire[]> {
+  const isTest = picomatch([...testFiles], { dot: true });
+  // not the files that crash or fail in a hook on purpose: tripwires there cannot run as they must
+  const files = (await listTree(repoDir)).map((e) => e.rel).filter((rel) => isTest(rel) && !/crash|after-all/.test(rel)).slice(0, 2);
+  const wires: Tripwire[] = [];
+  for (const rel of files) {
+    const text = await readFile(path.join(repoDir, rel), 'utf8');
+    const drawn = drawTripwires(rel, runner.testNamePrefix);
+    await appendFile(path.join(repoDir, rel), runner.tripwireSource({ ...drawn.target, text, moduleKind: await moduleKind(repoDir, rel, text) }));
+    wires.push(...drawn.wires);
+  }
+  return wires;
+}
+
 describe('every runner adapter', () => {
   for (const sample of SAMPLES) {
     const command = sample.command;
@@ -118,10 +140,32 @@ describe('every runner adapter', () => {
         const golden = path.join(FIXTURES, sample.format, 'report');
         await rm(golden, { recursive: true, force: true });
         await cp(reportDir, golden, { recursive: true });
+        // cargo's report is its output
+        if (sample.format === 'cargo') await writeFile(path.join(golden, 'cargo.out'), output);
       }
       const expected = JSON.parse(await readFile(path.join(FIXTURES, sample.format, 'expected.json'), 'utf8'));
       expect(byId(report.tests), output).toEqual(byId(expected.tests));
       expect([...report.problems].sort()).toEqual([...expected.problems].sort());
+    }, 60_000);
+
+    it(`${sample.format}: bakeoff's tripwire tests come out as they must under the real runner`, async () => {
+      const runner = getTestRunner(sample.format);
+      const work = await mkdtemp(path.join(os.tmpdir(), `bakeoff-${sample.format}-tw-`));
+      tempDirs.push(work);
+      const repoDir = path.join(work, 'repo');
+      const reportDir = path.join(work, 'report');
+      await cp(path.join(FIXTURES, sample.format, 'project'), repoDir, { recursive: true });
+      await mkdir(reportDir);
+      if (sample.linkNodeModules) await symlink(path.join(MAIN_ROOT, 'node_modules'), path.join(repoDir, 'node_modules'));
+      const wires = await addTripwires(runner, repoDir, sample.testFiles ?? runner.testFiles);
+      expect(wires.length).toBeGreaterThanOrEqual(3);
+      const instrumented = runner.instrument(command.bare, { reportDir });
+      const output = await runShell(instrumented.command, repoDir, childEnv(instrumented.env));
+      const report = await runner.parse({ reportDir, output, repoDir });
+      expect(judgeTripwires(report, wires), output).toEqual({ flipped: [], wrong: [] });
+      // and the sample's own results are untouched by them
+      const expected = JSON.parse(await readFile(path.join(FIXTURES, sample.format, 'expected.json'), 'utf8'));
+      expect(byId(withoutTripwires(report, wires).tests)).toEqual(byId(expected.tests));
     }, 60_000);
   }
 });

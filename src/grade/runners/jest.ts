@@ -3,6 +3,8 @@ import type { TestRunner } from '../types.js';
 import { readJestJsonReport } from './jest-json-report.js';
 import { recordRepoRoot } from './repo-root.js';
 import { quoteShellArg } from '../../util/shell-quote.js';
+import { JEST_CONFIG, JEST_TEST_FILES } from './js-config.js';
+import { jestTripwires } from './tripwire-sources.js';
 
 const REPORT_FILE = 'jest.json';
 
@@ -14,6 +16,11 @@ const REPORT_FILE = 'jest.json';
  */
 export const jestRunner: TestRunner = {
   format: 'jest',
+  testFiles: JEST_TEST_FILES,
+  configFiles: JEST_CONFIG,
+  reportFiles: [REPORT_FILE, 'root.txt'],
+  testNamePrefix: '',
+  tripwireSource: jestTripwires,
   instrument(command, { reportDir }) {
     const outputFile = quoteShellArg(`--outputFile=${path.join(reportDir, REPORT_FILE)}`);
     return { command: `${recordRepoRoot(reportDir)}; ${command} --ci --json ${outputFile}`, env: {} };

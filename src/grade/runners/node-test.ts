@@ -8,6 +8,8 @@ import { readReportFile } from './read-report-file.js';
 import { readRepoRoots, recordRepoRoot, toRepoRelativePath } from './repo-root.js';
 import { resolveReportersDir } from './reporters-dir.js';
 import { quoteNodeOption } from '../../util/shell-quote.js';
+import { JS_SHARED_CONFIG, NODE_TEST_FILES } from './js-config.js';
+import { nodeTestTripwires } from './tripwire-sources.js';
 
 /** Written by `src/grade/reporters/node-test-reporter.mjs`. */
 const REPORT_FILE = 'node-test.jsonl';
@@ -49,6 +51,11 @@ type NodeTestReportLine = z.infer<typeof NodeTestReportLine>;
  */
 export const nodeTestRunner: TestRunner = {
   format: 'node-test',
+  testFiles: NODE_TEST_FILES,
+  configFiles: JS_SHARED_CONFIG,
+  reportFiles: [REPORT_FILE, 'root.txt'],
+  testNamePrefix: '',
+  tripwireSource: nodeTestTripwires,
   instrument(command, { reportDir }) {
     // The reporter is copied next to the report: the report folder is the one harness folder
     // a sandboxed test command is sure to see.

@@ -7,6 +7,9 @@ import { mergeTestResults } from './merge-test-results.js';
 import { parseJsonLines } from './parse-json-lines.js';
 import { readReportFile } from './read-report-file.js';
 import { resolveReportersDir } from './reporters-dir.js';
+import { pytestConfigArgs } from './pytest-config.js';
+import { pythonTripwires } from './tripwire-sources.js';
+import { quoteShellArg } from '../../util/shell-quote.js';
 
 /** Written by `src/grade/reporters/bakeoff_pytest_report.py`. */
 const REPORT_FILE = 'pytest.jsonl';
@@ -28,22 +31,33 @@ const BROKEN_EXIT_STATUSES: Readonly<Record<number, string>> = { 3: 'internal er
  * pytest through bakeoff's own plugin (`-p bakeoff_pytest_report`): exact nodeids such as
  * `tests/test_dates.py::TestGroup::test_tz[utc]`. A failed setup or teardown is an error, xfail
  * and skip are skips, and a test file that fails to collect is one error under its own path.
- * Plugin autoload and the cache are off, and collection errors do not stop the session.
+ * Plugin autoload and the cache are off, and collection errors do not stop the session. The
+ * configuration is the prepared repo's, copied out of the repo and given with `-c` (so no
+ * pytest.ini, pyproject.toml, tox.ini or setup.cfg the change adds or edits is read), with
+ * `--rootdir=.` so ids stay relative to the repo root; bytecode lives outside the repo
+ * (PYTHONPYCACHEPREFIX), so a `.pyc` in the change is never loaded.
  */
 export const pytestRunner: TestRunner = {
   format: 'pytest',
-  instrument(command, { reportDir }) {
+  testFiles: ['**/test_*.py', '**/*_test.py'],
+  configFiles: ['**/conftest.py', '**/pytest.ini', '**/.pytest.ini', '**/sitecustomize.py', '**/usercustomize.py', '**/*.pth'],
+  reportFiles: [REPORT_FILE],
+  testNamePrefix: 'test_',
+  tripwireSource: pythonTripwires,
+  instrument(command, { reportDir, configDir, configSource }) {
     // The plugin is loaded under a name the agent cannot know: `python -m pytest` puts the repo
     // root first on sys.path, so a fixed name could be shadowed by a file the agent wrote.
     const name = `bakeoff_pytest_report_${randomBytes(8).toString('hex')}`;
     const pluginDir = path.join(reportDir, 'plugin');
     mkdirSync(pluginDir, { recursive: true });
     copyFileSync(path.join(resolveReportersDir(), 'bakeoff_pytest_report.py'), path.join(pluginDir, `${name}.py`));
+    const config = configDir !== undefined && configSource !== undefined ? pytestConfigArgs(command, configSource, configDir) : [];
     return {
-      command: `${command} -p ${name} -p no:cacheprovider --continue-on-collection-errors`,
+      command: [command, '-p', name, '-p', 'no:cacheprovider', '--continue-on-collection-errors', ...config.map(quoteShellArg)].join(' '),
       env: {
         PYTHONPATH: pluginDir,
         PYTHONDONTWRITEBYTECODE: '1',
+        PYTHONPYCACHEPREFIX: '/tmp/bakeoff-pycache',
         PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1',
         BAKEOFF_PYTEST_REPORT: path.join(reportDir, REPORT_FILE),
       },

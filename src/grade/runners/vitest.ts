@@ -3,6 +3,8 @@ import type { TestRunner } from '../types.js';
 import { readJestJsonReport } from './jest-json-report.js';
 import { recordRepoRoot } from './repo-root.js';
 import { quoteShellArg } from '../../util/shell-quote.js';
+import { VITEST_CONFIG, VITEST_TEST_FILES } from './js-config.js';
+import { vitestTripwires } from './tripwire-sources.js';
 
 const REPORT_FILE = 'vitest.json';
 
@@ -14,6 +16,11 @@ const REPORT_FILE = 'vitest.json';
  */
 export const vitestRunner: TestRunner = {
   format: 'vitest',
+  testFiles: VITEST_TEST_FILES,
+  configFiles: VITEST_CONFIG,
+  reportFiles: [REPORT_FILE, 'root.txt'],
+  testNamePrefix: '',
+  tripwireSource: vitestTripwires,
   instrument(command, { reportDir }) {
     const outputFile = quoteShellArg(`--outputFile=${path.join(reportDir, REPORT_FILE)}`);
     return {

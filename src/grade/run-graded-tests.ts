@@ -1,0 +1,89 @@
+import { writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { ClockShift, Sandbox } from '../sandbox/types.js';
+import { buildGradingTree, changedGradedFiles, type GradingTree } from './grading-tree.js';
+import { runTests, type TestRun } from './run-tests.js';
+import { getTestRunner } from './runners/registry.js';
+import { judgeTripwires, withoutTripwires, type TripwireVerdict } from './tripwires.js';
+import type { ParsedReport, ReportFormat } from './types.js';
+
+export interface GradedTestsOptions {
+  readonly sandbox: Sandbox;
+  /** Prepared repo + the change (or the gold change), not yet holding the hidden files. */
+  readonly repoDir: string;
+  readonly preparedRepo: string;
+  readonly test: { readonly command: string; readonly format: ReportFormat; readonly files?: readonly string[] | undefined };
+  readonly hiddenDirs: readonly string[];
+  /** Ids the lock expects (empty at admission). */
+  readonly expectedIds: readonly string[];
+  /** Paths the change added, changed or deleted. */
+  readonly changedPaths: readonly string[];
+  readonly outDir: string;
+  readonly scratchDir: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  readonly outputBytes: number;
+  readonly network?: 'none' | 'host';
+  readonly clock?: ClockShift;
+}
+
+export interface GradedTests {
+  readonly testRun: TestRun;
+  /** The runner's report without bakeoff's tripwires. */
+  readonly report: ParsedReport;
+  readonly tree: GradingTree;
+  readonly tripwires: TripwireVerdict;
+  /** Graded test files whose content changed while the tests ran. */
+  readonly gradedChanged: readonly string[];
+  /** The runner reports through its output and the output was cut: results may have been lost with it. */
+  readonly outputCut: boolean;
+}
+
+/**
+ * One run of a task's tests the way grading runs them (and admission, so both see the same):
+ * the grading tree (suite's test files, hidden files, tripwires, graded files immutable), the
+ * runner with configuration from the prepared repo, then the tripwires and the graded files
+ * checked. Writes `tripwires.json` next to the test output.
+ */
+export async function runGradedTests(options: GradedTestsOptions): Promise<GradedTests> {
+  const runner = getTestRunner(options.test.format);
+  const tree = await buildGradingTree({
+    repoDir: options.repoDir,
+    preparedRepo: options.preparedRepo,
+    runner,
+    testFiles: options.test.files ?? runner.testFiles,
+    changedPaths: options.changedPaths,
+    hiddenDirs: options.hiddenDirs,
+    expectedIds: options.expectedIds,
+  });
+  const testRun = await runTests({
+    sandbox: options.sandbox,
+    repoDir: options.repoDir,
+    scratchDir: path.join(options.scratchDir, 'tests'),
+    command: options.test.command,
+    format: options.test.format,
+    outDir: options.outDir,
+    env: options.env,
+    timeoutMs: options.timeoutMs,
+    outputBytes: options.outputBytes,
+    configSource: options.preparedRepo,
+    binds: tree.binds,
+    ...(options.network ? { network: options.network } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  const gradedChanged = await changedGradedFiles(options.repoDir, tree.digests);
+  const tripwires = judgeTripwires(testRun.report, tree.tripwires);
+  await mkdir(options.outDir, { recursive: true });
+  await writeFile(
+    path.join(options.outDir, 'tripwires.json'),
+    JSON.stringify({ tripwires: tree.tripwires, verdict: tripwires, gradedFiles: tree.gradedFiles, removed: tree.removed, restored: tree.restored }, null, 1) + '\n',
+  );
+  return {
+    testRun,
+    report: withoutTripwires(testRun.report, tree.tripwires),
+    tree,
+    tripwires,
+    gradedChanged,
+    outputCut: testRun.exec.outputTruncated && runner.reportFiles.length === 0,
+  };
+}
