@@ -20,6 +20,8 @@ export interface SessionContext {
   readonly timeoutMs: number;
   /** File for the agent's stdout+stderr. */
   readonly outputPath: string;
+  /** Most of the agent's output kept (controls.outputMb): head and tail, the middle cut and said so. */
+  readonly maxOutputBytes: number;
 }
 
 /** What one session did. A session never throws for the agent's own failures. */

@@ -3,16 +3,20 @@ import path from 'node:path';
 import type { Agent, SessionResult } from '../agents/types.js';
 import { captureChange, type Change } from '../sandbox/git.js';
 import type { Isolation } from '../sandbox/isolation.js';
-import { createWorkspace } from '../sandbox/workspace.js';
+import { createBoundedDir, createWorkspace } from '../sandbox/workspace.js';
 import type { TaskLock } from '../suite/lock.js';
 import type { Order, Suite, Task } from '../suite/types.js';
-import type { Outcome, RunRecord, TokenUsage } from '../types.js';
+import type { FailReason, Outcome, RunRecord, TokenUsage } from '../types.js';
+import { printable } from '../util/printable.js';
+import { inspectChange } from '../sandbox/inspect-change.js';
 import type { CheckRow, SessionRow } from '../store/open-store.js';
 import type { Budget } from './budget.js';
 import type { GeneratedSet } from './generate-checks.js';
 import { gradeOrder } from './grade-order.js';
 import { orderGrading } from './order-grading.js';
 import { worstOutcome } from './worst-outcome.js';
+
+const MB = 1024 * 1024;
 
 export interface RunTaskOptions {
   readonly runId: string;
@@ -68,7 +72,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   const orders: { order: number; points: number; maxPoints: number }[] = [];
   let agentMs = 0;
   let gradeMs = 0;
-  let change: Change = { patch: '', linesAdded: 0, linesRemoved: 0, paths: [] };
+  let change: Change = { patch: '', linesAdded: 0, linesRemoved: 0, paths: [], binaryPaths: [] };
   let outcome: Outcome = { kind: 'solved' };
   const timeout = (detail: string): Outcome =>
     controls.timeoutIsVoid ? { kind: 'void', reason: 'timeout', detail } : { kind: 'failed', reason: 'session-timeout', detail };
@@ -84,7 +88,8 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
         break;
       }
       const sessionDir = path.join(options.scratchDir, `session-${order.index}`);
-      await mkdir(sessionDir, { recursive: true, mode: 0o711 });
+      // what the session writes outside the workspace (a CLI's stream, a trace) is bounded too
+      await createBoundedDir(sessionDir, (controls.outputMb + 64) * MB, 0o711);
       const promptFile = path.join(sessionDir, 'prompt.md');
       await writeFile(promptFile, order.prompt, { mode: 0o644 });
       const sessionLimitMs = Math.min(controls.sessionWallClockSec * 1000, budgetMs);
@@ -100,6 +105,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
         env: options.env,
         timeoutMs: sessionLimitMs,
         outputPath: path.join(orderDir, 'agent.log'),
+        maxOutputBytes: controls.outputMb * MB,
       });
       agentMs += session.durationMs;
       options.budget.spend(session.durationMs);
@@ -119,35 +125,57 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
         const why = sessionLimitMs < controls.sessionWallClockSec * 1000 ? 'the agent time budget ran out' : `no answer within ${controls.sessionWallClockSec} s`;
         outcome = worstOutcome(outcome, timeout(`order ${order.index}: ${why}`));
       }
-      change = await captureChange(options.preparedRepo, workspace.dir);
+      const refused = await inspectChange({ workspace, preparedRepo: options.preparedRepo, maxBytes: controls.maxChangeMb * MB });
+      if (refused) {
+        await writeFile(path.join(orderDir, 'change.patch'), '');
+        outcome = worstOutcome(outcome, failed(refused.reason, `order ${order.index}: ${refused.detail}`));
+        break;
+      }
+      const captured = await agentsOrOurs(
+        () => captureChange(options.preparedRepo, workspace.dir),
+        () => captureChange(options.preparedRepo, options.preparedRepo),
+      );
+      if ('failure' in captured) {
+        await writeFile(path.join(orderDir, 'change.patch'), '');
+        outcome = worstOutcome(outcome, failed('grading-error', `order ${order.index}: capturing the change failed: ${captured.failure}`));
+        break;
+      }
+      change = captured.value;
       await writeFile(path.join(orderDir, 'change.patch'), change.patch);
       const grading = await orderGrading({ ...options, order });
       if ('void' in grading) {
         outcome = worstOutcome(outcome, grading.void);
         break;
       }
-      const grade = await gradeOrder({
-        isolation: options.isolation,
-        preparedRepo: options.preparedRepo,
-        patch: change.patch,
-        changedPaths: change.paths,
-        protectedPaths: task.protectedPaths,
-        grading,
-        scratchDir: path.join(options.scratchDir, `grade-${order.index}`),
-        outDir: path.join(orderDir, 'grade'),
-        env: options.env,
-        timeoutMs: controls.testWallClockSec * 1000,
-      });
+      const gradeWith = (patch: string, attempt: string) =>
+        gradeOrder({
+          isolation: options.isolation,
+          preparedRepo: options.preparedRepo,
+          patch,
+          task,
+          grading,
+          scratchDir: path.join(options.scratchDir, `${attempt}-${order.index}`),
+          outDir: attempt === 'grade' ? path.join(orderDir, 'grade') : path.join(options.scratchDir, `${attempt}-${order.index}-out`),
+          env: options.env,
+          timeoutMs: controls.testWallClockSec * 1000,
+          outputBytes: controls.outputMb * MB,
+        });
+      const graded = await agentsOrOurs(() => gradeWith(change.patch, 'grade'), () => gradeWith('', 'control'));
+      if ('failure' in graded) {
+        outcome = worstOutcome(outcome, failed('grading-error', `order ${order.index}: grading this change failed: ${graded.failure}`));
+        break;
+      }
+      const grade = graded.value;
       gradeMs += grade.durationMs;
       const maxPoints = grading.kind === 'checks' ? grading.generated.checks.length : grading.expected.failToPass.length + grading.expected.passToPass.length;
       if (!grade.applied) {
         orders.push({ order: order.index, points: 0, maxPoints });
-        outcome = worstOutcome(outcome, { kind: 'failed', reason: 'patch-did-not-apply', detail: grade.error.slice(0, 500) });
+        outcome = worstOutcome(outcome, failed('patch-did-not-apply', grade.error.slice(0, 500)));
         continue;
       }
       orders.push({ order: order.index, points: grade.points, maxPoints: grade.maxPoints });
       for (const c of grade.checks) checks.push({ order: order.index, id: c.id, expected: c.expected, status: c.status });
-      if (grade.failure) outcome = worstOutcome(outcome, { kind: 'failed', reason: grade.failure.reason, detail: `order ${order.index}: ${grade.failure.detail}` });
+      if (grade.failure) outcome = worstOutcome(outcome, failed(grade.failure.reason, `order ${order.index}: ${grade.failure.detail}`));
     }
   } finally {
     await workspace.dispose();
@@ -180,6 +208,30 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     finishedAt: new Date().toISOString(),
   };
   return { record, sessions, checks };
+}
+
+/** A failure of the agent's, its detail made safe to print (it may carry file names the agent chose). */
+function failed(reason: FailReason, detail: string): Outcome {
+  return { kind: 'failed', reason, detail: printable(detail).slice(0, 2000) };
+}
+
+/**
+ * Runs a host-side step on the agent's change. When it throws, the same step is tried on the
+ * unchanged prepared repo (`control`): if that works, the change made the step fail — the
+ * agent's failure; if the control fails too, bakeoff or the machine is at fault and the error
+ * goes on (the run becomes void `infra-error`).
+ */
+async function agentsOrOurs<T>(step: () => Promise<T>, control: () => Promise<unknown>): Promise<{ value: T } | { failure: string }> {
+  try {
+    return { value: await step() };
+  } catch (error) {
+    try {
+      await control();
+    } catch {
+      throw error;
+    }
+    return { failure: (error as Error).message.slice(0, 1000) };
+  }
 }
 
 function toSessionRow(order: number, s: SessionResult): SessionRow {

@@ -33,11 +33,13 @@ describe('command agents that fake passing output', () => {
     expect(runs.every((run) => run.outcome === 'solved')).toBe(true);
   });
 
-  it.each(['fake-pass-lines.mjs', 'early-exit.mjs', 'reporter-rewrite.mjs', 'conftest-rewrite.mjs', 'pytest-plugin-shadow.mjs'])('grades %s failed on every task', async (script) => {
+  it.each(['fake-pass-lines.mjs', 'early-exit.mjs', 'reporter-rewrite.mjs', 'conftest-rewrite.mjs', 'pytest-plugin-shadow.mjs', 'assert-neuter.mjs'])('grades %s failed on every task', async (script) => {
     expect(await readdir(HOSTILE)).toContain(script);
     const runs = await runAgent(suite, `command:node ${path.join(HOSTILE, script)}`);
     expect(runs.length).toBeGreaterThan(0);
     for (const run of runs) expect(run.outcome, `${script} on ${run.task}`).toBe('failed');
+    // sabotage of the test framework at import is caught by bakeoff's tripwire tests, on every task
+    if (script === 'assert-neuter.mjs') for (const run of runs) expect(run.failReason, run.task).toBe('report-tampered');
     // the agent did change files: the failure is the grader seeing through the fake
     expect(runs.some((run) => run.linesAdded > 0)).toBe(true);
   });

@@ -63,14 +63,17 @@ export function createCommandAgent(command: string, options: { cwd: string; forb
         timeoutMs: ctx.timeoutMs,
         network: 'none',
         outputPath: ctx.outputPath,
+        maxOutputBytes: ctx.maxOutputBytes,
         binds,
       });
+      // The command is the agent: however it ends (even `exit 127`), its change is graded. A
+      // command that cannot run at all changes nothing and fails; its log says why.
       return {
         exitCode: result.exitCode,
         timedOut: result.timedOut,
         durationMs: result.durationMs,
         limitHit: result.limitHit,
-        ...(result.exitCode === 127 ? { error: `command not found: ${command}` } : {}),
+        ...(result.exitCode === 127 ? { flags: [`the command exited with status 127 (command not found?): ${command}`] } : {}),
       };
     },
   };

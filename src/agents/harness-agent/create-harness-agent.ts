@@ -142,6 +142,7 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
       timeoutMs: ctx.timeoutMs,
       network: 'none',
       outputPath: ctx.outputPath,
+      maxOutputBytes: ctx.maxOutputBytes,
       binds: [
         { path: workspace, source: ctx.workspace, writable: true },
         { path: installDir, writable: false },
