@@ -21,6 +21,7 @@ const COLUMNS: readonly SiteColumn[] = [
   { header: 'runs', numeric: true, cell: (a) => escapeHtml(a.runCountTag === null ? String(a.runs) : `${a.runs} (${a.runCountTag})`) },
   { header: 'solved', numeric: true, cell: (a) => String(a.solved) },
   { header: 'share [95% CI]', numeric: true, sortValue: (a) => a.solveShare, cell: (a) => escapeHtml(formatShare(a.solveShare, a.ci95)) },
+  { header: 'void as failed', numeric: true, sortValue: (a) => a.solveShareVoidAsFail, cell: (a) => escapeHtml(formatShare(a.solveShareVoidAsFail, null)) },
   { header: 'void', numeric: true, cell: (a) => String(a.void) },
   { header: 'cost per fix', numeric: true, sortValue: (a) => a.costPerFixUsd, cell: (a) => escapeHtml(formatUsd(a.costPerFixUsd)) },
   { header: 'median time', numeric: true, sortValue: (a) => a.medianRunSec, cell: (a) => escapeHtml(formatDuration(a.medianRunSec)) },
@@ -51,7 +52,7 @@ export function renderIndexBody(view: LeaderboardView, agentHref: (id: string) =
     view.agents.map((a) => ({ label: a.agent.id, x: x(a), y: a.solveShare }));
   return [
     `<table class="sortable leaderboard"><thead><tr>${head}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`,
-    '<p class="context">Click rank, share, cost per fix, median time or median lines to sort. Share = solved / valid runs (void runs left out, never counted as failed); cost per fix = cost of all runs / runs solved.</p>',
+    '<p class="context">Click rank, share, cost per fix, median time or median lines to sort. Share = solved / valid runs (void runs left out, never counted as failed); void as failed = solved / all runs; cost per fix = cost of all runs / runs solved.</p>',
     '<h2>Charts</h2>',
     renderScatter({
       title: 'share solved vs cost per fix',
