@@ -11,7 +11,7 @@ import { loadSuite } from '../dist/suite/load-suite.js';
 import { prepareRepo } from '../dist/sandbox/prepare-repo.js';
 import { createProcessSandbox } from '../dist/sandbox/process-sandbox.js';
 import { applyPatch } from '../dist/sandbox/git.js';
-import { placeHiddenFiles } from '../dist/run/grade-order.js';
+import { placeHiddenFiles } from '../dist/grade/grading-tree.js';
 import { baseEnv } from '../dist/run/base-env.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

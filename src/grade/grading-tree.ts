@@ -133,6 +133,11 @@ function immutableBinds(repoDir: string, files: readonly string[]): Bind[] {
   ];
 }
 
+/** Copies the hidden files into the repo over whatever is at their paths (no tripwires, nothing else). */
+export async function placeHiddenFiles(repoDir: string, hiddenDirs: readonly string[]): Promise<void> {
+  for (const [rel, source] of await hiddenEntries(hiddenDirs)) await replaceEntry(repoDir, rel, source);
+}
+
 /** Hidden entries by repo-relative path (later orders win), with their source paths. */
 async function hiddenEntries(hiddenDirs: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();

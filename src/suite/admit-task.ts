@@ -64,8 +64,10 @@ export async function admitTask(options: AdmitOptions): Promise<TaskAdmission> {
     }
     const gold1 = await attempt('gold-1', order.index);
     testSec += gold1.testRun.exec.durationMs / 1000;
-    const untrusted = tripwireProblem(gold1);
-    if (untrusted) return reject(untrusted);
+    const testEdits = [...gold1.tree.restored, ...gold1.tree.removed];
+    if (testEdits.length > 0) {
+      return reject(`the gold patch changes test files (${list(testEdits)}); graded runs always use the suite's test files, so test changes belong in orders/${order.index}/hidden/`);
+    }
     const gold2 = await attempt('gold-2', order.index);
     const drift = differences(statuses(gold1), statuses(gold2));
     if (drift.length > 0) return reject(`flaky: two gold runs disagree on ${list(drift)}`);
@@ -73,11 +75,16 @@ export async function admitTask(options: AdmitOptions): Promise<TaskAdmission> {
     if (failing.length > 0 || gold1.report.tests.length === 0) {
       const online = await attempt('gold-network', order.index, { network: 'host' });
       const onlineFailing = online.report.tests.filter((t) => t.status === 'fail' || t.status === 'error');
-      if (onlineFailing.length === 0 && online.report.tests.length > 0) {
+      if (failing.length > 0 && onlineFailing.length === 0 && online.report.tests.length > 0) {
         return reject(`needs the network: ${list(failing)} fail without network and pass with it`);
+      }
+      if (failing.length === 0) {
+        return reject(`the gold run produced no per-test results${problems(gold1)}; the test command must run the hidden tests (see test-output.log of the gold run)`);
       }
       return reject(`the gold patch does not make every test pass: ${list(failing)}${problems(gold1)}`);
     }
+    const untrusted = tripwireProblem(gold1);
+    if (untrusted) return reject(untrusted);
     const inconsistent = crossCheck(gold1.testRun.report, gold1.testRun.exec.exitCode);
     if (inconsistent) return reject(`the gold run's report cannot be trusted: ${inconsistent}`);
     const shifted = await attempt('gold-shifted-clock', order.index, { clock: SHIFTED_CLOCK });

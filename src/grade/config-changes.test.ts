@@ -1,0 +1,62 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { configChanges, usesPackageScripts } from './config-changes.js';
+import { pythonShadows } from './python-shadow.js';
+
+async function trees(files: Record<string, [string | null, string | null]>): Promise<{ preparedRepo: string; repoDir: string }> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-config-'));
+  const preparedRepo = path.join(root, 'prepared');
+  const repoDir = path.join(root, 'graded');
+  for (const [rel, [before, after]] of Object.entries(files)) {
+    for (const [dir, text] of [[preparedRepo, before], [repoDir, after]] as const) {
+      if (text === null) continue;
+      await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
+      await writeFile(path.join(dir, rel), text);
+    }
+  }
+  return { preparedRepo, repoDir };
+}
+
+const CARGO = '[package]\nname = "wrap"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n';
+
+describe('configChanges', () => {
+  it('sees jest configuration added to package.json, in any folder, and ignores other keys', async () => {
+    const t = await trees({
+      'package.json': ['{"name":"x","jest":{"testEnvironment":"node"}}', '{"name":"x","version":"2.0.0","jest":{"testEnvironment":"node","testResultsProcessor":"./p.js"}}'],
+      'sub/package.json': [null, '{"babel":{"plugins":["./evil"]}}'],
+      'other/package.json': ['{"description":"a"}', '{"description":"b"}'],
+    });
+    const out = await configChanges({ format: 'jest', command: 'npx jest', ...t, changedPaths: ['package.json', 'sub/package.json', 'other/package.json'] });
+    expect(out).toEqual(['package.json: "jest" changed (runner configuration)', 'sub/package.json: "babel" changed (runner configuration)']);
+  });
+
+  it('protects package.json scripts only when the test command runs one', async () => {
+    const t = await trees({ 'package.json': ['{"scripts":{"test":"node --test"}}', '{"scripts":{"test":"echo ok"}}'] });
+    expect(await configChanges({ format: 'node-test', command: 'npm test', ...t, changedPaths: ['package.json'] })).toHaveLength(1);
+    expect(await configChanges({ format: 'node-test', command: 'node --test test/', ...t, changedPaths: ['package.json'] })).toEqual([]);
+    expect(usesPackageScripts('npx vitest run')).toBe(false);
+    expect(usesPackageScripts('cd pkg && pnpm test')).toBe(true);
+  });
+
+  it('lets Cargo.toml change package metadata only', async () => {
+    const bump = await trees({ 'Cargo.toml': [CARGO, CARGO.replace('0.1.0', '0.1.1') + '\n'] });
+    expect(await configChanges({ format: 'cargo', command: 'cargo test', ...bump, changedPaths: ['Cargo.toml'] })).toEqual([]);
+    const harness = await trees({ 'Cargo.toml': [CARGO, `${CARGO}\n[[test]]\nname = "wrap"\nharness = false\n`] });
+    expect(await configChanges({ format: 'cargo', command: 'cargo test', ...harness, changedPaths: ['Cargo.toml'] })).toEqual(['Cargo.toml: test changed (only package metadata may change)']);
+    const build = await trees({ 'Cargo.toml': [CARGO, CARGO.replace('edition = "2021"', 'edition = "2021"\nbuild = "gen.rs"')] });
+    expect(await configChanges({ format: 'cargo', command: 'cargo test', ...build, changedPaths: ['Cargo.toml'] })).toEqual(['Cargo.toml: package.build changed (only package metadata may change)']);
+    const crate = await trees({ 'macro/Cargo.toml': [null, '[package]\nname = "m"\n[lib]\nproc-macro = true\n'] });
+    expect(await configChanges({ format: 'cargo', command: 'cargo test', ...crate, changedPaths: ['macro/Cargo.toml'] })).toEqual(['macro/Cargo.toml: a Cargo.toml the change added (a crate of its own)']);
+  });
+});
+
+describe('pythonShadows', () => {
+  it('refuses an added module named like an installed one, where pytest puts it first on sys.path', async () => {
+    const t = await trees({ 'ledger/__init__.py': ['', ''] });
+    const installed = new Set(['pytest', '_pytest', 'json', 'pluggy']);
+    const out = await pythonShadows({ preparedRepo: t.preparedRepo, testDirs: ['tests'], installed, changedPaths: ['pytest.py', '_pytest/python.py', 'tests/json.py', 'ledger/json.py', 'ledger/core.py', 'notes.py'] });
+    expect(out.map((o) => o.split(' ')[0])).toEqual(['pytest.py', '_pytest/python.py', 'tests/json.py']);
+  });
+});
