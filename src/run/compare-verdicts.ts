@@ -21,10 +21,11 @@ export type VerdictMismatch =
   | { readonly kind: 'points'; readonly order: number | null; readonly stored: OrderPoints | null; readonly regraded: OrderPoints | null };
 
 /**
- * Failures that come from the agent's session (its clock, its limits, its workspace quota),
- * not from grading its change: re-grading the change alone cannot reproduce them.
+ * Failures that come from the agent's session (its clock, its limits, its workspace quota) or
+ * from a change that was refused before it became a patch (too large, unsupported): re-grading
+ * the stored patches alone cannot reproduce them.
  */
-export const SESSION_FAIL_REASONS: ReadonlySet<FailReason> = new Set(['session-timeout', 'memory-limit', 'pids-limit', 'disk-limit']);
+export const SESSION_FAIL_REASONS: ReadonlySet<FailReason> = new Set(['session-timeout', 'memory-limit', 'pids-limit', 'disk-limit', 'change-too-large', 'unsupported-file']);
 
 /** `outcome-and-points` for most runs; `points` when the stored failure came from the agent's session. */
 export function comparisonBasis(stored: Outcome): 'outcome-and-points' | 'points' {

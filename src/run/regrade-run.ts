@@ -7,6 +7,7 @@ import type { Outcome, RunRecord } from '../types.js';
 import type { OrderPoints, Regrade } from './compare-verdicts.js';
 import type { GeneratedSet } from './generate-checks.js';
 import { gradeOrder } from './grade-order.js';
+import { agentsOrOurs } from './agents-or-ours.js';
 import { orderGrading } from './order-grading.js';
 import { worstOutcome } from './worst-outcome.js';
 
@@ -47,18 +48,26 @@ export async function regradeRun(options: RegradeRunOptions): Promise<Regrade> {
       break;
     }
     const scratchDir = path.join(options.scratchDir, `grade-${order.index}`);
-    const grade = await gradeOrder({
-      isolation: options.isolation,
-      preparedRepo: options.preparedRepo,
-      patch,
-      task,
-      grading,
-      scratchDir,
-      outDir: path.join(scratchDir, 'out'),
-      env: options.env,
-      timeoutMs: options.testTimeoutMs,
-      outputBytes: options.outputBytes,
-    });
+    const gradeWith = (p: string, dir: string) =>
+      gradeOrder({
+        isolation: options.isolation,
+        preparedRepo: options.preparedRepo,
+        patch: p,
+        task,
+        grading,
+        scratchDir: dir,
+        outDir: path.join(dir, 'out'),
+        env: options.env,
+        timeoutMs: options.testTimeoutMs,
+        outputBytes: options.outputBytes,
+      });
+    // the same rule as a run: a grading that breaks on this change but not on the unchanged repo is the agent's
+    const graded = await agentsOrOurs(() => gradeWith(patch, scratchDir), () => gradeWith('', `${scratchDir}-control`));
+    if ('failure' in graded) {
+      outcome = worstOutcome(outcome, { kind: 'failed', reason: 'grading-error', detail: `order ${order.index}: grading this change failed: ${graded.failure}` });
+      break;
+    }
+    const grade = graded.value;
     if (!grade.applied) {
       const maxPoints = grading.kind === 'checks' ? grading.generated.checks.length : grading.expected.failToPass.length + grading.expected.passToPass.length;
       orders.push({ order: order.index, points: 0, maxPoints });

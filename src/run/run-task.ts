@@ -15,6 +15,7 @@ import type { GeneratedSet } from './generate-checks.js';
 import { gradeOrder } from './grade-order.js';
 import { orderGrading } from './order-grading.js';
 import { worstOutcome } from './worst-outcome.js';
+import { agentsOrOurs } from './agents-or-ours.js';
 
 const MB = 1024 * 1024;
 
@@ -127,7 +128,8 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
       }
       const refused = await inspectChange({ workspace, preparedRepo: options.preparedRepo, maxBytes: controls.maxChangeMb * MB });
       if (refused) {
-        await writeFile(path.join(orderDir, 'change.patch'), '');
+        // no change.patch: there is no patch of this change (verify compares such runs on points)
+        await writeFile(path.join(orderDir, 'change-refused.txt'), `${refused.reason}: ${printable(refused.detail)}\n`);
         outcome = worstOutcome(outcome, failed(refused.reason, `order ${order.index}: ${refused.detail}`));
         break;
       }
@@ -136,7 +138,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
         () => captureChange(options.preparedRepo, options.preparedRepo),
       );
       if ('failure' in captured) {
-        await writeFile(path.join(orderDir, 'change.patch'), '');
+        await writeFile(path.join(orderDir, 'change-refused.txt'), `grading-error: ${printable(captured.failure)}\n`);
         outcome = worstOutcome(outcome, failed('grading-error', `order ${order.index}: capturing the change failed: ${captured.failure}`));
         break;
       }
@@ -213,25 +215,6 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
 /** A failure of the agent's, its detail made safe to print (it may carry file names the agent chose). */
 function failed(reason: FailReason, detail: string): Outcome {
   return { kind: 'failed', reason, detail: printable(detail).slice(0, 2000) };
-}
-
-/**
- * Runs a host-side step on the agent's change. When it throws, the same step is tried on the
- * unchanged prepared repo (`control`): if that works, the change made the step fail — the
- * agent's failure; if the control fails too, bakeoff or the machine is at fault and the error
- * goes on (the run becomes void `infra-error`).
- */
-async function agentsOrOurs<T>(step: () => Promise<T>, control: () => Promise<unknown>): Promise<{ value: T } | { failure: string }> {
-  try {
-    return { value: await step() };
-  } catch (error) {
-    try {
-      await control();
-    } catch {
-      throw error;
-    }
-    return { failure: (error as Error).message.slice(0, 1000) };
-  }
 }
 
 function toSessionRow(order: number, s: SessionResult): SessionRow {
