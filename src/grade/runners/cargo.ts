@@ -12,7 +12,7 @@ const LIBTEST_FLAGS = '-Z unstable-options --format json';
  * is the command's own output (stdout and stderr in order, where cargo names each binary),
  * which flows through a pipe to bakeoff as it is printed: nothing in the sandbox can rewrite
  * what was already printed. Ids are `<binary>::<test path>`, e.g. `lib::tests::parses` or
- * `tests/api.rs::get_ok`. Build scripts, `.cargo/` config, a toolchain file and any change to
+ * `tests/api.rs::get_ok`; doctests `doc::src/lib.rs - item` (no line number: see stableDoctestIds). Build scripts, `.cargo/` config, a toolchain file and any change to
  * Cargo.toml other than package metadata are protected (see docs/runner-configuration.md).
  */
 export const cargoRunner: TestRunner = {

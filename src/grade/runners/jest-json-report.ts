@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ParsedReport, TestResult, TestStatus } from '../types.js';
 import { firstLine } from './first-line.js';
 import { mergeTestResults } from './merge-test-results.js';
+import { numberRepeats } from './number-repeats.js';
 import { readReportFile } from './read-report-file.js';
 import { readRepoRoots, toRepoRelativePath } from './repo-root.js';
 
@@ -49,7 +50,8 @@ export async function readJestJsonReport(options: {
 }
 
 /**
- * Maps a jest-shaped JSON report to results with ids `<file>::<ancestors> > <title>`.
+ * Maps a jest-shaped JSON report to results with ids `<file>::<ancestors> > <title>` (a second
+ * test of the same title in the same file is `… #2`, never merged with the first).
  * passed → pass, failed → fail, pending/skipped/todo/disabled → skip. A file that failed
  * without any failing test (it crashed, or a hook such as `afterAll` threw) adds one error
  * whose id is the file.
@@ -82,7 +84,7 @@ export function parseJestJsonReport(
 
 function fileResults(file: z.infer<typeof FileResult>, roots: readonly string[], problems: string[]): TestResult[] {
   const fileId = toRepoRelativePath(file.name, roots);
-  const results = file.assertionResults.map((test): TestResult => {
+  const results = numberRepeats(file.assertionResults.map((test): TestResult => {
     const id = `${fileId}::${[...test.ancestorTitles, test.title].join(' > ')}`;
     const status = STATUSES[test.status];
     if (status === undefined) {
@@ -91,7 +93,7 @@ function fileResults(file: z.infer<typeof FileResult>, roots: readonly string[],
     }
     const message = status === 'fail' ? firstLine(test.failureMessages?.[0]) : undefined;
     return { id, status, ...(message === undefined ? {} : { message }) };
-  });
+  }));
   if (file.status === 'failed' && !results.some((r) => r.status === 'fail' || r.status === 'error')) {
     // Jest headings such as "● Test suite failed to run" come before the actual error.
     const message = firstLine(file.message ?? undefined, (line) => line.startsWith('●'));

@@ -90,3 +90,30 @@ describe('nodeTestRunner.parse', () => {
     expect(report).toEqual({ tests: [], problems: ['node:test report node-test.jsonl is missing'] });
   });
 });
+
+describe('parseNodeTestReport: whole files and repeated names', () => {
+  const line = (o: object) => JSON.stringify(o);
+  it('counts a file node:test reports only as a whole (a plain script, tape) as one test named by the file', () => {
+    const text = [
+      line({ event: 'file', file: '/repo/test/plain.mjs', passed: true }),
+      line({ event: 'test', file: '/repo/test/a.test.mjs', path: ['adds'], passed: true }),
+      line({ event: 'file', file: '/repo/test/a.test.mjs', passed: true }),
+      line({ event: 'end' }),
+    ].join('\n');
+    expect(parseNodeTestReport(text, ['/repo']).tests).toEqual([
+      { id: 'test/a.test.mjs::adds', status: 'pass' },
+      { id: 'test/plain.mjs', status: 'pass' },
+    ]);
+  });
+
+  it('numbers two tests with the same name in one file instead of merging them', () => {
+    const text = [
+      line({ event: 'test', file: '/repo/test/a.test.mjs', path: ['same'], passed: true }),
+      line({ event: 'test', file: '/repo/test/a.test.mjs', path: ['same'], passed: false, failureType: 'testCodeFailure', message: 'boom' }),
+      line({ event: 'end' }),
+    ].join('\n');
+    const report = parseNodeTestReport(text, ['/repo']);
+    expect(report.tests.map((t) => [t.id, t.status])).toEqual([['test/a.test.mjs::same', 'pass'], ['test/a.test.mjs::same #2', 'fail']]);
+    expect(report.problems).toEqual([]);
+  });
+});

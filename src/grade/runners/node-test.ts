@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { ParsedReport, TestResult, TestRunner, TestStatus } from '../types.js';
 import { mergeTestResults } from './merge-test-results.js';
+import { numberRepeats } from './number-repeats.js';
 import { parseJsonLines } from './parse-json-lines.js';
 import { readReportFile } from './read-report-file.js';
 import { readRepoRoots, recordRepoRoot, toRepoRelativePath } from './repo-root.js';
@@ -85,6 +86,8 @@ export const nodeTestRunner: TestRunner = {
  * Maps the reporter's lines to results. A leaf's status: todo and skip → skip; passed → pass;
  * failed in its own code (`testCodeFailure`) → fail; any other failure (a hook, a timeout,
  * cancelled by a parent) → error. A file that failed outside its tests → error under the file.
+ * A file node:test reports only as a whole (a plain script, tape) is one test whose id is the
+ * file. Two tests with the same name path in one file are numbered (`… #2`), never merged.
  */
 export function parseNodeTestReport(text: string, roots: readonly string[]): ParsedReport {
   const { records, problems: lineProblems } = parseJsonLines(text, NodeTestReportLine, REPORT_FILE);
@@ -94,10 +97,17 @@ export function parseNodeTestReport(text: string, roots: readonly string[]): Par
     const result = toTestResult(record, roots);
     if (result !== undefined) results.push(result);
   }
+  const withTests = new Set(results.map((r) => r.id.split('::')[0]));
+  for (const record of records) {
+    if (record.event !== 'file' || !record.passed) continue;
+    const file = record.file === null ? UNKNOWN_FILE : toRepoRelativePath(record.file, roots);
+    if (!withTests.has(file)) results.push({ id: file, status: 'pass' });
+  }
+  const numbered = numberRepeats(results);
   if (records.at(-1)?.event !== 'end') {
     problems.push('node:test run did not finish (no end line at the end of the report)');
   }
-  const merged = mergeTestResults(results);
+  const merged = mergeTestResults(numbered);
   return { tests: merged.tests, problems: [...problems, ...merged.problems] };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCargoOutput } from './parse-cargo-output.js';
+import { parseCargoOutput, stableDoctestIds } from './parse-cargo-output.js';
 
 const suite = (passed: number, failed: number, ignored: number) =>
   JSON.stringify({ type: 'suite', event: failed > 0 ? 'failed' : 'ok', passed, failed, ignored, measured: 0, filtered_out: 0 });
@@ -27,7 +27,7 @@ describe('parseCargoOutput', () => {
         { id: 'lib::tests::a', status: 'pass' },
         { id: 'src/main.rs::tests::a', status: 'pass' },
         { id: 'tests/api.rs::get_ok', status: 'fail' },
-        { id: 'doc::src/lib.rs - f (line 3)', status: 'skip' },
+        { id: 'doc::src/lib.rs - f', status: 'skip' },
       ],
       problems: [],
     });
@@ -73,5 +73,29 @@ describe('parseCargoOutput', () => {
     const lines = ['warning: unused variable', '{ not json', '{"type":"bench","name":"b"}', 'Running tests/a.rs (x)'];
     const text = [...lines, suite(0, 0, 0)].join('\n');
     expect(parseCargoOutput(text)).toEqual({ tests: [], problems: [] });
+  });
+});
+
+describe('stableDoctestIds', () => {
+  it('drops line numbers, so a fix that moves every doctest keeps their ids, and numbers an item\'s doctests in line order', () => {
+    const before = stableDoctestIds([
+      { id: 'doc::src/stream.rs - stream::Stream<\'a>::advance (line 151)', status: 'pass' },
+      { id: 'doc::src/stream.rs - stream::Stream<\'a>::advance (line 9)', status: 'pass' },
+      { id: 'doc::src/lib.rs - wrap (line 5) - compile fail', status: 'pass' },
+      { id: 'lib::tests::parses', status: 'pass' },
+    ]);
+    const after = stableDoctestIds([
+      { id: 'doc::src/stream.rs - stream::Stream<\'a>::advance (line 152)', status: 'pass' },
+      { id: 'doc::src/stream.rs - stream::Stream<\'a>::advance (line 10)', status: 'pass' },
+      { id: 'doc::src/lib.rs - wrap (line 6) - compile fail', status: 'pass' },
+      { id: 'lib::tests::parses', status: 'pass' },
+    ]);
+    expect(before.map((r) => r.id)).toEqual([
+      "doc::src/stream.rs - stream::Stream<'a>::advance #2",
+      "doc::src/stream.rs - stream::Stream<'a>::advance #1",
+      'doc::src/lib.rs - wrap - compile fail',
+      'lib::tests::parses',
+    ]);
+    expect(after.map((r) => r.id)).toEqual(before.map((r) => r.id));
   });
 });

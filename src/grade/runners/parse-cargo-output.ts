@@ -78,8 +78,39 @@ export function parseCargoOutput(text: string): ParsedReport {
   for (const binary of binaries) {
     results.push(...checkBinary(binary, problems));
   }
-  const merged = mergeTestResults(results);
+  const merged = mergeTestResults(stableDoctestIds(results));
   return { tests: merged.tests, problems: [...problems, ...merged.problems] };
+}
+
+/** `src/lib.rs - wrap::Wrapper::new (line 151)`, with rustdoc's ` - compile fail`-style suffix after it. */
+const DOCTEST_LINE = /^(doc::.*) \(line (\d+)\)(.*)$/;
+
+/**
+ * Doctest ids without their line numbers: rustdoc names a doctest by its file, item and line, so
+ * a correct fix that adds one line above a doc comment would rename every doctest below it. The
+ * id is `doc::<file> - <item><suffix>`; when one item has several doctests they are numbered in
+ * line order (`… #2`), which moving lines does not change.
+ */
+export function stableDoctestIds(results: readonly TestResult[]): TestResult[] {
+  const split = (id: string): { base: string; line: number } | null => {
+    const m = DOCTEST_LINE.exec(id);
+    return m ? { base: `${m[1]}${m[3]}`, line: Number(m[2]) } : null;
+  };
+  const lines = new Map<string, number[]>();
+  for (const r of results) {
+    const d = split(r.id);
+    if (d === null) continue;
+    const known = lines.get(d.base) ?? [];
+    if (!known.includes(d.line)) known.push(d.line);
+    lines.set(d.base, known);
+  }
+  for (const known of lines.values()) known.sort((a, b) => a - b);
+  return results.map((r) => {
+    const d = split(r.id);
+    if (d === null) return r;
+    const known = lines.get(d.base)!;
+    return { ...r, id: known.length === 1 ? d.base : `${d.base} #${known.indexOf(d.line) + 1}` };
+  });
 }
 
 function newBinary(label: string): Binary {
