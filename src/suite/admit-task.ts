@@ -62,6 +62,13 @@ export async function admitTask(options: AdmitOptions): Promise<TaskAdmission> {
     if (baseline.report.tests.length === 0) {
       return reject(`the tests produced no per-test results on the unchanged repo${problems(baseline)} (see ${baseline.testRun.outputPath})`);
     }
+    // the unchanged repo runs twice too: a test that fails there only sometimes would become
+    // fail-to-pass, required of every agent
+    const baseline2 = await attempt('baseline-2', order.index - 1);
+    const baselineDrift = differences(statuses(baseline), statuses(baseline2));
+    if (baselineDrift.length > 0) {
+      return reject(`flaky on the unchanged repo: two runs disagree on ${disagreement(baselineDrift, baseline, baseline2)}`);
+    }
     const gold1 = await attempt('gold-1', order.index);
     testSec += gold1.testRun.exec.durationMs / 1000;
     const testEdits = [...gold1.tree.restored, ...gold1.tree.removed];
@@ -70,8 +77,11 @@ export async function admitTask(options: AdmitOptions): Promise<TaskAdmission> {
     }
     const gold2 = await attempt('gold-2', order.index);
     const drift = differences(statuses(gold1), statuses(gold2));
-    if (drift.length > 0) return reject(`flaky: two gold runs disagree on ${list(drift)}`);
-    const failing = gold1.report.tests.filter((t) => t.status === 'fail' || t.status === 'error').map((t) => t.id);
+    if (drift.length > 0) return reject(`flaky: two gold runs disagree on ${disagreement(drift, gold1, gold2)}`);
+    const known = new Set(options.task.manifest.knownFailures.map((k) => k.id));
+    const knownProblem = checkKnownFailures(known, gold1, baseline);
+    if (knownProblem) return reject(knownProblem);
+    const failing = gold1.report.tests.filter((t) => (t.status === 'fail' || t.status === 'error') && !known.has(t.id)).map((t) => t.id);
     if (failing.length > 0 || gold1.report.tests.length === 0) {
       const online = await attempt('gold-network', order.index, { network: 'host' });
       const onlineFailing = online.report.tests.filter((t) => t.status === 'fail' || t.status === 'error');
@@ -93,7 +103,7 @@ export async function admitTask(options: AdmitOptions): Promise<TaskAdmission> {
       return reject(`depends on the date or time zone: ${list(dateDrift)} change under TZ=${SHIFTED_CLOCK.timeZone} with the clock moved ${SHIFTED_CLOCK.offset}`);
     }
     const before = statuses(baseline);
-    const passing = gold1.report.tests.filter((t) => t.status === 'pass').map((t) => t.id).sort();
+    const passing = gold1.report.tests.filter((t) => t.status === 'pass' && !known.has(t.id)).map((t) => t.id).sort();
     const failToPass = passing.filter((id) => before.get(id) !== 'pass');
     const passToPass = passing.filter((id) => before.get(id) === 'pass');
     if (failToPass.length === 0) return reject('no test fails on the unchanged repo (the fail-to-pass set is empty)');
@@ -145,6 +155,25 @@ async function testWithGold(
   } finally {
     await workspace.dispose();
   }
+}
+
+/** What is wrong with the task's `knownFailures` list, or null: each must fail with and without the gold change. */
+function checkKnownFailures(known: ReadonlySet<string>, gold: GradedTests, baseline: GradedTests): string | null {
+  const goldStatus = statuses(gold);
+  const before = statuses(baseline);
+  for (const id of known) {
+    if (!goldStatus.has(id) && !before.has(id)) return `knownFailures: no test has the id ${JSON.stringify(id)} (the runner reported ${list([...goldStatus.keys()])})`;
+    if (goldStatus.get(id) === 'pass') return `knownFailures: ${JSON.stringify(id)} passes with the gold patch; remove it from the list`;
+    if (before.get(id) === 'pass') return `knownFailures: ${JSON.stringify(id)} passes on the unchanged repo; remove it from the list`;
+  }
+  return null;
+}
+
+/** The ids two runs disagree on, with each run's status: `t1 (fail, then pass)`. */
+function disagreement(ids: readonly string[], a: GradedTests, b: GradedTests): string {
+  const sa = statuses(a);
+  const sb = statuses(b);
+  return list(ids.map((id) => `${id} (${sa.get(id) ?? 'missing'}, then ${sb.get(id) ?? 'missing'})`));
 }
 
 /** Why the gold run's tripwires say its report cannot be trusted, or null. */

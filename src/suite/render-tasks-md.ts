@@ -13,7 +13,8 @@ export function renderTasksMd(suite: Suite, admissions: ReadonlyMap<string, Task
       : `hidden tests (${task.manifest.test.format})`;
     const status = a?.admitted ? 'admitted' : `rejected: ${a?.reason ?? 'not validated'}`;
     const own = [...suite.controls.protectedPaths, ...task.manifest.protectedPaths];
-    return [task.id, task.manifest.kind, task.manifest.language, task.manifest.summary, task.orders.length, gradedBy, f2p, p2p, own.map((p) => `\`${p}\``).join(' ') || '–', status];
+    const known = task.manifest.knownFailures.length;
+    return [task.id, task.manifest.kind, task.manifest.language, task.manifest.summary, task.orders.length, gradedBy, f2p, p2p, known, own.map((p) => `\`${p}\``).join(' ') || '–', status];
   });
   return [
     `# ${suite.id} — tasks`,
@@ -23,14 +24,21 @@ export function renderTasksMd(suite: Suite, admissions: ReadonlyMap<string, Task
     `Suite hash: \`${suite.hash}\``,
     '',
     'Written by `bakeoff validate`; do not edit. F→P: hidden tests that fail on the unchanged repo and must pass.',
-    'P→P: tests that pass before and must keep passing. Besides the protected paths listed, no order may change',
-    'test-runner configuration (conftest.py, pytest.ini, vitest/vite/jest config, .cargo/).',
+    'P→P: tests that pass before and must keep passing. Known failures: tests that fail at this commit whatever',
+    'the change, expected of no run (listed below). Besides the protected paths listed, no order may change',
+    'test-runner configuration (docs/runner-configuration.md) or hold compiled or binary files.',
     '',
-    '| task | kind | language | summary | orders | graded by | F→P | P→P | protected paths | status |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| task | kind | language | summary | orders | graded by | F→P | P→P | known failures | protected paths | status |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((r) => `| ${r.map((c) => String(c).replace(/\|/g, '\\|')).join(' | ')} |`),
     '',
+    ...knownFailureLines(suite),
   ].join('\n');
+}
+
+function knownFailureLines(suite: Suite): string[] {
+  const lines = suite.tasks.flatMap((task) => task.manifest.knownFailures.map((k) => `- \`${task.id}\`: \`${k.id}\` — ${k.reason}`));
+  return lines.length === 0 ? [] : ['## Known failures', '', ...lines, ''];
 }
 
 function sum(xs: readonly number[]): number {

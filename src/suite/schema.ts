@@ -118,6 +118,11 @@ export const TaskManifest = z
     protectedPaths: z.array(z.string().min(1)).default([]),
     /** Compiled or binary files this task's changes may hold (added to the suite's `allowedPaths`). */
     allowedPaths: z.array(z.string().min(1)).default([]),
+    /**
+     * Tests that fail at this commit whatever the change (a newer toolchain, a missing service),
+     * each with the reason: never expected of any run, listed in TASKS.md.
+     */
+    knownFailures: z.array(z.object({ id: z.string().min(1), reason: z.string().min(1) }).strict()).default([]),
     /** `tests`: the hidden tests decide; `checks`: generated checks (orders/<n>/hidden/checks.py) decide. */
     grading: z.enum(['tests', 'checks']).default('tests'),
     checks: z

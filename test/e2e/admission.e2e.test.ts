@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,13 +10,14 @@ describe('bakeoff validate rejects tasks unfit to measure', () => {
   let server: Server;
   let verdicts: Map<string, Verdict>;
   let exitCode: number | undefined;
+  let suite: string;
 
   beforeAll(async () => {
     // The needs-network task's hidden test fetches this host service; inside the
     // no-network sandbox it must be unreachable.
     server = createServer((_req, res) => res.end('ok'));
     await new Promise<void>((resolve) => server.listen(47123, '127.0.0.1', resolve));
-    const suite = await copySuite(path.join(FIXTURES, 'suites/rejects'));
+    suite = await copySuite(path.join(FIXTURES, 'suites/rejects'));
     const result = await bakeoff(['validate', suite, '--json']);
     exitCode = result.exitCode;
     const out = JSON.parse(result.stdout) as { tasks: Verdict[] };
@@ -28,9 +30,21 @@ describe('bakeoff validate rejects tasks unfit to measure', () => {
     expect(verdicts.get('ok-task')?.admitted).toBe(true);
   });
 
+  it('admits a task whose known failure fails with and without the change, and expects it of no run', async () => {
+    expect(verdicts.get('known-failure')?.admitted, verdicts.get('known-failure')?.reason).toBe(true);
+    const lock = JSON.parse(await readFile(path.join(suite, 'bakeoff.lock.json'), 'utf8')) as { tasks: Record<string, { orders: { failToPass: string[]; passToPass: string[] }[] }> };
+    const expected = lock.tasks['known-failure']!.orders.flatMap((o) => [...o.failToPass, ...o.passToPass]);
+    expect(expected).toContain('test/clamp.test.mjs::keeps values inside the range');
+    expect(expected.some((id) => id.startsWith('test/legacy.test.mjs'))).toBe(false);
+    const tasksMd = await readFile(path.join(suite, 'TASKS.md'), 'utf8');
+    expect(tasksMd).toContain('`known-failure`: `test/legacy.test.mjs::formats with Intl.DurationFormat` — Intl.DurationFormat arrived in Node 23');
+  });
+
   it.each([
     ['gold-does-not-fix', /gold patch does not make every test pass/],
-    ['flaky', /flaky: two gold runs disagree/],
+    ['flaky', /flaky/],
+    ['flaky-baseline', /flaky on the unchanged repo: two runs disagree on .*finishes within its .* \((pass|fail), then (pass|fail)\)/],
+    ['known-failure-passes', /knownFailures: "test\/clamp.test.mjs::keeps values inside the range" passes with the gold patch; remove it/],
     ['date-dependent', /depends on the date or time zone/],
     ['needs-network', /needs the network/],
   ])('rejects %s with a clear reason', (id, reason) => {
