@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
+import { dieWithParent } from '../util/die-with-parent.js';
 import { InfraError } from '../errors.js';
 
 /*
@@ -33,7 +34,8 @@ const FIXED_IDENTITY = {
 
 /** Runs git with safe config; throws InfraError with git's message on failure. */
 export async function git(args: readonly string[], options: { cwd: string; env?: Record<string, string>; input?: string }): Promise<string> {
-  const result = await execa('git', [...SAFE_CONFIG, ...args], {
+  const [file, ...argv] = dieWithParent(['git', ...SAFE_CONFIG, ...args]);
+  const result = await execa(file!, argv, {
     cwd: options.cwd,
     env: { GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0', ...FIXED_IDENTITY, ...options.env },
     input: options.input,
