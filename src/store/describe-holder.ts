@@ -6,12 +6,13 @@ import type { LockHolder } from './results-lock.js';
 
 /**
  * One line about a lock holder for a terminal, e.g.
- * `pid 4242 on host ci-3 (bakeoff run, started 2025-01-01T10:00:00.000Z, 3 min ago): node bin/bakeoff.js run suite --agent gold`
+ * `pid 4242 on host ci-3 (bakeoff run, started 2025-01-01T10:00:00.000Z, 3 min ago): node bin/bakeoff.js run suite --agent gold (in /home/me/evals)`
  */
 export function describeHolder(holder: LockHolder, now: Date = new Date()): string {
   const argv = holder.argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : quoteShellArg(a))).join(' ');
   const age = ago(now.getTime() - Date.parse(holder.startedAt));
-  return escapeControl(`pid ${holder.pid} on host ${holder.host} (bakeoff ${holder.command}, started ${holder.startedAt}${age ? `, ${age}` : ''}): ${argv}`);
+  const where = typeof holder.cwd === 'string' ? ` (in ${holder.cwd})` : '';
+  return escapeControl(`pid ${holder.pid} on host ${holder.host} (bakeoff ${holder.command}, started ${holder.startedAt}${age ? `, ${age}` : ''}): ${argv}${where}`);
 }
 
 /**

@@ -32,6 +32,7 @@ function writeRecord(dir: string, fields: Partial<LockHolder>): LockHolder {
     ...currentProcess(),
     command: 'run',
     argv: ['node', 'bin/bakeoff.js', 'run', 'suite', '--agent', 'gold'],
+    cwd: '/home/me/evals',
     startedAt: '2025-01-01T10:00:00.000Z',
     since: '2025-01-01T10:00:01.000Z',
     ...fields,

@@ -26,8 +26,9 @@ export interface LockHolder extends ProcessIdentity {
   readonly schemaVersion: 1;
   /** The bakeoff command holding it: `run`, `verify`, `publish`. */
   readonly command: string;
-  /** The holder's command line. */
+  /** The holder's command line, and the folder it ran in. */
   readonly argv: readonly string[];
+  readonly cwd: string;
   /** When the holder process started (ISO). */
   readonly startedAt: string;
   /** When it took the lock (ISO). */
@@ -113,6 +114,7 @@ async function tryLock(root: string, command: string): Promise<Attempt> {
     ...currentProcess(),
     command,
     argv: process.argv,
+    cwd: process.cwd(),
     startedAt: new Date(Date.now() - process.uptime() * 1000).toISOString(),
     since: new Date().toISOString(),
   };
