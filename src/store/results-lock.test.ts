@@ -125,7 +125,10 @@ describe('lockResults', () => {
     expect(refused.message).not.toContain('\x1b');
   });
 
-  it('needs an existing results folder unless asked to create one', async () => {
+  it('needs an existing results folder unless asked to create one, and never takes a file for one', async () => {
     await expect(lockResults(path.join(folder(), 'missing'), { command: 'verify', create: false })).rejects.toThrow(/not a results folder/);
+    const file = path.join(folder(), 'results.txt');
+    writeFileSync(file, '');
+    await expect(lockResults(file, { command: 'run', create: true })).rejects.toThrow(/results\.txt: not a folder/);
   });
 });

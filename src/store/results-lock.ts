@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ResultsBusyError, UserError } from '../errors.js';
@@ -67,6 +67,7 @@ export interface LockResultsOptions {
  */
 export async function lockResults(dir: string, options: LockResultsOptions): Promise<ResultsLock> {
   const root = path.resolve(dir);
+  if (existsSync(root) && !statSync(root).isDirectory()) throw new UserError(`${dir}: not a folder; a results folder is a folder (choose another one)`);
   if (options.create) mkdirSync(root, { recursive: true });
   else if (!existsSync(path.join(root, 'bakeoff.db'))) throw new UserError(`${dir}: not a results folder (no bakeoff.db)`);
   let waiting = false;
