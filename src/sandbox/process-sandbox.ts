@@ -34,7 +34,7 @@ async function execInNamespaces(bwrap: string, request: ExecRequest): Promise<Ex
     '--',
     ...(request.modelBridge ? [process.execPath, bridgeScript(), String(request.modelBridge.port), request.modelBridge.socket, '--'] : []),
     '/bin/sh', '-c', request.command,
-  ]);
+  ], { guard: true });
   const result = await spawnLogged({ argv, env: request.env, outputPath: request.outputPath, timeoutMs: request.timeoutMs });
   return { ...result, limitHit: null };
 }

@@ -39,10 +39,10 @@ function withParentPlaceholder(argv: string[]): string[] {
 }
 
 describe('dieWithParent', () => {
-  it('kills the program when its parent is SIGKILLed, where an unguarded one lives on', async () => {
+  it('guarded: kills the program when its parent is SIGKILLed, where a plain child lives on', async () => {
     const guarded = `${30 + Math.random()}`.slice(0, 8);
     const unguarded = `${40 + Math.random()}`.slice(0, 8);
-    const parent = parentShell(withParentPlaceholder(dieWithParent(['sleep', guarded], 0)));
+    const parent = parentShell(withParentPlaceholder(dieWithParent(['sleep', guarded], { guard: true, parentPid: 0 })));
     const control = spawn('sh', ['-c', `sleep ${unguarded} & sleep 60`], { stdio: 'ignore' });
     expect(await waitFor(() => processesWith(guarded).length === 1 && processesWith(unguarded).length === 1, 10_000)).toBe(true);
     parent.kill('SIGKILL');
@@ -53,8 +53,18 @@ describe('dieWithParent', () => {
     for (const pid of survivors) process.kill(pid, 'SIGKILL');
   });
 
-  it('never starts the program once the parent it names is gone', () => {
-    const run = spawnSync(dieWithParent(['echo', 'started'], 1)[0]!, dieWithParent(['echo', 'started'], 1).slice(1), { encoding: 'utf8' });
+  it('one-shot: kills the program when its parent is SIGKILLed', async () => {
+    const token = `${35 + Math.random()}`.slice(0, 8);
+    const line = dieWithParent(['sleep', token]).map(quoteShellArg).join(' ');
+    const parent = spawn('sh', ['-c', `${line} & sleep 60`], { stdio: 'ignore' });
+    expect(await waitFor(() => processesWith(token).length === 1, 10_000)).toBe(true);
+    parent.kill('SIGKILL');
+    expect(await waitFor(() => processesWith(token).length === 0, 10_000)).toBe(true);
+  });
+
+  it('guarded: never starts the program once the parent it names is gone', () => {
+    const [file, ...args] = dieWithParent(['echo', 'started'], { guard: true, parentPid: 1 });
+    const run = spawnSync(file!, args, { encoding: 'utf8' });
     expect(run.status).toBe(125);
     expect(run.stdout).toBe('');
   });

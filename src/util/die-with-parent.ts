@@ -5,15 +5,18 @@ import { promisify } from 'node:util';
 
 /*
  * Linux keeps a child running when its parent is SIGKILLed. Every program bakeoff starts is
- * therefore started through a guard (docs/decisions/006):
+ * therefore started so that it dies with bakeoff (docs/decisions/006):
  *
- *   setpriv --pdeathsig KILL  /bin/sh -c GUARD bakeoff-guard <bakeoff pid>  program args…
+ *   setpriv --pdeathsig KILL  program args…                                   (one-shot tools)
+ *   setpriv --pdeathsig KILL  /bin/sh -c GUARD bakeoff-guard <pid>  program…  (guarded)
  *
- * setpriv asks the kernel to SIGKILL the process when bakeoff dies; the guard shell then
- * checks that its parent is still bakeoff (had bakeoff died before the request, no signal
- * would ever come) and execs the program, which keeps the request (an exec that changes no
- * credentials keeps it). A program that starts its own process tree (npm, a setup command)
- * needs a pid namespace as well: see `treeDiesWithParent`.
+ * setpriv asks the kernel to SIGKILL the process when bakeoff dies, and execs the program,
+ * which keeps the request (an exec that changes no credentials keeps it). Had bakeoff died
+ * before the request, no signal would ever come: harmless for a tool that ends in a moment
+ * (git, mount, cp), not for a sandboxed session, so long-lived programs are guarded — the
+ * guard shell checks that its parent is still bakeoff before it execs the program. A program
+ * that starts a process tree of its own (npm, a setup command) needs a pid namespace as well:
+ * see `treeDiesWithParent`.
  */
 const GUARD = 'read -r _ _ _ ppid _ < /proc/$$/stat; [ "$ppid" = "$1" ] || exit 125; shift; exec "$@"';
 
@@ -27,12 +30,14 @@ export function parentGuard(parentPid: number = process.pid): string[] {
 }
 
 /**
- * `argv` wrapped so the program is SIGKILLed when bakeoff dies (and never starts once it has).
- * Unchanged where setpriv is missing (util-linux; the sandbox needs it anyway).
+ * `argv` wrapped so the program is SIGKILLed when bakeoff dies; with `guard`, it also never
+ * starts once bakeoff is gone (for programs that may run long). Unchanged where setpriv is
+ * missing (util-linux; the sandbox needs it anyway).
  */
-export function dieWithParent(argv: readonly string[], parentPid: number = process.pid): string[] {
+export function dieWithParent(argv: readonly string[], options: { readonly guard?: boolean; readonly parentPid?: number } = {}): string[] {
   const setpriv = setprivPath();
-  return setpriv ? [setpriv, ...parentGuard(parentPid), ...argv] : [...argv];
+  if (!setpriv) return [...argv];
+  return options.guard ? [setpriv, ...parentGuard(options.parentPid), ...argv] : [setpriv, '--pdeathsig', 'KILL', ...argv];
 }
 
 /**
@@ -40,7 +45,7 @@ export function dieWithParent(argv: readonly string[], parentPid: number = proce
  * every descendant die with it (bwrap's --die-with-parent), however they detach.
  */
 export function treeDiesWithParent(argv: readonly string[], bwrap = 'bwrap'): string[] {
-  return dieWithParent([bwrap, '--dev-bind', '/', '/', '--proc', '/proc', '--unshare-pid', '--die-with-parent', '--', ...argv]);
+  return dieWithParent([bwrap, '--dev-bind', '/', '/', '--proc', '/proc', '--unshare-pid', '--die-with-parent', '--', ...argv], { guard: true });
 }
 
 let cached: string | null | undefined;
