@@ -36,3 +36,13 @@ export function formatIssue(issue: InputIssue): string {
   const where = issue.field ? `${issue.file}: ${issue.field}` : issue.file;
   return `${where}: expected ${issue.expected}, received ${issue.received}`;
 }
+
+/**
+ * A results folder another process is using (or was, on a host bakeoff cannot check from
+ * here). The operator's to resolve — wait, stop the holder, or choose another folder — so it
+ * is a UserError (exit 2); nothing on this machine broke.
+ */
+export class ResultsBusyError extends UserError {
+  override readonly code = 'E_RESULTS_BUSY';
+  override readonly name = 'ResultsBusyError';
+}

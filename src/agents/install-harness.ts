@@ -1,13 +1,12 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { InfraError } from '../errors.js';
 import type { Harness } from './harnesses/types.js';
+import { execFileWithParent } from '../util/die-with-parent.js';
 
-const run = promisify(execFile);
+const run = execFileWithParent;
 
 /**
  * Where harnesses are installed: `$BAKEOFF_HARNESS_DIR`, else /var/lib/bakeoff/harnesses. Each
@@ -57,6 +56,7 @@ export async function installHarness(harness: Harness, env: NodeJS.ProcessEnv = 
     await run('npm', ['install', '--prefix', tmp, '--no-audit', '--no-fund', '--loglevel=error', `${harness.npmPackage}@${harness.version}`], {
       timeout: 15 * 60_000,
       maxBuffer: 64 * 1024 * 1024,
+      tree: true, // npm runs install scripts: they die with bakeoff too
     });
   } catch (error) {
     await rm(tmp, { recursive: true, force: true });

@@ -2,17 +2,17 @@ import { InfraError } from '../errors.js';
 import { checkSandbox } from '../sandbox/check-sandbox.js';
 import { createIsolation, type Isolation } from '../sandbox/isolation.js';
 import type { Controls } from '../suite/schema.js';
-import type { CliIo } from './io.js';
+import type { Notes } from './notes.js';
 
 /**
  * The isolation a command runs with: the bubblewrap sandbox after checking it works, or —
  * only when asked — none, with a warning (every run records it; every report shows it).
  */
-export async function isolationFor(controls: Controls, unsafe: boolean, io: CliIo): Promise<Isolation> {
+export async function isolationFor(controls: Controls, unsafe: boolean, notes: Pick<Notes, 'note'>): Promise<Isolation> {
   if (unsafe) {
-    io.stderr.write(
-      'bakeoff: WARNING: --unsafe-no-sandbox: agents and tests run without a sandbox (they can read hidden tests, ' +
-        'the suite and the results, and have no limits). For development only; every run records it and every report shows it.\n',
+    notes.note(
+      'WARNING: --unsafe-no-sandbox: agents and tests run without a sandbox (they can read hidden tests, ' +
+        'the suite and the results, and have no limits). For development only; every run records it and every report shows it.',
     );
     return createIsolation({ controls, unsafe: true });
   }

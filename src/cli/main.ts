@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { InfraError, UserError } from '../errors.js';
+import { escapeControl } from '../util/escape-control.js';
 import { BAKEOFF_VERSION } from '../version.js';
 import { agentsCommand } from './commands/agents.js';
 import { doctorCommand } from './commands/doctor.js';
@@ -45,6 +46,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--out <dir>', 'results folder (default: results/<suite id>)')
     .option('--concurrency <n>', 'runs at once', parsePositiveInt, 2)
     .option('--json', 'no progress; print a JSON summary', false)
+    .option('--wait', 'when another bakeoff is using the results folder, wait for it to finish instead of refusing', false)
     .option('--unsafe-no-sandbox', 'development only: run agents and tests without the sandbox (recorded in every run)', false)
     .action(async (suite: string, flags) => {
       code = await runCommand(suite, flags, io);
@@ -66,6 +68,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--suite <dir>', 'the suite to re-grade with (default: the folder the runs were baked from)')
     .option('--json', 'machine-readable output', false)
     .option('--concurrency <n>', 'runs re-graded at once', parsePositiveInt, 2)
+    .option('--wait', 'when another bakeoff is using the results folder, wait for it to finish instead of refusing', false)
     .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false)
     .action(async (results: string, flags) => {
       code = await verifyCommand(results, flags, io);
@@ -78,6 +81,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--private', 'add each run\'s change, agent output and test output (never publish this)', false)
     .option('--suite <dir>', 'the suite to re-grade with (default: the folder the runs were baked from)')
     .option('--concurrency <n>', 'runs re-graded at once', parsePositiveInt, 2)
+    .option('--wait', 'when another bakeoff is using the results folder, wait for it to finish instead of refusing', false)
     .option('--unsafe-no-sandbox', 'development only: verify without the sandbox', false)
     .action(async (results: string, flags) => {
       code = await publishCommand(results, flags, io);
@@ -127,14 +131,16 @@ function reportError(error: unknown, io: CliIo): number {
   if (error instanceof CommanderError) {
     return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
   }
+  // messages can carry text from a run or a tool (file names, git's stderr): never raw to a terminal
+  const text = (message: string): string => escapeControl(message, { keepNewlines: true });
   if (error instanceof UserError) {
-    io.stderr.write(`bakeoff: ${error.message}\n`);
+    io.stderr.write(`bakeoff: ${text(error.message)}\n`);
     return EXIT.usage;
   }
   if (error instanceof InfraError) {
-    io.stderr.write(`bakeoff: infrastructure error: ${error.message}\n`);
+    io.stderr.write(`bakeoff: infrastructure error: ${text(error.message)}\n`);
     return EXIT.infra;
   }
-  io.stderr.write(`bakeoff: internal error — please report this with the command you ran:\n${(error as Error)?.stack ?? String(error)}\n`);
+  io.stderr.write(`bakeoff: internal error — please report this with the command you ran:\n${text((error as Error)?.stack ?? String(error))}\n`);
   return EXIT.infra;
 }

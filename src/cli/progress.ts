@@ -1,6 +1,11 @@
 import type { RunRecord } from '../types.js';
+import { createNotes, type Notes } from './notes.js';
 
-/** Live progress on a terminal: runs done / total, solved, void, elapsed, ETA. Silent elsewhere. */
+/**
+ * Live progress on a terminal (runs done / total, solved, void, elapsed, ETA; silent
+ * elsewhere), and the command's notes, which are printed in every mode: on a live terminal
+ * above the progress line, elsewhere as plain lines.
+ */
 export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean }, enabled: boolean) {
   const live = enabled && stream.isTTY === true;
   const started = Date.now();
@@ -9,24 +14,30 @@ export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean
   let doneHere = 0;
   let solved = 0;
   let voids = 0;
+  let drawn = false;
   const draw = (): void => {
-    if (!live) return;
+    if (!live || !drawn) return;
     const elapsed = (Date.now() - started) / 1000;
     const eta = doneHere > 0 ? ((total - done) * elapsed) / doneHere : NaN;
     const line = `runs ${done}/${total} · solved ${solved} · void ${voids} · ${clock(elapsed)} elapsed · ETA ${Number.isFinite(eta) ? clock(eta) : '–'}`;
     stream.write(`\r\x1b[2K${line}`);
   };
+  const notes: Notes = createNotes(stream, {
+    around: (write) => {
+      if (live && drawn) stream.write('\r\x1b[2K');
+      write();
+      draw();
+    },
+  });
   let ticker: NodeJS.Timeout | undefined;
   return {
+    notes,
     start(planned: number, alreadyDone: number): void {
       total = planned;
       done = alreadyDone;
+      drawn = live;
       draw();
       if (live) ticker = setInterval(draw, 1000).unref();
-    },
-    note(message: string): void {
-      if (live) stream.write(`\r\x1b[2K${message}\n`);
-      draw();
     },
     runEnded(record: RunRecord): void {
       done++;
@@ -37,7 +48,8 @@ export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean
     },
     finish(): void {
       clearInterval(ticker);
-      if (live) stream.write('\r\x1b[2K');
+      if (live && drawn) stream.write('\r\x1b[2K');
+      drawn = false;
     },
   };
 }

@@ -2,7 +2,7 @@ import { lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Sandbox } from '../sandbox/types.js';
-import { quotedPath } from '../util/printable.js';
+import { quotedPath } from '../util/escape-control.js';
 
 /*
  * `python -m pytest` puts the repo root first on sys.path, and pytest's default import mode

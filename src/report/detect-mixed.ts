@@ -30,7 +30,9 @@ export function detectMixed(runs: readonly RunRecord[]): MixedProblem[] {
     see('controlsDigest', run.controlsDigest);
     see('level', run.level === null ? NONE : String(run.level));
     for (const key of runtimeKeys) {
-      if (MODEL_ONLY.has(key) && run.runtime[key] === undefined) continue;
+      // A void run may lack what only work records (results stored before void records carried
+      // every runtime field): a key it lacks conflicts with nothing. A value it has still counts.
+      if (run.runtime[key] === undefined && (MODEL_ONLY.has(key) || run.outcome.kind === 'void')) continue;
       see(`runtime.${key}`, run.runtime[key] ?? NONE);
     }
     const { harness, version, model, effort } = run.agent;

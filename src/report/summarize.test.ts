@@ -273,6 +273,17 @@ describe('summarize: mixed results', () => {
     ]);
   });
 
+  it('ranks void runs stored without the runtime fields only work records, yet sees a void run\'s differing value', () => {
+    const graded = runsOf('a', { t1: [SOLVED], t2: [FAILED] }, { runtime: { node: '20.1.0', sandbox: 'bwrap', workspace: 'overlay' } });
+    const oldVoid = makeRun({ agent: 'a', task: 't3', outcome: SETUP, runtime: { node: '20.1.0', sandbox: 'bwrap' } });
+    const oldInfra = makeRun({ agent: 'b', task: 't1', outcome: INFRA, runtime: { node: '20.1.0', sandbox: 'bwrap' } });
+    expect(summarize([...graded, oldVoid, oldInfra], standard).mixed).toEqual([]);
+    const otherNode = makeRun({ agent: 'b', task: 't2', outcome: INFRA, runtime: { node: '22.0.0', sandbox: 'bwrap' } });
+    expect(summarize([...graded, otherNode], standard).mixed).toEqual([{ field: 'runtime.node', values: ['20.1.0', '22.0.0'] }]);
+    const graded2 = makeRun({ agent: 'b', task: 't3', outcome: SOLVED, runtime: { node: '20.1.0', sandbox: 'bwrap' } });
+    expect(summarize([...graded, graded2], standard).mixed.map((p) => p.field)).toEqual(['runtime.workspace']);
+  });
+
   it('reports one agent id recorded with two harness versions', () => {
     const newer: AgentInfo = { ...agentInfo('a'), version: '2.0.0' };
     const runs = [...base, makeRun({ agent: newer, task: 't3', outcome: SOLVED })];

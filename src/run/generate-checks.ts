@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { z } from 'zod';
 import type { Check } from '../grade/checks/types.js';
 import { canonicalJson, sha256 } from '../util/hash.js';
+import { execFileWithParent } from '../util/die-with-parent.js';
 
-const run = promisify(execFile);
+const run = execFileWithParent;
 
 const GeneratedChecks = z.object({
   checks: z

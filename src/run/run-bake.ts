@@ -5,6 +5,7 @@ import { planRuns, type RunSpec } from '../plan/plan-runs.js';
 import type { Isolation } from '../sandbox/isolation.js';
 import { disposeScratch, scratchRoot } from '../sandbox/workspace.js';
 import type { Store } from '../store/open-store.js';
+import type { ResultsLock } from '../store/results-lock.js';
 import type { SuiteLock } from '../suite/lock.js';
 import type { Order, Suite, Task } from '../suite/types.js';
 import { createBudget, type Budget } from './budget.js';
@@ -13,6 +14,7 @@ import type { RunRecord } from '../types.js';
 import { baseEnv } from './base-env.js';
 import { runPool } from './pool.js';
 import { prepareTask } from './prepare-task.js';
+import { probeWorkspaceMode } from './probe-workspace-mode.js';
 import { runTask } from './run-task.js';
 
 export interface BakeOptions {
@@ -23,6 +25,8 @@ export interface BakeOptions {
   readonly runsPerTask?: number;
   readonly concurrency: number;
   readonly store: Store;
+  /** The store's folder lock, held by the caller for the whole bake (`lockResults`). */
+  readonly resultsLock: ResultsLock;
   readonly isolation: Isolation;
   readonly cacheDir: string;
   readonly runtime: Readonly<Record<string, string>>;
@@ -31,7 +35,7 @@ export interface BakeOptions {
 
 export type BakeEvent =
   | { readonly type: 'plan'; readonly total: number; readonly alreadyDone: number; readonly rejected: readonly { task: string; reason: string }[] }
-  | { readonly type: 'prepare'; readonly task: string; readonly cached: boolean; readonly ok: boolean }
+  | { readonly type: 'prepare'; readonly task: string; readonly cached: boolean; readonly ok: boolean; readonly reason?: string }
   | { readonly type: 'run-end'; readonly record: RunRecord; readonly error?: Error };
 
 export interface BakeSummary {
@@ -47,6 +51,9 @@ export interface BakeSummary {
  */
 export async function runBake(options: BakeOptions): Promise<BakeSummary> {
   const { suite, lock, store } = options;
+  if (!options.resultsLock.isHeld() || options.resultsLock.dir !== path.resolve(store.dir)) {
+    throw new Error(`runBake: the lock of ${store.dir} is not held (take it with lockResults before opening the store)`);
+  }
   const emit = options.onEvent ?? (() => {});
   const admitted = suite.tasks.filter((t) => lock.tasks[t.id]?.admitted === true);
   const rejected = suite.tasks
@@ -70,20 +77,22 @@ export async function runBake(options: BakeOptions): Promise<BakeSummary> {
   // `bakeoff verify` re-grades from this folder.
   store.saveBake({ suiteId: suite.id, suiteHash: suite.hash, suiteDir: path.resolve(suite.dir), controlsDigest: suite.controlsDigest });
 
-  // One scratch root per results folder: what a killed bake left behind is cleared here.
+  // One scratch root per results folder: what a killed bake left behind is cleared here — only
+  // ever by the holder of the folder's lock, so never under a live bake's feet.
   const scratch = await scratchRoot(`bake ${store.dir}`);
   await disposeScratch(scratch);
   await mkdir(scratch, { recursive: true, mode: 0o711 });
+  const workspaceMode = await probeWorkspaceMode(scratch, options.isolation);
   const env = baseEnv();
   const prepared = new Map<string, { repo: string } | { error: string }>();
   for (const task of admitted.filter((t) => pending.some((s) => s.task === t.id))) {
     const result = await prepareTask({ task, controls: suite.controls, isolation: options.isolation, env, cacheDir: options.cacheDir });
     prepared.set(task.id, result.ok ? { repo: result.repo } : { error: result.reason });
-    emit({ type: 'prepare', task: task.id, cached: result.ok && result.cached, ok: result.ok });
+    emit({ type: 'prepare', task: task.id, cached: result.ok && result.cached, ok: result.ok, ...(result.ok ? {} : { reason: result.reason }) });
   }
 
   const byId = new Map(admitted.map((t) => [t.id, t]));
-  const shared = { env, scratch, seed, level, budgets: new Map<string, Budget>(), checks: new Map<string, Promise<GeneratedSet>>() };
+  const shared = { env, scratch, seed, level, workspaceMode, budgets: new Map<string, Budget>(), checks: new Map<string, Promise<GeneratedSet>>() };
   await runPool(pending, options.concurrency, async (spec) => {
     const task = byId.get(spec.task)!;
     const record = await runOne(options, spec, task, prepared.get(task.id)!, shared);
@@ -147,6 +156,8 @@ interface Shared {
   readonly scratch: string;
   readonly seed: number | null;
   readonly level: number | null;
+  /** The workspace kind this bake's runs get (`overlay` or `copy`), for void runs that never made one. */
+  readonly workspaceMode: string | null;
   /** Agent time budgets by scope key. */
   readonly budgets: Map<string, Budget>;
   /** Generated checks by task, order, seed and level (generated once per bake). */
@@ -196,6 +207,7 @@ function voidRecord(
     seed: shared.seed,
     level: shared.level,
     outcome: { kind: 'void', reason, detail: detail.slice(0, 2000) },
+    // every field a graded run records, with what a run that never got to work has
     agentSec: 0,
     gradeSec: 0,
     costUsd: null,
@@ -206,7 +218,9 @@ function voidRecord(
     points: 0,
     maxPoints: 0,
     orders: [],
-    runtime: { ...options.runtime, sandbox: options.isolation.sandbox.name },
+    runtime: { ...options.runtime, sandbox: options.isolation.sandbox.name, ...(shared.workspaceMode ? { workspace: shared.workspaceMode } : {}) },
+    usage: null,
+    flags: [],
     startedAt,
     finishedAt: new Date().toISOString(),
   };

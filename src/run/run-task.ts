@@ -7,7 +7,7 @@ import { createBoundedDir, createWorkspace } from '../sandbox/workspace.js';
 import type { TaskLock } from '../suite/lock.js';
 import type { Order, Suite, Task } from '../suite/types.js';
 import type { FailReason, Outcome, RunRecord, TokenUsage } from '../types.js';
-import { printable } from '../util/printable.js';
+import { escapeControl } from '../util/escape-control.js';
 import { inspectChange } from '../sandbox/inspect-change.js';
 import type { CheckRow, SessionRow } from '../store/open-store.js';
 import type { Budget } from './budget.js';
@@ -129,7 +129,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
       const refused = await inspectChange({ workspace, preparedRepo: options.preparedRepo, maxBytes: controls.maxChangeMb * MB });
       if (refused) {
         // no change.patch: there is no patch of this change (verify compares such runs on points)
-        await writeFile(path.join(orderDir, 'change-refused.txt'), `${refused.reason}: ${printable(refused.detail)}\n`);
+        await writeFile(path.join(orderDir, 'change-refused.txt'), `${refused.reason}: ${escapeControl(refused.detail, { keepNewlines: true })}\n`);
         outcome = worstOutcome(outcome, failed(refused.reason, `order ${order.index}: ${refused.detail}`));
         break;
       }
@@ -138,7 +138,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
         () => captureChange(options.preparedRepo, options.preparedRepo),
       );
       if ('failure' in captured) {
-        await writeFile(path.join(orderDir, 'change-refused.txt'), `grading-error: ${printable(captured.failure)}\n`);
+        await writeFile(path.join(orderDir, 'change-refused.txt'), `grading-error: ${escapeControl(captured.failure, { keepNewlines: true })}\n`);
         outcome = worstOutcome(outcome, failed('grading-error', `order ${order.index}: capturing the change failed: ${captured.failure}`));
         break;
       }
@@ -214,7 +214,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
 
 /** A failure of the agent's, its detail made safe to print (it may carry file names the agent chose). */
 function failed(reason: FailReason, detail: string): Outcome {
-  return { kind: 'failed', reason, detail: printable(detail).slice(0, 2000) };
+  return { kind: 'failed', reason, detail: escapeControl(detail, { keepNewlines: true }).slice(0, 2000) };
 }
 
 function toSessionRow(order: number, s: SessionResult): SessionRow {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { parentGuard } from '../util/die-with-parent.js';
 import { createCommandCgroup, type Limits } from './cgroups.js';
 import { spawnLogged } from './spawn-logged.js';
 import { toolchainEnv, type ToolMount } from './toolchains.js';
@@ -26,7 +27,8 @@ const SOCKET_INSIDE = '/run/bakeoff/model.sock';
  * The bubblewrap backend used for every agent session and every grading run.
  *
  * The launcher joins a fresh cgroup (memory, pids, cpu; the freezer for teardown), drops to an
- * unprivileged host uid with no capabilities (setpriv), and execs bwrap, which adds its own
+ * unprivileged host uid with no capabilities (setpriv, which also asks for SIGKILL when bakeoff
+ * dies: `parentGuard`), and execs bwrap, which adds its own
  * user, pid, network, ipc, uts and mount namespaces, drops every capability inside and forbids
  * nested user namespaces. The filesystem is an allow-list: /usr and /etc read-only, the
  * toolchains read-only at their host paths, a private size-limited /tmp and home, the request's
@@ -51,6 +53,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
           'for f in $BAKEOFF_CGROUP_PROCS; do echo $$ > "$f" || exit 125; done; exec "$@"',
           'bakeoff-launcher',
           'setpriv', `--reuid=${options.uid}`, `--regid=${options.uid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all',
+          ...parentGuard(),
           options.bwrapPath ?? 'bwrap',
           ...bwrapArgs(options, request),
         ];

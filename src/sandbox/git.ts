@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
+import { dieWithParent } from '../util/die-with-parent.js';
 import { InfraError } from '../errors.js';
 
 /*
@@ -36,7 +37,8 @@ export async function git(
   args: readonly string[],
   options: { cwd: string; env?: Readonly<Record<string, string>>; input?: string; okExitCodes?: readonly number[] },
 ): Promise<string> {
-  const result = await execa('git', [...SAFE_CONFIG, ...args], {
+  const [file, ...argv] = dieWithParent(['git', ...SAFE_CONFIG, ...args]);
+  const result = await execa(file!, argv, {
     cwd: options.cwd,
     env: { GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0', ...FIXED_IDENTITY, ...options.env },
     input: options.input,

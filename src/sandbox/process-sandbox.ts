@@ -1,6 +1,7 @@
 import type { ExecRequest, ExecResult, Sandbox } from './types.js';
 import { bridgeScript } from './bwrap-sandbox.js';
 import { spawnLogged } from './spawn-logged.js';
+import { dieWithParent } from '../util/die-with-parent.js';
 
 /**
  * The unsafe backend: each command gets its own pid namespace (so killing it kills every
@@ -21,7 +22,7 @@ export function createProcessSandbox(options: { bwrapPath?: string } = {}): Sand
 }
 
 async function execInNamespaces(bwrap: string, request: ExecRequest): Promise<ExecResult> {
-  const argv: string[] = [
+  const argv = dieWithParent([
     bwrap,
     '--dev-bind', '/', '/',
     '--proc', '/proc',
@@ -33,7 +34,7 @@ async function execInNamespaces(bwrap: string, request: ExecRequest): Promise<Ex
     '--',
     ...(request.modelBridge ? [process.execPath, bridgeScript(), String(request.modelBridge.port), request.modelBridge.socket, '--'] : []),
     '/bin/sh', '-c', request.command,
-  ];
+  ], { guard: true });
   const result = await spawnLogged({
     argv,
     env: request.env,

@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { InfraError } from '../errors.js';
+import { execFileWithParent } from '../util/die-with-parent.js';
 
-const run = promisify(execFile);
+const run = execFileWithParent;
 
 const INSTALL: Readonly<Record<string, string>> = {
   bwrap: 'apt-get install bubblewrap',

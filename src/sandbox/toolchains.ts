@@ -1,12 +1,11 @@
-import { execFile } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { InfraError } from '../errors.js';
+import { execFileWithParent } from '../util/die-with-parent.js';
 
-const run = promisify(execFile);
+const run = execFileWithParent;
 
 /** A read-only mount of a toolchain: `source` on the host appears at `target` inside. */
 export interface ToolMount {

@@ -1,12 +1,11 @@
-import { execFile } from 'node:child_process';
 import { chmod, mkdir, readFile, rm, statfs } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { InfraError } from '../errors.js';
 import { sha256 } from '../util/hash.js';
+import { execFileWithParent } from '../util/die-with-parent.js';
 
-const run = promisify(execFile);
+const run = execFileWithParent;
 
 /** Owner of everything a sandbox may write. */
 export interface Owner {

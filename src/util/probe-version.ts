@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+import { execFileWithParent } from './die-with-parent.js';
 
-const run = promisify(execFile);
+const run = execFileWithParent;
 
 /**
  * The first line a program prints for `args` (stdout, else stderr: `pi --version` prints on

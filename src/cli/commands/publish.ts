@@ -8,6 +8,8 @@ import { requireTools } from '../../sandbox/require-tools.js';
 import { openStore } from '../../store/open-store.js';
 import type { RunRecord } from '../../types.js';
 import { isolationFor } from '../isolation-for.js';
+import { lockResultsFor } from '../lock-results-for.js';
+import { createNotes, type Notes } from '../notes.js';
 import { cacheDir, EXIT, type CliIo } from '../io.js';
 import { renderVerify } from './verify.js';
 
@@ -17,6 +19,8 @@ export interface PublishFlags {
   readonly private: boolean;
   readonly suite?: string;
   readonly concurrency: number;
+  /** Wait for another process using the results folder to finish, instead of refusing. */
+  readonly wait: boolean;
   readonly unsafeNoSandbox: boolean;
 }
 
@@ -28,9 +32,20 @@ export interface PublishFlags {
 export async function publishCommand(results: string, flags: PublishFlags, io: CliIo): Promise<number> {
   const dir = path.resolve(io.cwd, results);
   await requireTools(flags.unsafeNoSandbox ? ['git'] : ['bwrap', 'git']);
+  const notes = createNotes(io.stderr);
+  // held while the folder is verified and read: no bake may change it in between
+  const resultsLock = await lockResultsFor(dir, { command: 'publish', create: false, wait: flags.wait, notes });
+  try {
+    return await publishLocked(dir, results, flags, io, notes);
+  } finally {
+    resultsLock.release();
+  }
+}
+
+async function publishLocked(dir: string, results: string, flags: PublishFlags, io: CliIo, notes: Notes): Promise<number> {
   const verified = await verifyResults(dir, {
     ...(flags.suite ? { suiteDir: path.resolve(io.cwd, flags.suite) } : {}),
-    isolationFor: (controls) => isolationFor(controls, flags.unsafeNoSandbox, io),
+    isolationFor: (controls) => isolationFor(controls, flags.unsafeNoSandbox, notes),
     cacheDir: cacheDir(io),
     concurrency: flags.concurrency,
   });

@@ -11,7 +11,11 @@ import {
   renderTable,
   summarize,
 } from '../../report/index.js';
+import { describeHolder } from '../../store/describe-holder.js';
 import { openStore } from '../../store/open-store.js';
+import { readHolder } from '../../store/results-lock.js';
+import { judgeProcess } from '../../util/process-identity.js';
+import { createNotes } from '../notes.js';
 import type { RunRecord } from '../../types.js';
 import { EXIT, type CliIo } from '../io.js';
 
@@ -32,6 +36,11 @@ export async function reportCommand(dir: string, flags: ReportFlags, io: CliIo):
   const store = openStore(path.resolve(io.cwd, dir), { create: false });
   let text: string;
   try {
+    // no lock: a report only reads, and SQLite shows it whole runs only; but say when a bake is still adding them
+    const holder = readHolder(store.dir);
+    if (holder && holder.command === 'run' && judgeProcess(holder) === 'alive') {
+      createNotes(io.stderr).note(`a bake is still running in ${dir} (${describeHolder(holder)}): this report shows the runs finished so far`);
+    }
     const runs = store.listRuns();
     if (runs.length === 0) throw new UserError(`${dir}: no finished runs yet`);
     const controlsByDigest = store.controls();

@@ -13,9 +13,11 @@ import { readLock, type SuiteLock } from '../../suite/lock.js';
 import type { Suite } from '../../suite/types.js';
 import type { Agent } from '../../agents/types.js';
 import { openStore } from '../../store/open-store.js';
+import type { ResultsLock } from '../../store/results-lock.js';
 import { BAKEOFF_VERSION } from '../../version.js';
 import { createProgress } from '../progress.js';
 import { isolationFor } from '../isolation-for.js';
+import { lockResultsFor } from '../lock-results-for.js';
 import { cacheDir, EXIT, type CliIo } from '../io.js';
 
 export interface RunFlags {
@@ -34,6 +36,8 @@ export interface RunFlags {
   readonly out?: string;
   readonly concurrency: number;
   readonly json: boolean;
+  /** Wait for another process using the results folder to finish, instead of refusing. */
+  readonly wait: boolean;
   readonly unsafeNoSandbox: boolean;
 }
 
@@ -59,26 +63,37 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
     idleTimeoutMs: flags.upstreamIdleTimeout * 1000,
     traceNetwork: flags.traceNetwork,
   });
+  const progress = createProgress(io.stderr, !flags.json);
   try {
-    return await runWithAgents(suite, lock, out, agents, upstream && prices ? { upstream: upstream.name, prices: prices.source } : {}, flags, io);
+    // One bakeoff per results folder, from before the store is opened (which clears runs/.tmp-*) to the end.
+    const resultsLock = await lockResultsFor(out, { command: 'run', create: true, wait: flags.wait, notes: progress.notes });
+    try {
+      const modelRuntime: Record<string, string> = upstream && prices ? { upstream: upstream.name, prices: prices.source } : {};
+      return await runWithAgents({ suite, lock, out, agents, modelRuntime, resultsLock, progress }, flags, io);
+    } finally {
+      resultsLock.release();
+    }
   } finally {
     await upstream?.close();
   }
 }
 
-async function runWithAgents(
-  suite: Suite,
-  lock: SuiteLock,
-  out: string,
-  agents: readonly Agent[],
-  modelRuntime: Readonly<Record<string, string>>,
-  flags: RunFlags,
-  io: CliIo,
-): Promise<number> {
+interface BakeContext {
+  readonly suite: Suite;
+  readonly lock: SuiteLock;
+  readonly out: string;
+  readonly agents: readonly Agent[];
+  readonly modelRuntime: Readonly<Record<string, string>>;
+  readonly resultsLock: ResultsLock;
+  readonly progress: ReturnType<typeof createProgress>;
+}
+
+async function runWithAgents(context: BakeContext, flags: RunFlags, io: CliIo): Promise<number> {
+  const { suite, lock, out, agents, modelRuntime, resultsLock, progress } = context;
+  const { notes } = progress;
   await requireTools(flags.traceNetwork ? ['bwrap', 'git', 'strace'] : ['bwrap', 'git']);
-  const isolation = await isolationFor(suite.controls, flags.unsafeNoSandbox, io);
+  const isolation = await isolationFor(suite.controls, flags.unsafeNoSandbox, notes);
   const store = openStore(out, { create: true });
-  const progress = createProgress(io.stderr, !flags.json);
   let infraErrors = 0;
   try {
     const summary = await runBake({
@@ -88,20 +103,21 @@ async function runWithAgents(
       ...(flags.runs ? { runsPerTask: flags.runs } : {}),
       concurrency: flags.concurrency,
       store,
+      resultsLock,
       isolation,
       cacheDir: cacheDir(io),
       runtime: { ...(await runtimeVersions(BAKEOFF_VERSION)), ...modelRuntime },
       onEvent: (event) => {
         if (event.type === 'plan') {
-          for (const r of event.rejected) progress.note(`skipping ${r.task}: rejected by validate (${r.reason})`);
+          for (const r of event.rejected) notes.note(`skipping ${r.task}: rejected by validate (${r.reason})`);
           progress.start(event.total, event.alreadyDone);
         } else if (event.type === 'prepare') {
-          if (!event.ok) progress.note(`setup failed for ${event.task}: its runs are void`);
+          if (!event.ok) notes.error(`setup failed for ${event.task}: its runs are void (${event.reason ?? 'no reason given'})`);
         } else {
           progress.runEnded(event.record);
           if (event.error) {
             infraErrors++;
-            progress.note(`run ${event.record.id} (${event.record.task}, ${event.record.agent.id}) is void: ${event.error.message}`);
+            notes.error(`run ${event.record.id} (${event.record.task}, ${event.record.agent.id}) is void: ${event.error.message}`);
           }
         }
       },
@@ -110,12 +126,14 @@ async function runWithAgents(
     const runs = store.listRuns().filter((r) => r.suiteHash === suite.hash);
     const view = summarize(runs, { standardRunsPerTask: suite.controls.runsPerTask, controls: suite.controls });
     if (flags.json) {
-      io.stdout.write(JSON.stringify({ results: out, planned: summary.planned, alreadyDone: summary.alreadyDone, ran: summary.ran, rejected: summary.rejected, agents: view.agents }, null, 2) + '\n');
+      const json = { results: out, planned: summary.planned, alreadyDone: summary.alreadyDone, ran: summary.ran, rejected: summary.rejected, agents: view.agents, notes: notes.notes, errors: notes.errors };
+      io.stdout.write(JSON.stringify(json, null, 2) + '\n');
     } else {
       io.stdout.write(renderTable(view, { color: io.stdout.isTTY === true }) + '\n');
       io.stdout.write(`results: ${out} (${summary.ran} run(s) this time, ${summary.alreadyDone} already done)\n`);
     }
   } finally {
+    progress.finish();
     store.close();
   }
   return infraErrors > 0 ? EXIT.infra : EXIT.ok;

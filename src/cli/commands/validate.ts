@@ -1,5 +1,7 @@
 import { loadSuite } from '../../suite/load-suite.js';
+import { escapeControl } from '../../util/escape-control.js';
 import { isolationFor } from '../isolation-for.js';
+import { createNotes } from '../notes.js';
 import { requireTools } from '../../sandbox/require-tools.js';
 import { validateSuite } from '../../suite/validate-suite.js';
 import { cacheDir, EXIT, type CliIo } from '../io.js';
@@ -14,12 +16,13 @@ export interface ValidateFlags {
 export async function validateCommand(dir: string, flags: ValidateFlags, io: CliIo): Promise<number> {
   await requireTools(['bwrap', 'faketime', 'git']);
   const suite = await loadSuite(dir);
+  const notes = createNotes(io.stderr);
   const result = await validateSuite(suite, {
-    isolation: await isolationFor(suite.controls, flags.unsafeNoSandbox, io),
+    isolation: await isolationFor(suite.controls, flags.unsafeNoSandbox, notes),
     cacheDir: cacheDir(io),
     concurrency: flags.concurrency,
     onTaskEnd: (task, a) => {
-      if (!flags.json) io.stderr.write(a.admitted ? `  admitted  ${task}\n` : `  REJECTED  ${task}: ${a.reason}\n`);
+      if (!flags.json) io.stderr.write(a.admitted ? `  admitted  ${task}\n` : `  REJECTED  ${task}: ${escapeControl(a.reason)}\n`);
     },
   });
   const tasks = result.suite.tasks.map((t) => {
@@ -36,13 +39,14 @@ export async function validateCommand(dir: string, flags: ValidateFlags, io: Cli
   });
   const rejected = tasks.filter((t) => !t.admitted).length;
   if (flags.json) {
-    io.stdout.write(JSON.stringify({ suite: { id: result.suite.id, hash: result.suite.hash }, tasks, lock: result.lockPath, tasksMd: result.tasksMdPath }, null, 2) + '\n');
+    const json = { suite: { id: result.suite.id, hash: result.suite.hash }, tasks, lock: result.lockPath, tasksMd: result.tasksMdPath, notes: notes.notes, errors: notes.errors };
+    io.stdout.write(JSON.stringify(json, null, 2) + '\n');
   } else {
     const lines = [
       `suite ${result.suite.id}: ${tasks.length - rejected} of ${tasks.length} tasks admitted`,
       ...tasks.map((t) =>
         !t.admitted
-          ? `  ✗ ${t.id}  ${t.reason}`
+          ? `  ✗ ${t.id}  ${escapeControl(t.reason ?? '')}`
           : t.checks
             ? `  ✓ ${t.id}  ${t.checks} generated checks, gold full at seeds ${result.suite.controls.seeds.join(', ')} × levels ${result.suite.controls.levels.join(', ')}`
             : `  ✓ ${t.id}  fail-to-pass ${t.failToPass}  pass-to-pass ${t.passToPass}`,

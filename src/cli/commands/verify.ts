@@ -3,13 +3,18 @@ import { verifyResults, type RunVerification, type VerifyResult } from '../../ru
 import type { OrderPoints, VerdictMismatch } from '../../run/compare-verdicts.js';
 import { requireTools } from '../../sandbox/require-tools.js';
 import type { Outcome } from '../../types.js';
+import { escapeControl } from '../../util/escape-control.js';
 import { isolationFor } from '../isolation-for.js';
+import { lockResultsFor } from '../lock-results-for.js';
+import { createNotes } from '../notes.js';
 import { cacheDir, EXIT, type CliIo } from '../io.js';
 
 export interface VerifyFlags {
   readonly suite?: string;
   readonly json: boolean;
   readonly concurrency: number;
+  /** Wait for another process using the results folder to finish, instead of refusing. */
+  readonly wait: boolean;
   readonly unsafeNoSandbox: boolean;
 }
 
@@ -22,19 +27,38 @@ export async function verifyCommand(results: string, flags: VerifyFlags, io: Cli
   await requireTools(flags.unsafeNoSandbox ? ['git'] : ['bwrap', 'git']);
   const live = !flags.json && io.stderr.isTTY === true;
   let done = 0;
-  const result = await verifyResults(path.resolve(io.cwd, results), {
-    ...(flags.suite ? { suiteDir: path.resolve(io.cwd, flags.suite) } : {}),
-    isolationFor: (controls) => isolationFor(controls, flags.unsafeNoSandbox, io),
-    cacheDir: cacheDir(io),
-    concurrency: flags.concurrency,
-    onRunVerified: () => {
-      if (live) io.stderr.write(`\r\x1b[2Kverifying: ${++done} run(s) done`);
+  const line = (): void => {
+    if (live && done > 0) io.stderr.write(`\r\x1b[2Kverifying: ${done} run(s) done`);
+  };
+  const notes = createNotes(io.stderr, {
+    around: (write) => {
+      if (live && done > 0) io.stderr.write('\r\x1b[2K');
+      write();
+      line();
     },
   });
+  const dir = path.resolve(io.cwd, results);
+  const resultsLock = await lockResultsFor(dir, { command: 'verify', create: false, wait: flags.wait, notes });
+  let result: VerifyResult;
+  try {
+    result = await verifyResults(dir, {
+      ...(flags.suite ? { suiteDir: path.resolve(io.cwd, flags.suite) } : {}),
+      isolationFor: (controls) => isolationFor(controls, flags.unsafeNoSandbox, notes),
+      cacheDir: cacheDir(io),
+      concurrency: flags.concurrency,
+      onRunVerified: (run) => {
+        done++;
+        if (run.error !== null) notes.error(`run ${run.id} (${run.task}, ${run.agent}) could not be re-graded: ${run.error}`);
+        else line();
+      },
+    });
+  } finally {
+    resultsLock.release();
+  }
   if (live) io.stderr.write('\r\x1b[2K');
   const legacy = result.runs.filter((r) => !r.checksumsRecorded).length;
-  if (legacy > 0) io.stderr.write(`bakeoff: ${plural(legacy, 'run')} stored before bakeoff recorded artifact checksums: their artifacts were not checked\n`);
-  io.stdout.write(flags.json ? JSON.stringify({ schemaVersion: 1, ...result }, null, 2) + '\n' : renderVerify(result));
+  if (legacy > 0) notes.note(`${plural(legacy, 'run')} stored before bakeoff recorded artifact checksums: their artifacts were not checked`);
+  io.stdout.write(flags.json ? JSON.stringify({ schemaVersion: 1, ...result, notes: notes.notes, errors: notes.errors }, null, 2) + '\n' : renderVerify(result));
   if (result.mismatches > 0) return EXIT.checksFailed;
   return result.unverified > 0 ? EXIT.infra : EXIT.ok;
 }
@@ -49,7 +73,7 @@ export function renderVerify(result: VerifyResult): string {
   const lines: string[] = [];
   for (const run of result.runs) {
     const problems = describeRun(run);
-    if (problems.length > 0) lines.push(`run ${run.id} (${run.task}, ${run.agent}): ${problems.join('; ')}`);
+    if (problems.length > 0) lines.push(escapeControl(`run ${run.id} (${run.task}, ${run.agent}): ${problems.join('; ')}`));
   }
   const count = (basis: RunVerification['basis']): number => result.runs.filter((r) => r.basis === basis && r.error === null).length;
   const parts = [

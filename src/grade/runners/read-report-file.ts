@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { readBoundedFile } from '../../util/bounded-file.js';
-import { printableLine } from '../../util/printable.js';
+import { escapeControl } from '../../util/escape-control.js';
 
 /**
  * Largest report file read, whatever the report folder allows (it is a tmpfs of the controls'
@@ -21,6 +21,6 @@ export class ReportUnreadableError extends Error {
 export async function readReportFile(filePath: string): Promise<string | undefined> {
   const read = await readBoundedFile(filePath, MAX_REPORT_BYTES);
   if (read.kind === 'missing') return undefined;
-  if (read.kind === 'unreadable') throw new ReportUnreadableError(`report file ${printableLine(path.basename(filePath))} cannot be read: ${read.why}`);
+  if (read.kind === 'unreadable') throw new ReportUnreadableError(`report file ${escapeControl(path.basename(filePath))} cannot be read: ${read.why}`);
   return read.text;
 }
