@@ -161,6 +161,57 @@ describe('fault scripts', () => {
   });
 });
 
+/** POSTs over plain node:http and reads what arrives, also when the connection breaks mid-body. */
+async function rawPost(server: ModelServer, url: string, body: unknown): Promise<{ status: number; text: string; complete: boolean }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(server.url + url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('error', () => {}); // a broken body: reported by 'close' below
+      res.on('close', () => resolve({ status: res.statusCode ?? 0, text, complete: res.complete }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+describe('truncated and disconnect scripts', () => {
+  const gemini = '/v1beta/models/g:streamGenerateContent';
+  const streams = [
+    ['anthropic-messages', '/v1/messages', /^event: message_start\n/, /message_stop|message_delta/],
+    ['openai-responses', '/v1/responses', /^event: response\.created\n/, /response\.completed|response\.incomplete|response\.failed/],
+    ['openai-chat', '/v1/chat/completions', /^data: \{"id":"chatcmpl-/, /\[DONE\]|"finish_reason":"/],
+    ['gemini-generate', `${gemini}?alt=sse`, /^data: \{"candidates"/, /finishReason/],
+    ['gemini-generate', gemini, /^\[\{"candidates"/, /finishReason|\]$/],
+  ] as const;
+  const body = messages({ stream: true, stream_options: { include_usage: true }, tools: [] });
+
+  it.each(streams)('truncated: %s %s streams the answer\'s beginning, then ends cleanly without the final event', async (_format, url, opening, final) => {
+    const server = await start({ script: 'truncated' });
+    const { status, text, complete } = await rawPost(server, url, body);
+    expect({ status, complete }).toEqual({ status: 200, complete: true });
+    expect(text).toMatch(opening);
+    expect(text).not.toMatch(final);
+    expect(server.requests()[0]).toMatchObject({ reply: 'truncated', status: 200 });
+  });
+
+  it.each(streams)('disconnect: %s %s streams the beginning, then the connection breaks in the middle of an event', async (_format, url, opening, final) => {
+    const server = await start({ script: 'disconnect' });
+    const { status, text, complete } = await rawPost(server, url, body);
+    expect({ status, complete }).toEqual({ status: 200, complete: false });
+    expect(text).toMatch(opening);
+    expect(text).not.toMatch(final);
+    expect(text).not.toMatch(/\n\n$/);
+    expect(server.requests()[0]).toMatchObject({ reply: 'disconnect' });
+  });
+
+  it('truncated: a non-streamed answer has no final event and is given whole', async () => {
+    const server = await start({ script: 'truncated' });
+    const answer = await json(await post(server, '/v1/messages', messages({ tools: [] })));
+    expect(answer).toMatchObject({ stop_reason: 'end_turn', content: [{ text: 'Scripted answer.' }] });
+  });
+});
+
 describe('replay scripts', () => {
   async function replayFile(content: unknown): Promise<string> {
     const file = path.join(dir, `replay-${Math.random().toString(16).slice(2)}.json`);
