@@ -34,7 +34,7 @@ export async function startMeterProxy(options: MeterProxyOptions): Promise<Meter
         x.problems.push(`internal error while metering: ${String(error)}`);
         const { seq: n, startedAt, format, method, path, model, status, elapsedMs: latencyMs } = pendingOf(x);
         const failure = x.transportFailure === null ? 'malformed' : x.transportFailure === 'broken' ? 'truncated' : x.transportFailure;
-        const detail = x.problems.join('; ');
+        const detail = x.problems.join('; ').slice(0, 400);
         records.push({ seq: n, startedAt, format, method, path, model, status, latencyMs, ttfbMs: x.ttfbMs, streamed: x.streamed, usage: null, problems: x.problems, failure, detail, costUsd: null });
       }
       if (options.onResponse) {
