@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createRequestUsage } from './create-request-usage.js';
 import { describeIssues } from './describe-issues.js';
-import { RESPONSES_FINAL_EVENTS } from './stream-end.js';
+import { RESPONSES_FINAL_EVENTS } from './missing-final-event.js';
 import { errorMessageOf } from './error-message-of.js';
 import type { Payload } from './read-payloads.js';
 import { ReportedCost, TokenCount } from './token-count.js';

@@ -3,7 +3,7 @@ import { parseGeminiUsage } from './parse-gemini-usage.js';
 import { parseOpenaiChatUsage } from './parse-openai-chat-usage.js';
 import { parseOpenaiResponsesUsage } from './parse-openai-responses-usage.js';
 import { type Payload, readPayloads } from './read-payloads.js';
-import { missingFinalEvent } from './stream-end.js';
+import { missingFinalEvent } from './missing-final-event.js';
 import type { ParseUsageResult, RequestUsage, WireFormat } from './types.js';
 
 /** Options of `parseUsage`. */
