@@ -28,6 +28,8 @@ describe('classifyFailure', () => {
     [ending({ usage: null, missingFinalEvent: 'message_stop', malformedPayloads: 1 }), 'malformed'],
     [ending({ usage: null, missingFinalEvent: 'message_stop', problems: [api] }), 'server-error'],
     [ending({ problems: [api] }), 'server-error'],
+    // a whole stream with its usage and one unreadable line is counted as before
+    [ending({ malformedPayloads: 1 }), null],
     // the connection broke after the headers: truncated, unless the final event and usage had come
     [ending({ transportFailure: 'broken', usage: null, missingFinalEvent: 'message_stop' }), 'truncated'],
     [ending({ transportFailure: 'broken', usage: null, malformedPayloads: 1 }), 'truncated'],

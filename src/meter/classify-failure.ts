@@ -24,10 +24,10 @@ export interface RequestEnding {
  * The failure class of a finished request (see `FailureClass`), or null for a clean answer.
  * Pure. For a 2xx generation: an API error event in the body (`overloaded_error` mid-stream) is
  * the provider's `server-error`; a body whose connection broke is `truncated` (unless the
- * stream's final event and usage had come: nothing was lost); a whole payload that is not JSON
- * is `malformed`; a stream that ended without its final event is `truncated` (counted usage is
- * kept: the answer still did not arrive whole); readable usage is a clean answer, none is
- * `malformed`.
+ * stream's final event and usage had come: nothing was lost); readable usage and the final
+ * event make a clean answer; otherwise a whole payload that is not JSON is `malformed` (garbage
+ * rather than a cut), a stream that ended without its final event is `truncated` (counted usage
+ * is kept: the answer still did not arrive whole), and a body without usage is `malformed`.
  */
 export function classifyFailure(ending: RequestEnding): FailureClass | null {
   const { transportFailure, status, format, usage, problems, missingFinalEvent, malformedPayloads } = ending;
@@ -41,7 +41,7 @@ export function classifyFailure(ending: RequestEnding): FailureClass | null {
   if (format === null || status < 200 || status >= 300) return broken ? 'truncated' : null;
   if (problems.some((p) => /: API error: /.test(p))) return 'server-error';
   if (broken) return usage !== null && missingFinalEvent === null ? null : 'truncated';
+  if (usage !== null && missingFinalEvent === null) return null;
   if (malformedPayloads > 0) return 'malformed';
-  if (missingFinalEvent !== null) return 'truncated';
-  return usage === null ? 'malformed' : null;
+  return missingFinalEvent !== null ? 'truncated' : 'malformed';
 }
