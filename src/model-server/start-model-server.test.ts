@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -58,6 +58,18 @@ describe('startModelServer routes', () => {
     expect((await json(gz)).content[0].text).toBe('Scripted answer.');
     expect((await fetch(`${server.url}/v1/messages`, { method: 'POST', body: '{oops' })).status).toBe(400);
   });
+
+  it('keeps an idle keep-alive connection open past Node\'s 5 s default (6 s with its buffer), so a proxy reusing it never races a close', async () => {
+    const server = await start({ script: 'gold' });
+    const agent = new Agent({ keepAlive: true });
+    const get = () => new Promise<void>((resolve, reject) => httpRequest(`${server.url}/v1/models`, { agent }, (res) => res.resume().on('end', resolve)).on('error', reject).end());
+    await get();
+    const [socket] = Object.values(agent.freeSockets).flat();
+    await new Promise((r) => setTimeout(r, 7_000)); // Node closes after keepAliveTimeout + 1 s
+    expect(socket?.destroyed).toBe(false);
+    await get();
+    agent.destroy();
+  }, 20_000);
 
   it('listens on a Unix socket', async () => {
     const socket = path.join(dir, 'model.sock');

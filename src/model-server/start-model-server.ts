@@ -48,7 +48,10 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   const script = await loadScript(options.script);
   const sessions = new Map<string, GoldSession>();
   const served: ServedRequest[] = [];
-  const server = createServer((req, res) => {
+  // A long keep-alive: the metering proxy reuses its sockets, and a socket this server closes
+  // after Node's default 5 s idle races the proxy's next request on it (ECONNRESET, seen on a
+  // loaded machine as an `unreachable` request the proxy never retries).
+  const server = createServer({ keepAliveTimeout: 600_000 }, (req, res) => {
     const token = headerOf(req, SESSION_HEADER);
     const sessionOf = (request: ParsedRequest): GoldSession | null =>
       (token === null ? undefined : sessions.get(token)) ?? options.sessions?.(token, request) ?? sessions.get(DEFAULT_SESSION) ?? null;
