@@ -32,7 +32,7 @@ export type VoidReason =
   | 'upstream-rate-limited' // the model API answered 429 until the harness gave up
   | 'upstream-hang'         // the model API sent nothing for the proxy's idle timeout
   | 'upstream-malformed'    // the model API's answer could not be read (bad stream)
-  | 'upstream-unreachable'  // the proxy could not connect to the model API
+  | 'upstream-unreachable'  // the proxy could not connect to the model API, or it dropped the connection before answering
   | 'upstream-truncated'    // the model API's stream ended before its wire format's final event
   | 'auth-error'            // the model API refused the key (401/403)
   | 'harness-crash'         // the agent CLI died without saying why (non-zero exit, signal, no error event)

@@ -17,7 +17,8 @@ export interface ResolveAgentsOptions {
   readonly agentsFile?: string;
   /** Opens the model upstream for agents speaking these wire formats; called once, only when a model agent is asked for. */
   readonly openUpstream: (formats: readonly WireFormat[]) => Promise<ModelUpstream>;
-  readonly priceOf: (model: string) => Price | null;
+  /** The list price of a model in force at a moment (each model request is priced at its own time). */
+  readonly priceOf: (model: string, at: Date) => Price | null;
   readonly idleTimeoutMs: number;
   readonly traceNetwork?: boolean;
 }

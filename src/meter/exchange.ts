@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { BodyCopy } from './body-copy.js';
-import { classifyFailure } from './classify-failure.js';
+import { classifyFailure, type TransportFailure } from './classify-failure.js';
+import { explainFailure } from './explain-failure.js';
 import { errorMessageOf } from './error-message-of.js';
 import { parseUsage } from './parse-usage.js';
 import type { MeteredRequest, PendingRequest, RecordedResponse } from './proxy-types.js';
@@ -31,7 +32,9 @@ export interface Exchange {
   readonly requestBody: BodyCopy;
   readonly responseBody: BodyCopy;
   readonly problems: string[];
-  transportFailure: 'unreachable' | 'hang' | 'client-aborted' | 'auth' | null;
+  transportFailure: TransportFailure | null;
+  /** For a `broken` connection: the transport error (`ECONNRESET …`, `aborted`), or null when the upstream just closed it. */
+  breakCause: string | null;
   /** Set once the record is written; later events are ignored. */
   done: boolean;
   /** Set by the relay: ends the exchange as `client-aborted` (used when the proxy closes). */
@@ -60,6 +63,7 @@ export function createExchange(seq: number, req: IncomingMessage): Exchange {
     responseBody: new BodyCopy(),
     problems: [],
     transportFailure: null,
+    breakCause: null,
     done: false,
     abort: null,
   };
@@ -85,6 +89,7 @@ export function recordOf(x: Exchange): MeteredRequest {
   const latencyMs = elapsedMs(x);
   const problems = x.problems;
   let usage: RequestUsage | null = null;
+  let ending = { missingFinalEvent: null as string | null, malformedPayloads: 0 };
   const ok = x.status !== null && x.status >= 200 && x.status < 300;
   if (x.responseBody.overflowed) {
     problems.push(`response body over the meter's copy cap (${x.responseBody.bytes} bytes): not metered`);
@@ -93,15 +98,21 @@ export function recordOf(x: Exchange): MeteredRequest {
     if (text !== null) {
       const parsed = parseUsage(x.format, text, { streamed: x.streamed });
       usage = parsed.usage;
+      ending = parsed;
       problems.push(...parsed.problems);
     }
   } else if (x.status !== null && x.status >= 400 && x.transportFailure === null) {
     const text = x.responseBody.text(x.contentEncoding, problems);
     if (text !== null) problems.push(`HTTP ${x.status}: ${errorSummary(text)}`);
   }
-  const failure = classifyFailure({ transportFailure: x.transportFailure, status: x.status, format: x.format, usage, problems });
+  const { missingFinalEvent, malformedPayloads } = ending;
+  const failure = classifyFailure({ transportFailure: x.transportFailure, status: x.status, format: x.format, usage, problems, missingFinalEvent, malformedPayloads });
   const { seq, startedAt, format, method, path, model, status, ttfbMs, streamed } = x;
-  return { seq, startedAt, format, method, path, model, status, latencyMs, ttfbMs, streamed, usage, problems, failure, costUsd: usage?.costUsd ?? null };
+  const detail =
+    failure === null
+      ? null
+      : explainFailure(failure, { format, status, streamed, bytes: x.responseBody.bytes, broken: x.transportFailure === 'broken', breakCause: x.breakCause, missingFinalEvent, problems });
+  return { seq, startedAt, format, method, path, model, status, latencyMs, ttfbMs, streamed, usage, problems, failure, detail, costUsd: usage?.costUsd ?? null };
 }
 
 /** The upstream's error message from an error body (JSON `error.message`), else its start. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createRequestUsage } from './create-request-usage.js';
 import { describeIssues } from './describe-issues.js';
+import { RESPONSES_FINAL_EVENTS } from './missing-final-event.js';
 import { errorMessageOf } from './error-message-of.js';
 import type { Payload } from './read-payloads.js';
 import { ReportedCost, TokenCount } from './token-count.js';
@@ -24,8 +25,6 @@ const ResponseObject = z.looseObject({
 });
 type ResponseObject = z.infer<typeof ResponseObject>;
 
-/** Stream events that carry the final response object, usage included. */
-const TERMINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed']);
 
 /**
  * Usage of an OpenAI Responses API response. `input_tokens` already includes
@@ -47,14 +46,14 @@ export function parseOpenaiResponsesUsage(payloads: Payload[], streamed: boolean
     }
     const response = streamed ? (data as { response?: unknown } | null)?.response : data;
     if (streamed && (typeof type !== 'string' || response === undefined)) continue;
-    if (streamed && !TERMINAL_EVENTS.has(type as string) && type !== 'response.created') continue;
+    if (streamed && !RESPONSES_FINAL_EVENTS.has(type as string) && type !== 'response.created') continue;
     const parsed = ResponseObject.safeParse(response);
     if (!parsed.success) {
       problems.push(...describeIssues(where, parsed.error));
       continue;
     }
     model = parsed.data.model ?? model;
-    if (!streamed || TERMINAL_EVENTS.has(type as string)) final = parsed.data;
+    if (!streamed || RESPONSES_FINAL_EVENTS.has(type as string)) final = parsed.data;
     if (parsed.data.status === 'failed') problems.push(`${where}: response failed: ${parsed.data.error?.message ?? 'no message'}`);
   }
   if (final === null) {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseUsage } from './parse-usage.js';
+import { sseEvents } from './proxy-test-kit.js';
 import type { RequestUsage, WireFormat } from './types.js';
 
 const fixtures = fileURLToPath(new URL('../../test/fixtures/wire/', import.meta.url));
@@ -41,7 +42,7 @@ describe('parseUsage on golden fixtures', () => {
       usage({ inputTokens: 812, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 19 + 32, reasoningTokens: 32, model: 'gemini-3.5-flash-lite' })],
   ])('%s %s gives the exact normalized counts', (format, file, expected) => {
     const result = parseFixture(format, file);
-    expect(result).toEqual({ usage: expected, problems: [] });
+    expect(result).toEqual({ usage: expected, problems: [], missingFinalEvent: null, malformedPayloads: 0 });
   });
 
   it.each<[WireFormat, string, RegExp]>([
@@ -70,6 +71,59 @@ describe('parseUsage on golden fixtures', () => {
     const result = parseFixture('openai-responses', 'failed.sse');
     expect(result.usage).toMatchObject({ inputTokens: 900, outputTokens: 3 });
     expect(result.problems).toEqual(['line 5: response failed: The model failed.']);
+  });
+});
+
+describe('parseUsage tells a stream cut before its final event', () => {
+  // Golden streams, cut just before the event that ends them: everything before it arrived whole.
+  it.each<[WireFormat, string, RegExp, string]>([
+    ['anthropic-messages', 'streamed-tool-turn.sse', /^event: message_stop/m, 'message_stop'],
+    ['anthropic-messages', 'streamed-cache-heavy.sse', /^event: message_stop/m, 'message_stop'],
+    ['openai-responses', 'streamed-tool-turn.sse', /^event: response\.completed/m, 'response.completed (or .incomplete / .failed)'],
+    ['openai-responses', 'failed.sse', /^event: response\.failed/m, 'response.completed (or .incomplete / .failed)'],
+    ['openai-chat', 'streamed-include-usage.sse', /"finish_reason":"tool_calls"/, 'data: [DONE] (or a chunk with a finish_reason)'],
+    ['openai-chat', 'openrouter-streamed.sse', /"finish_reason":"(stop|tool_calls)"/, 'data: [DONE] (or a chunk with a finish_reason)'],
+    ['gemini-generate', 'streamed-thoughts.sse', /"finishReason"/, 'a chunk with a finishReason'],
+  ])('%s %s without its final event lacks %s', (format, file, final, missing) => {
+    const events = sseEvents(read(format, file));
+    const cut = events.slice(0, events.findIndex((e) => final.test(e))).join('');
+    expect(cut.length).toBeGreaterThan(0);
+    const result = parseUsage(format, cut, { streamed: true });
+    expect(result).toMatchObject({ missingFinalEvent: missing, malformedPayloads: 0 });
+  });
+
+  it.each<[WireFormat, string]>([
+    ['anthropic-messages', 'truncated.sse'],
+    ['openai-responses', 'truncated.sse'],
+    ['gemini-generate', 'truncated.sse'],
+  ])('%s %s, cut in the middle of a line, is a cut stream, not a malformed one', (format, file) => {
+    const result = parseFixture(format, file);
+    expect(result.missingFinalEvent).not.toBeNull();
+    expect(result.malformedPayloads).toBe(0);
+  });
+
+  it('keeps the usage of an Anthropic stream that lost only its message_stop', () => {
+    const events = sseEvents(read('anthropic-messages', 'streamed-tool-turn.sse'));
+    const result = parseUsage('anthropic-messages', events.slice(0, -1).join(''), { streamed: true });
+    expect(result).toMatchObject({ usage: { inputTokens: 1366, outputTokens: 44 }, missingFinalEvent: 'message_stop' });
+  });
+
+  it('takes a Chat Completions stream that ends with its finish_reason chunk but no [DONE] as whole', () => {
+    const body = read('openai-chat', 'streamed-include-usage.sse').replace('data: [DONE]', '');
+    expect(parseUsage('openai-chat', body, { streamed: true })).toMatchObject({ missingFinalEvent: null, usage: { inputTokens: 1111 } });
+  });
+
+  it('takes a Gemini JSON-array stream without its closing bracket as cut', () => {
+    const chunk = read('gemini-generate', 'streamed-function-call.sse').slice('data: '.length).trim();
+    const whole = parseUsage('gemini-generate', `[${chunk}]`, { streamed: true });
+    const cut = parseUsage('gemini-generate', `[${chunk.slice(0, 40)}`, { streamed: true });
+    expect([whole.missingFinalEvent, cut.missingFinalEvent, cut.malformedPayloads]).toEqual([null, 'a chunk with a finishReason', 0]);
+  });
+
+  it('counts a whole event that is not JSON as malformed, and never reports a JSON body as cut', () => {
+    const garbled = parseUsage('anthropic-messages', 'event: message_start\ndata: {"type":"message_st\n\n', { streamed: true });
+    expect(garbled).toMatchObject({ malformedPayloads: 1, missingFinalEvent: 'message_stop' });
+    expect(parseUsage('anthropic-messages', '{"type":"mess', { streamed: false }).missingFinalEvent).toBeNull();
   });
 });
 

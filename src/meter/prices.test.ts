@@ -6,7 +6,7 @@ import { catalogInfo } from './catalog-info.js';
 import { costOf } from './cost-of.js';
 import { listPrice } from './prices.js';
 
-const sonnet = { model: 'claude-sonnet-4-5', provider: 'anthropic', input: 3, cacheRead: 0.3, cacheWrite: 3.75, output: 15, source: 'catalog' };
+const sonnet = { model: 'claude-sonnet-4-5', provider: 'anthropic', input: 3, cacheRead: 0.3, cacheWrite: 3.75, output: 15, source: 'catalog', when: null };
 
 describe('listPrice', () => {
   it('gives claude-sonnet-4-5 at its base rates, with or without a provider prefix', () => {
@@ -25,6 +25,25 @@ describe('listPrice', () => {
     ['claude-opus-4-5', undefined, { input: 5, cacheRead: 0.5, cacheWrite: 6.25, output: 25 }],
   ])('prices %s (provider %s) at base rates', (model, provider, expected) => {
     expect(listPrice(model, provider)).toMatchObject(expected);
+  });
+
+  it('gives the price in force at the moment asked for: deepseek-chat peak 00:30–16:30 UTC, off-peak otherwise', () => {
+    const at = (time: string) => listPrice('deepseek-chat', undefined, new Date(`2026-12-01T${time}Z`));
+    const peak = { provider: 'deepseek', input: 0.27, cacheRead: 0.07, output: 1.1, when: '00:30–16:30 UTC' };
+    const offPeak = { provider: 'deepseek', input: 0.135, cacheRead: 0.035, output: 0.55, when: 'outside 00:30–16:30 UTC' };
+    expect(at('10:00:00')).toMatchObject(peak);
+    expect(at('00:30:00')).toMatchObject(peak);
+    expect(at('20:00:00')).toMatchObject(offPeak);
+    expect(at('16:30:00')).toMatchObject(offPeak);
+    expect(at('00:29:59')).toMatchObject(offPeak);
+  });
+
+  it('names a dated price and the windows it is outside of (deepseek-v4-flash)', () => {
+    expect(listPrice('deepseek-v4-flash', undefined, new Date('2026-12-01T12:00:00Z'))).toMatchObject({
+      input: 0.22, output: 0.66, when: 'since 2026-08-17, outside 01:00–04:00, 06:00–10:00 UTC',
+    });
+    expect(listPrice('deepseek-v4-flash', undefined, new Date('2026-12-01T02:00:00Z'))).toMatchObject({ input: 0.44, when: '01:00–04:00 UTC' });
+    expect(listPrice('deepseek-v4-flash', undefined, new Date('2026-06-01T12:00:00Z'))).toMatchObject({ input: 0.14, when: 'outside 01:00–04:00, 06:00–10:00 UTC' });
   });
 
   it('gives null for a model the catalog does not know', () => {

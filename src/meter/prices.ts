@@ -1,4 +1,5 @@
 import { calcPrice } from '@pydantic/genai-prices';
+import { conditionOf } from './price-condition.js';
 
 /**
  * A model's list prices in USD per million tokens, each token class at its BASE rate: never a
@@ -20,20 +21,28 @@ export interface ModelPrice {
   readonly output: number;
   /** `catalog`, or the prices file it came from. */
   readonly source: string;
+  /**
+   * When the price holds, for a model whose price depends on the date or the time of day:
+   * `00:30–16:30 UTC`, `outside 00:30–16:30 UTC`, `since 2026-08-17, outside 01:00–04:00 UTC`;
+   * null when the model has one price.
+   */
+  readonly when: string | null;
 }
 
 /** Provider prefixes of agent model ids that the catalog names differently. */
 const PROVIDER_ALIASES: Readonly<Record<string, string>> = { gemini: 'google', 'google-ai': 'google' };
 
 /**
- * The catalog's list price of a model, or null when the catalog does not know it. `model` is an
- * id as agent specs write it (`claude-sonnet-4-5`, `gpt-5.5`, `gemini-2.5-pro`, dated ids) or
- * with a provider prefix (`anthropic/claude-sonnet-4-5`, `openai/gpt-5`); `provider` narrows the
- * lookup (`openrouter` with `openai/gpt-5` gives OpenRouter's listing).
+ * The catalog's list price of a model in force at `at` (default now), or null when the catalog
+ * does not know it. `model` is an id as agent specs write it (`claude-sonnet-4-5`, `gpt-5.5`,
+ * `gemini-2.5-pro`, dated ids) or with a provider prefix (`anthropic/claude-sonnet-4-5`,
+ * `openai/gpt-5`); `provider` narrows the lookup (`openrouter` with `openai/gpt-5` gives
+ * OpenRouter's listing). Prices that depend on the date or the time of day (deepseek's
+ * off-peak hours) are the ones of that moment, as the catalog's `calcPrice` picks them.
  */
-export function listPrice(model: string, provider?: string): ModelPrice | null {
+export function listPrice(model: string, provider?: string, at: Date = new Date()): ModelPrice | null {
   for (const [modelId, providerId] of candidates(model, provider)) {
-    const price = catalogPrice(modelId, providerId);
+    const price = catalogPrice(modelId, providerId, at);
     if (price !== null) return price;
   }
   return null;
@@ -51,10 +60,10 @@ function candidates(model: string, provider: string | undefined): [string, strin
   return list;
 }
 
-function catalogPrice(modelId: string, providerId: string | undefined): ModelPrice | null {
+function catalogPrice(modelId: string, providerId: string | undefined, at: Date): ModelPrice | null {
   let result: ReturnType<typeof calcPrice> | undefined;
   try {
-    result = calcPrice({ input_tokens: 0, output_tokens: 0 }, modelId, providerId === undefined ? {} : { providerId });
+    result = calcPrice({ input_tokens: 0, output_tokens: 0 }, modelId, { timestamp: at, ...(providerId === undefined ? {} : { providerId }) });
   } catch {
     return null; // the catalog throws on entries it cannot price; treat as unknown
   }
@@ -71,6 +80,7 @@ function catalogPrice(modelId: string, providerId: string | undefined): ModelPri
     cacheWrite: baseRate(prices.cache_write_mtok) ?? input,
     output,
     source: 'catalog',
+    when: conditionOf(result.model.prices, prices),
   };
 }
 

@@ -136,7 +136,7 @@ describe('startMeterProxy classifies failures', () => {
     expect(upstreamClosed).toBe(true);
   });
 
-  it('an upstream that cuts the connection mid-stream as unreachable, cutting the client too', async () => {
+  it('an upstream that cuts the connection mid-stream as truncated, cutting the client too', async () => {
     upstream.handle = (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('event: ping\ndata: {"type":"ping"}\n\n');
@@ -144,8 +144,33 @@ describe('startMeterProxy classifies failures', () => {
     };
     const p = await start();
     await expect(readBody(await post(p))).rejects.toThrow(/aborted|cut/);
-    expect(p.requests()[0]).toMatchObject({ status: 200, failure: 'unreachable' });
+    expect(p.requests()[0]).toMatchObject({ status: 200, failure: 'truncated' });
     expect(p.requests()[0]!.problems[0]).toMatch(/^upstream connection broke after 35 body bytes/);
+    expect(p.requests()[0]!.detail).toMatch(/^the connection broke after 35 bytes of the anthropic-messages stream \(HTTP 200\), before message_stop: /);
+  });
+
+  it('a stream that ends cleanly without its final event as truncated, relayed as it came', async () => {
+    const start_ = 'event: message_start\ndata: {"type":"message_start","message":{"model":"m","usage":{"input_tokens":5,"output_tokens":1}}}\n\n';
+    const delta = 'event: message_delta\ndata: {"type":"message_delta","usage":{"output_tokens":2}}\n\n';
+    upstream.handle = (_req, res) => void res.writeHead(200, { 'content-type': 'text/event-stream' }).end(start_ + delta);
+    const p = await start();
+    expect(await readBody(await post(p))).toBe(start_ + delta);
+    // the usage is counted (the tokens were spent), the answer still did not arrive whole
+    expect(p.requests()[0]).toMatchObject({ status: 200, failure: 'truncated', usage: { inputTokens: 5, outputTokens: 2 } });
+    expect(p.requests()[0]!.detail).toBe(`the anthropic-messages stream ended after ${Buffer.byteLength(start_ + delta)} bytes without message_stop`);
+  });
+
+  it('names every failure in its detail, and leaves a clean answer without one', async () => {
+    upstream.handle = (_req, res) => void res.writeHead(429, { 'content-type': 'application/json' }).end('{"error":{"message":"slow down"}}');
+    const p = await start();
+    await readBody(await post(p));
+    upstream.handle = (_req, res) =>
+      void res.writeHead(200, { 'content-type': 'text/event-stream' }).end('event: message_start\ndata: {"type":"message_start","message":{"model":"m","usage":{"input_tokens":5,"output_tokens":1}}}\n\nevent: message_delta\ndata: {"type":"message_delta","usage":{"output_tokens":2}}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n');
+    await readBody(await post(p));
+    expect(p.requests().map((r) => [r.failure, r.detail])).toEqual([
+      ['rate-limited', 'HTTP 429: slow down'],
+      [null, null],
+    ]);
   });
 
   it('a missing key as auth, answering 502 and naming the variable, without calling upstream', async () => {

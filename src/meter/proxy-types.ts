@@ -7,9 +7,14 @@ import type { RequestUsage, WireFormat } from './types.js';
  * - `server-error`: HTTP 5xx, or an error event inside a 2xx stream (e.g. `overloaded_error`).
  * - `auth`: HTTP 401/403, or the proxy has no key to inject.
  * - `client-error`: any other HTTP 4xx.
- * - `unreachable`: connect error, DNS failure or connection reset (the client got a 502).
+ * - `unreachable`: connect error, DNS failure, or the connection dropped before any response
+ *   headers (the client got a 502).
  * - `hang`: the upstream sent no bytes for `idleTimeoutMs`; the proxy aborted it.
- * - `malformed`: a 2xx generation response whose usage could not be read.
+ * - `truncated`: a 2xx answer that did not arrive whole: a stream that ended without its wire
+ *   format's final event (`message_stop`, `response.completed`, `[DONE]`/`finish_reason`,
+ *   `finishReason`), or a connection that broke after the response headers.
+ * - `malformed`: a 2xx generation response that could not be read (a payload that is not JSON,
+ *   or no usage in it).
  * - `client-aborted`: the agent hung up (or the proxy closed) before the response ended.
  */
 export type FailureClass =
@@ -19,6 +24,7 @@ export type FailureClass =
   | 'client-error'
   | 'unreachable'
   | 'hang'
+  | 'truncated'
   | 'malformed'
   | 'client-aborted';
 
@@ -82,6 +88,11 @@ export interface MeteredRequest {
   /** What looked wrong: parse problems, the upstream's error message, the transport error. */
   readonly problems: string[];
   readonly failure: FailureClass | null;
+  /**
+   * When `failure` is set: what happened, in the proxy's words, e.g. `the anthropic-messages
+   * stream ended cleanly after 1843 bytes without message_stop`; null for a clean answer.
+   */
+  readonly detail: string | null;
   /** What the provider charged for it, when it says (OpenRouter `usage.cost`); else null. */
   readonly costUsd: number | null;
 }

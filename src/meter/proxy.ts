@@ -33,8 +33,9 @@ export async function startMeterProxy(options: MeterProxyOptions): Promise<Meter
         // Runs inside stream event handlers: a metering bug must cost one record's usage, never the process.
         x.problems.push(`internal error while metering: ${String(error)}`);
         const { seq: n, startedAt, format, method, path, model, status, elapsedMs: latencyMs } = pendingOf(x);
-        const failure = x.transportFailure ?? 'malformed';
-        records.push({ seq: n, startedAt, format, method, path, model, status, latencyMs, ttfbMs: x.ttfbMs, streamed: x.streamed, usage: null, problems: x.problems, failure, costUsd: null });
+        const failure = x.transportFailure === null ? 'malformed' : x.transportFailure === 'broken' ? 'truncated' : x.transportFailure;
+        const detail = x.problems.join('; ').slice(0, 400);
+        records.push({ seq: n, startedAt, format, method, path, model, status, latencyMs, ttfbMs: x.ttfbMs, streamed: x.streamed, usage: null, problems: x.problems, failure, detail, costUsd: null });
       }
       if (options.onResponse) {
         try {

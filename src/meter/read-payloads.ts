@@ -13,6 +13,14 @@ export interface ReadPayloadsResult {
   readonly payloads: Payload[];
   readonly problems: string[];
   readonly sawDone: boolean;
+  /**
+   * Payloads that arrived whole but are not JSON. A last SSE event without its closing blank
+   * line, or a JSON-array stream without its closing bracket, was cut short rather than
+   * garbled: it is not counted here (see `cutShort`).
+   */
+  readonly malformed: number;
+  /** The body stopped inside an event (SSE without the final blank line, an unclosed JSON array). */
+  readonly cutShort: boolean;
 }
 
 /**
@@ -24,13 +32,14 @@ export interface ReadPayloadsResult {
 export function readPayloads(body: string, streamed: boolean): ReadPayloadsResult {
   const problems: string[] = [];
   const trimmed = body.trim();
-  if (trimmed === '') return { payloads: [], problems: ['empty body'], sawDone: false };
+  if (trimmed === '') return { payloads: [], problems: ['empty body'], sawDone: false, malformed: 0, cutShort: false };
   if (!streamed || trimmed.startsWith('[')) {
     const data = parseJson(trimmed, 'body', problems);
-    if (data === undefined) return { payloads: [], problems, sawDone: false };
+    const cutShort = streamed && !trimmed.endsWith(']');
+    if (data === undefined) return { payloads: [], problems, sawDone: false, malformed: cutShort ? 0 : 1, cutShort };
     const items = streamed && Array.isArray(data) ? data : [data];
     const payloads = items.map((item, i) => ({ event: null, data: item as unknown, where: streamed ? `item ${i + 1}` : 'body' }));
-    return { payloads, problems, sawDone: false };
+    return { payloads, problems, sawDone: false, malformed: 0, cutShort };
   }
   return readSse(body, problems);
 }
@@ -38,10 +47,11 @@ export function readPayloads(body: string, streamed: boolean): ReadPayloadsResul
 function readSse(body: string, problems: string[]): ReadPayloadsResult {
   const payloads: Payload[] = [];
   let sawDone = false;
+  let malformed = 0;
   let event: string | null = null;
   let data: string[] = [];
   let startLine = 0;
-  const flush = (): void => {
+  const flush = (whole: boolean): void => {
     if (data.length > 0) {
       const text = data.join('\n');
       const where = `line ${startLine}`;
@@ -49,13 +59,17 @@ function readSse(body: string, problems: string[]): ReadPayloadsResult {
       else {
         const parsed = parseJson(text, where, problems);
         if (parsed !== undefined) payloads.push({ event, data: parsed, where });
+        else if (whole) malformed++;
       }
     }
     event = null;
     data = [];
   };
-  body.split(/\r\n|\r|\n/).forEach((line, i) => {
-    if (line === '') return flush();
+  const lines = body.split(/\r\n|\r|\n/);
+  // the text after the last line break is not a line of its own when empty (a body ending in one newline is not an event's end)
+  if (lines.at(-1) === '') lines.pop();
+  lines.forEach((line, i) => {
+    if (line === '') return flush(true);
     if (line.startsWith(':')) return; // SSE comment (keep-alive)
     const colon = line.indexOf(':');
     const field = colon === -1 ? line : line.slice(0, colon);
@@ -66,8 +80,9 @@ function readSse(body: string, problems: string[]): ReadPayloadsResult {
       data.push(value);
     }
   });
-  flush(); // a body cut without its final blank line still yields its last complete JSON
-  return { payloads, problems, sawDone };
+  const cutShort = data.length > 0;
+  flush(false); // a body cut without its final blank line still yields its last complete JSON
+  return { payloads, problems, sawDone, malformed, cutShort };
 }
 
 function parseJson(text: string, where: string, problems: string[]): unknown {

@@ -70,8 +70,8 @@ export function relayRequest(ctx: RelayContext, x: Exchange, req: IncomingMessag
   upstreamReq = (secure ? https : http).request(target, { method: x.method, headers, agent: secure ? ctx.agents.https : ctx.agents.http });
   upstreamReq.on('socket', (socket) => socket.setNoDelay(true));
   upstreamReq.on('error', (error) => {
-    if (x.status === null) fail('unreachable', `upstream ${target.origin} unreachable: ${messageOf(error)}`, 502);
-    else fail('unreachable', `upstream connection broke after ${x.responseBody.bytes} body bytes: ${messageOf(error)}`, 502);
+    if (x.status === null) fail('unreachable', `upstream ${target.origin} unreachable (no response): ${messageOf(error)}`, 502);
+    else broke(x, fail, messageOf(error));
   });
   upstreamReq.on('response', (upstreamRes) => relayResponse(upstreamRes, res, x, idle, fail, finish));
   req.pipe(upstreamReq);
@@ -83,7 +83,7 @@ function relayResponse(
   res: ServerResponse,
   x: Exchange,
   idle: IdleWatch,
-  fail: (kind: 'unreachable', problem: string, replyStatus: 502) => void,
+  fail: (kind: 'broken', problem: string, replyStatus: 502) => void,
   finish: () => void,
 ): void {
   if (x.done) return void upstreamRes.resume();
@@ -113,10 +113,18 @@ function relayResponse(
     res.end();
     finish();
   });
-  upstreamRes.on('error', () => {}); // reported by the 'close' check below
+  let cause: string | null = null;
+  upstreamRes.on('error', (error) => void (cause ??= messageOf(error))); // reported by the 'close' check below
   upstreamRes.on('close', () => {
-    if (!upstreamRes.complete) fail('unreachable', `upstream connection broke after ${x.responseBody.bytes} body bytes`, 502);
+    if (!upstreamRes.complete) broke(x, fail, cause);
   });
+}
+
+/** The upstream connection broke after the response headers: the client's connection is cut too (never a clean end to a cut answer). */
+function broke(x: Exchange, fail: (kind: 'broken', problem: string, replyStatus: 502) => void, cause: string | null): void {
+  if (x.done) return;
+  x.breakCause = cause;
+  fail('broken', `upstream connection broke after ${x.responseBody.bytes} body bytes${cause === null ? '' : `: ${cause}`}`, 502);
 }
 
 /** The upstream URL and auth headers of a request, or why there are none. */

@@ -31,4 +31,12 @@ export interface ParseUsageResult {
   readonly usage: RequestUsage | null;
   /** Human-readable descriptions of what was missing or malformed; empty when all was well. */
   readonly problems: string[];
+  /**
+   * For a stream: the wire format's final event when the stream lacks it (it was cut short:
+   * `message_stop`, `response.completed …`, `data: [DONE] …`, `a chunk with a finishReason`);
+   * null when it has it, and always null for a JSON body.
+   */
+  readonly missingFinalEvent: string | null;
+  /** Payloads that arrived whole but are not JSON (a last event cut short does not count). */
+  readonly malformedPayloads: number;
 }

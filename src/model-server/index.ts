@@ -2,8 +2,8 @@
  * The scripted model server: answers the model APIs the agent CLIs call (Anthropic Messages,
  * OpenAI Responses and Chat Completions, Gemini) from a script, offline, so tests and dry runs
  * drive the real CLIs without keys. `gold` makes a session's reference change with each
- * harness's own tools; `500`, `429`, `hang` and `malformed` inject faults; a replay file
- * answers a fixed sequence.
+ * harness's own tools; `500`, `429`, `hang`, `malformed`, `truncated` and `disconnect` inject
+ * faults; a replay file answers a fixed sequence.
  */
 export { modelServerCommand, type ModelServerFlags, type ModelServerIo } from './model-server-command.js';
 export { SCRIPTED_COUNTS, scriptedUsage } from './scripted-usage.js';

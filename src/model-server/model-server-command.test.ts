@@ -40,6 +40,16 @@ describe('modelServerCommand', () => {
     expect(logged[0]).toMatchObject({ seq: 1, reply: 'tool:write', body: { model: 'm' }, headers: { 'content-type': expect.any(String) } });
   });
 
+  it('knows the truncated and disconnect scripts by name (not as replay files)', async () => {
+    const body = JSON.stringify({ model: 'm', stream: true, messages: [] });
+    for (const script of ['truncated', 'disconnect']) {
+      const { out } = await runCommand({ script, host: '127.0.0.1', port: 0 }, async (url) => {
+        await fetch(`${url}/v1/messages`, { method: 'POST', body }).then((r) => r.text()).catch(() => 'cut');
+      });
+      expect(out).toContain(`#1 POST /v1/messages anthropic-messages m -> 200 ${script}`);
+    }
+  });
+
   it('resolves a replay file against the working directory and refuses a bad session file', async () => {
     await writeFile(path.join(dir, 'replay.json'), JSON.stringify({ replies: [{ text: 'replayed' }] }));
     const { out } = await runCommand({ script: 'replay.json', host: '127.0.0.1', port: 0 }, async () => undefined);

@@ -6,6 +6,8 @@ export interface RenderedReply {
   readonly headers: Readonly<Record<string, string>>;
   /** Body pieces, written in order; one SSE event each for streams. */
   readonly chunks: readonly string[];
+  /** Destroy the connection after the chunks instead of ending the response (a broken stream). */
+  readonly disconnect?: boolean;
 }
 
 /** Options every wire renderer takes. */

@@ -49,7 +49,7 @@ describe('scriptedUsage', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(streamed ? /^text\/event-stream/ : /^application\/json/);
     const text = await response.text();
-    expect(parseUsage(format, text, { streamed })).toEqual({ usage: scriptedUsage(format, 'm'), problems: [] });
+    expect(parseUsage(format, text, { streamed })).toEqual({ usage: scriptedUsage(format, 'm'), problems: [], missingFinalEvent: null, malformedPayloads: 0 });
   });
 
   it('differs between formats only where the APIs have no cache-write field', () => {
@@ -63,7 +63,7 @@ describe('scriptedUsage', () => {
     const { body } = requestOf('gemini-generate', true, true);
     const text = await (await post('/v1beta/models/m:streamGenerateContent', body)).text();
     expect(text.startsWith('[')).toBe(true);
-    expect(parseUsage('gemini-generate', text, { streamed: true })).toEqual({ usage: scriptedUsage('gemini-generate', 'm'), problems: [] });
+    expect(parseUsage('gemini-generate', text, { streamed: true })).toEqual({ usage: scriptedUsage('gemini-generate', 'm'), problems: [], missingFinalEvent: null, malformedPayloads: 0 });
   });
 });
 

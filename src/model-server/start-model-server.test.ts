@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -58,6 +58,18 @@ describe('startModelServer routes', () => {
     expect((await json(gz)).content[0].text).toBe('Scripted answer.');
     expect((await fetch(`${server.url}/v1/messages`, { method: 'POST', body: '{oops' })).status).toBe(400);
   });
+
+  it('keeps an idle keep-alive connection open past Node\'s 5 s default (6 s with its buffer), so a proxy reusing it never races a close', async () => {
+    const server = await start({ script: 'gold' });
+    const agent = new Agent({ keepAlive: true });
+    const get = () => new Promise<void>((resolve, reject) => httpRequest(`${server.url}/v1/models`, { agent }, (res) => res.resume().on('end', resolve)).on('error', reject).end());
+    await get();
+    const [socket] = Object.values(agent.freeSockets).flat();
+    await new Promise((r) => setTimeout(r, 7_000)); // Node closes after keepAliveTimeout + 1 s
+    expect(socket?.destroyed).toBe(false);
+    await get();
+    agent.destroy();
+  }, 20_000);
 
   it('listens on a Unix socket', async () => {
     const socket = path.join(dir, 'model.sock');
@@ -158,6 +170,57 @@ describe('fault scripts', () => {
     const parsed = parseUsage(format, text, { streamed });
     expect(parsed.usage).toBeNull();
     expect(parsed.problems.join('\n')).toMatch(/malformed JSON/);
+  });
+});
+
+/** POSTs over plain node:http and reads what arrives, also when the connection breaks mid-body. */
+async function rawPost(server: ModelServer, url: string, body: unknown): Promise<{ status: number; text: string; complete: boolean }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(server.url + url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('error', () => {}); // a broken body: reported by 'close' below
+      res.on('close', () => resolve({ status: res.statusCode ?? 0, text, complete: res.complete }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+describe('truncated and disconnect scripts', () => {
+  const gemini = '/v1beta/models/g:streamGenerateContent';
+  const streams = [
+    ['anthropic-messages', '/v1/messages', /^event: message_start\n/, /message_stop|message_delta/],
+    ['openai-responses', '/v1/responses', /^event: response\.created\n/, /response\.completed|response\.incomplete|response\.failed/],
+    ['openai-chat', '/v1/chat/completions', /^data: \{"id":"chatcmpl-/, /\[DONE\]|"finish_reason":"/],
+    ['gemini-generate', `${gemini}?alt=sse`, /^data: \{"candidates"/, /finishReason/],
+    ['gemini-generate', gemini, /^\[\{"candidates"/, /finishReason|\]$/],
+  ] as const;
+  const body = messages({ stream: true, stream_options: { include_usage: true }, tools: [] });
+
+  it.each(streams)('truncated: %s %s streams the answer\'s beginning, then ends cleanly without the final event', async (_format, url, opening, final) => {
+    const server = await start({ script: 'truncated' });
+    const { status, text, complete } = await rawPost(server, url, body);
+    expect({ status, complete }).toEqual({ status: 200, complete: true });
+    expect(text).toMatch(opening);
+    expect(text).not.toMatch(final);
+    expect(server.requests()[0]).toMatchObject({ reply: 'truncated', status: 200 });
+  });
+
+  it.each(streams)('disconnect: %s %s streams the beginning, then the connection breaks in the middle of an event', async (_format, url, opening, final) => {
+    const server = await start({ script: 'disconnect' });
+    const { status, text, complete } = await rawPost(server, url, body);
+    expect({ status, complete }).toEqual({ status: 200, complete: false });
+    expect(text).toMatch(opening);
+    expect(text).not.toMatch(final);
+    expect(text).not.toMatch(/\n\n$/);
+    expect(server.requests()[0]).toMatchObject({ reply: 'disconnect' });
+  });
+
+  it('truncated: a non-streamed answer has no final event and is given whole', async () => {
+    const server = await start({ script: 'truncated' });
+    const answer = await json(await post(server, '/v1/messages', messages({ tools: [] })));
+    expect(answer).toMatchObject({ stop_reason: 'end_turn', content: [{ text: 'Scripted answer.' }] });
   });
 });
 

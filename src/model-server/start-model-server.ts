@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { errorBody, malformed } from './fault-reply.js';
-import { shortAnswer } from './gold-reply.js';
+import { errorBody, malformed, truncated } from './fault-reply.js';
+import { goldReply, shortAnswer } from './gold-reply.js';
 import { loadScript, type Script } from './load-script.js';
 import { parseRequest } from './parse-request.js';
 import { BadBodyError, readJsonBody } from './read-json-body.js';
@@ -48,7 +48,10 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   const script = await loadScript(options.script);
   const sessions = new Map<string, GoldSession>();
   const served: ServedRequest[] = [];
-  const server = createServer((req, res) => {
+  // A long keep-alive: the metering proxy reuses its sockets, and a socket this server closes
+  // after Node's default 5 s idle races the proxy's next request on it (ECONNRESET, seen on a
+  // loaded machine as an `unreachable` request the proxy never retries).
+  const server = createServer({ keepAliveTimeout: 600_000 }, (req, res) => {
     const token = headerOf(req, SESSION_HEADER);
     const sessionOf = (request: ParsedRequest): GoldSession | null =>
       (token === null ? undefined : sessions.get(token)) ?? options.sessions?.(token, request) ?? sessions.get(DEFAULT_SESSION) ?? null;
@@ -109,13 +112,18 @@ async function answer(req: IncomingMessage, context: AnswerContext): Promise<Ans
 }
 
 function generate(request: ParsedRequest, context: AnswerContext): Omit<Answer, 'body'> {
-  const reply = context.script.reply(request, { session: context.sessionOf(request), token: context.token });
+  const session = context.sessionOf(request);
+  const reply = context.script.reply(request, { session, token: context.token });
   const base = { format: request.format, model: request.model };
   switch (reply.kind) {
     case 'hang':
       return { ...base, rendered: null, reply: 'hang' };
     case 'malformed':
       return { ...base, rendered: malformed(renderReply(shortAnswer(request), request)), reply: 'malformed' };
+    case 'truncated': {
+      const rendered = truncated(renderReply(goldReply(request, session), request), request, reply.end);
+      return { ...base, rendered, reply: reply.end === 'clean' ? 'truncated' : 'disconnect' };
+    }
     case 'raw':
       return { ...base, rendered: { status: reply.status, headers: { 'content-type': reply.contentType }, chunks: [reply.body] }, reply: 'recorded' };
     case 'error': {
@@ -136,8 +144,15 @@ function badRequest(error: unknown): Answer {
 
 function send(res: ServerResponse, rendered: RenderedReply): void {
   res.writeHead(rendered.status, rendered.headers);
-  for (const chunk of rendered.chunks) res.write(chunk);
-  res.end();
+  if (!rendered.disconnect) {
+    for (const chunk of rendered.chunks) res.write(chunk);
+    res.end();
+    return;
+  }
+  // a broken stream: what was written reaches the client, then the connection drops without the final chunk
+  const chunks = rendered.chunks.filter((c) => c !== '');
+  chunks.forEach((chunk, i) => res.write(chunk, i === chunks.length - 1 ? () => res.destroy() : undefined));
+  if (chunks.length === 0) res.destroy();
 }
 
 function headerOf(req: IncomingMessage, name: string): string | null {

@@ -16,7 +16,7 @@ export interface GoldSession {
 }
 
 /** Built-in scripts: `gold`, or fault injection; any other value is a replay file path. */
-export type ScriptName = 'gold' | '500' | '429' | 'hang' | 'malformed' | string;
+export type ScriptName = 'gold' | '500' | '429' | 'hang' | 'malformed' | 'truncated' | 'disconnect' | string;
 
 /** One request the server answered (for tests and `bakeoff model-server --log`). */
 export interface ServedRequest {
@@ -88,6 +88,8 @@ export type ScriptReply =
   | { readonly kind: 'error'; readonly status: number; readonly body: unknown; readonly headers?: Readonly<Record<string, string>> }
   | { readonly kind: 'hang' }
   | { readonly kind: 'malformed' }
+  /** The gold script's answer, cut before its wire format's final event (see `truncated` in fault-reply.ts). */
+  | { readonly kind: 'truncated'; readonly end: 'clean' | 'disconnect' }
   /** A recorded answer, given verbatim. */
   | { readonly kind: 'raw'; readonly status: number; readonly contentType: string; readonly body: string };
 

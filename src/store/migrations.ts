@@ -121,4 +121,12 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, ord, seq)
   );
   `,
+  // 5: per model request, the proxy's own words on what went wrong (a cut stream, a broken
+  // connection, an error status), and the basis of its cost. cost_usd is from now on the
+  // request's cost as bakeoff accounts it (the provider's charge, else the list price in force
+  // when the request was made); before, it held the provider's charge only.
+  `
+  ALTER TABLE requests ADD COLUMN detail TEXT;
+  ALTER TABLE requests ADD COLUMN cost_basis TEXT;
+  `,
 ];

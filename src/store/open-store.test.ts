@@ -45,6 +45,29 @@ describe('openStore', () => {
     store.close();
   });
 
+  it('stores each model request with its detail and cost basis, and reads requests stored before them (schema 4) as unknown', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-store-'));
+    const old = new Database(path.join(dir, 'bakeoff.db'));
+    for (const sql of MIGRATIONS.slice(0, 4)) old.exec(sql);
+    old.pragma('user_version = 4');
+    old.prepare(`INSERT INTO runs (id, suite_id, suite_hash, controls_digest, task, agent_id, agent_json, replay, outcome, agent_sec, grade_sec,
+      lines_added, lines_removed, points, max_points, runtime_json, started_at, finished_at) VALUES ('old', 's', 'h', 'c', 't', 'a', '{}', 0, 'solved', 0, 0, 0, 0, 1, 1, '{}', '', '')`).run();
+    old.prepare(`INSERT INTO sessions (run_id, ord, timed_out, duration_ms) VALUES ('old', 1, 0, 1)`).run();
+    old.prepare(`INSERT INTO requests (run_id, ord, seq, started_at, path, latency_ms, cost_usd) VALUES ('old', 1, 1, '2026-01-01T00:00:00Z', '/v1/messages', 1, 0.5)`).run();
+    old.close();
+    const store = openStore(dir, { create: false });
+    expect(store.sessions('old')[0]!.requests).toMatchObject([{ seq: 1, costUsd: 0.5, detail: null, costBasis: null }]);
+    const request = {
+      seq: 1, startedAt: '2026-12-01T10:00:00.000Z', format: 'anthropic-messages', path: '/v1/messages', model: 'm', status: 200,
+      failure: 'truncated', detail: 'the anthropic-messages stream ended after 600 bytes without message_stop', latencyMs: 1, ttfbMs: 1,
+      input: 10, cacheRead: 0, cacheWrite: 0, output: 2, reasoning: 0, costUsd: 0.25, costBasis: 'catalog anthropic/m: …',
+    };
+    const session = { order: 1, exitCode: 0, timedOut: false, durationMs: 1, tokensIn: 10, tokensOut: 2, costUsd: 0.25, error: null, requests: [request] };
+    store.saveRun(run('new'), [session], [], store.artifactsTempDir('new'));
+    expect(store.sessions('new')[0]!.requests).toEqual([request]);
+    store.close();
+  });
+
   it('tells runs stored before checksums were recorded (schema 2) from runs without artifacts', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-store-'));
     const old = new Database(path.join(dir, 'bakeoff.db'));

@@ -48,6 +48,8 @@ export interface RequestRow {
   readonly model: string | null;
   readonly status: number | null;
   readonly failure: string | null;
+  /** When `failure` is set: what happened, in the proxy's words (e.g. `the … stream ended after 1843 bytes without message_stop`). */
+  readonly detail: string | null;
   readonly latencyMs: number;
   readonly ttfbMs: number | null;
   readonly input: number | null;
@@ -55,7 +57,10 @@ export interface RequestRow {
   readonly cacheWrite: number | null;
   readonly output: number | null;
   readonly reasoning: number | null;
+  /** The request's cost: the provider's charge, else its tokens at the list price in force when it was made; null: unknown. */
   readonly costUsd: number | null;
+  /** What `costUsd` rests on (`charged by the provider`, the list price used), or why it is null. */
+  readonly costBasis: string | null;
 }
 
 export interface CheckRow {
@@ -123,7 +128,7 @@ export function openStore(dir: string, options: { create: boolean }): Store {
   const insertSession = db.prepare(`INSERT INTO sessions VALUES (@runId, @order, @exitCode, @timedOut, @durationMs,
     @tokensIn, @tokensOut, @costUsd, @error, @usageJson, @harnessJson)`);
   const insertRequest = db.prepare(`INSERT INTO requests VALUES (@runId, @order, @seq, @startedAt, @format, @path, @model,
-    @status, @failure, @latencyMs, @ttfbMs, @input, @cacheRead, @cacheWrite, @output, @reasoning, @costUsd)`);
+    @status, @failure, @latencyMs, @ttfbMs, @input, @cacheRead, @cacheWrite, @output, @reasoning, @costUsd, @detail, @costBasis)`);
   const insertCheck = db.prepare('INSERT INTO checks VALUES (@runId, @order, @id, @expected, @status)');
   const insertArtifact = db.prepare('INSERT INTO artifacts VALUES (@runId, @path, @sha256, @bytes)');
   const save = db.transaction(
@@ -191,7 +196,7 @@ export function openStore(dir: string, options: { create: boolean }): Store {
         requests: db
           .prepare(`SELECT seq, started_at AS startedAt, format, path, model, status, failure, latency_ms AS latencyMs,
             ttfb_ms AS ttfbMs, input, cache_read AS cacheRead, cache_write AS cacheWrite, output, reasoning,
-            cost_usd AS costUsd FROM requests WHERE run_id = ? AND ord = ? ORDER BY seq`)
+            cost_usd AS costUsd, detail, cost_basis AS costBasis FROM requests WHERE run_id = ? AND ord = ? ORDER BY seq`)
           .all(runId, r.ord) as RequestRow[],
       })),
     listRuns: () => (db.prepare('SELECT * FROM runs ORDER BY started_at, id').all() as Row[]).map(rowToRun),

@@ -3,7 +3,7 @@ import type { HarnessReport } from '../harnesses/types.js';
 import { classifySession, type SessionFacts } from './classify-session.js';
 
 const ok: HarnessReport = { tokens: null, costUsd: null, turns: 2, finalMessage: 'Done.', errors: [], failed: false, model: null, version: null };
-const req = (status: number | null, failure: string | null, format: string | null = 'anthropic-messages') => ({ format, status, failure });
+const req = (status: number | null, failure: string | null, format: string | null = 'anthropic-messages', detail: string | null = null) => ({ format, status, failure, detail });
 const facts = (over: Partial<SessionFacts>): SessionFacts => ({
   exitCode: 0, timedOut: false, limitHit: null, report: ok, requests: [req(200, null)], idleTimeoutSec: 120, ...over,
 });
@@ -43,8 +43,44 @@ describe('classifySession', () => {
     expect(classifySession(facts({ requests: [req(200, null), req(500, 'server-error')] }))).toBeNull();
   });
 
+  it('voids a session with a cut answer anywhere, even when the harness exited 0 with a final answer', () => {
+    const cut = req(200, 'truncated', 'anthropic-messages', 'the anthropic-messages stream ended after 1843 bytes without message_stop');
+    // Claude Code: a cut stream, a retry that worked, exit 0 and an answer
+    const claude = classifySession(facts({ requests: [cut, req(200, null)] }));
+    expect(claude).toMatchObject({ reason: 'upstream-truncated' });
+    expect(claude!.detail).toMatch(/^model request 1 of 2 did not arrive whole \(the anthropic-messages stream ended after 1843 bytes without message_stop\); the harness still exited 0 with a final answer\. /);
+    expect(claude!.detail).toContain('cuts long responses');
+    // two cut, then a timeout: still the API's doing, not a plain timeout
+    expect(classifySession(facts({ timedOut: true, exitCode: null, requests: [cut, req(200, null), cut, req(200, null)] }))).toMatchObject({
+      reason: 'upstream-truncated', detail: expect.stringMatching(/^model request 1 of 4 \(and 1 more\) did not arrive whole .*the session ran out of time/),
+    });
+  });
+
+  it('names a broken connection after the headers for what it is, not "unreachable" or "HTTP 200"', () => {
+    const broken = req(200, 'truncated', 'openai-responses', 'the connection broke after 512 bytes of the openai-responses stream (HTTP 200), before response.completed (or .incomplete / .failed): ECONNRESET aborted');
+    const codex = classifySession(facts({ exitCode: 1, report: { ...ok, failed: true, finalMessage: null }, requests: [broken, broken, broken] }));
+    expect(codex).toMatchObject({ reason: 'upstream-truncated' });
+    expect(codex!.detail).toMatch(/^the last 3 model request\(s\) failed \(the connection broke after 512 bytes/);
+    expect(codex!.detail).not.toMatch(/failed \(HTTP 200\)|unreachable|could not be reached/);
+  });
+
+  it('says what to do after every void detail', () => {
+    const cases: [Partial<SessionFacts>, RegExp][] = [
+      [{ exitCode: 1, requests: [req(500, 'server-error', 'anthropic-messages', 'HTTP 500: api_error: boom')] }, /\(HTTP 500: api_error: boom\); the harness exited with status 1\. The model API failed on its side/],
+      [{ exitCode: 1, requests: [req(429, 'rate-limited')] }, /lower --concurrency/],
+      [{ exitCode: 1, requests: [req(401, 'auth')] }, /ANTHROPIC_API_KEY/],
+      [{ exitCode: 1, requests: [req(502, 'unreachable')] }, /Check --upstream/],
+      [{ exitCode: 1, requests: [req(200, 'malformed')] }, /points at the model API itself/],
+      [{ timedOut: true, exitCode: null, requests: [req(504, 'hang')] }, /\(no bytes for 120 s\).*raise --upstream-idle-timeout/],
+      [{ report: { ...ok, failed: true, errors: [''] } }, /^the harness reported a failed session without a message\. See stream\.jsonl/],
+      [{ exitCode: 139 }, /status 139 and no error event\. See agent\.log/],
+      [{ report: { ...ok, finalMessage: null } }, /without a final answer\. See stream\.jsonl/],
+    ];
+    for (const [over, detail] of cases) expect(classifySession(facts(over))?.detail).toMatch(detail);
+  });
+
   it('voids harness errors, crashes and sessions without a final answer; leaves resource limits to the caller', () => {
-    expect(classifySession(facts({ report: { ...ok, failed: true, errors: ['boom'] } }))).toEqual({ reason: 'harness-error', detail: 'boom' });
+    expect(classifySession(facts({ report: { ...ok, failed: true, errors: ['boom'] } }))).toMatchObject({ reason: 'harness-error', detail: expect.stringMatching(/^boom\. See /) });
     expect(classifySession(facts({ exitCode: 139 }))).toMatchObject({ reason: 'harness-crash' });
     expect(classifySession(facts({ report: { ...ok, finalMessage: null } }))).toMatchObject({ reason: 'no-final-answer' });
     expect(classifySession(facts({ exitCode: 137, limitHit: 'memory' }))).toBeNull();

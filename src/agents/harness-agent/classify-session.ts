@@ -7,6 +7,8 @@ export interface RequestOutcome {
   readonly format: string | null;
   readonly status: number | null;
   readonly failure: string | null;
+  /** The proxy's words on what went wrong (`MeteredRequest.detail`), or null. */
+  readonly detail: string | null;
 }
 
 export interface SessionFacts {
@@ -23,20 +25,41 @@ const UPSTREAM: Readonly<Record<string, VoidReason>> = {
   'rate-limited': 'upstream-rate-limited',
   'server-error': 'upstream-error',
   hang: 'upstream-hang',
+  truncated: 'upstream-truncated',
   malformed: 'upstream-malformed',
   unreachable: 'upstream-unreachable',
   auth: 'auth-error',
 };
 
+/** What to do about each void reason, said after the detail. */
+const ADVICE: Readonly<Partial<Record<VoidReason, string>>> = {
+  'upstream-error': 'The model API failed on its side: check the provider\'s status page and bake again later.',
+  'upstream-rate-limited': 'The API key hit its rate limit: lower --concurrency, or raise the key\'s limit, and bake again.',
+  'upstream-hang': 'The model API stopped sending: check the provider\'s status; if the model is just slow to start answering, raise --upstream-idle-timeout.',
+  'upstream-truncated':
+    'The answer stopped before its end, so the harness worked from a partial answer or none: check that nothing between bakeoff and the model API (a gateway, a proxy, a flaky network) cuts long responses, then bake again.',
+  'upstream-malformed': 'The answer could not be read: check that --upstream points at the model API itself, not a page or a gateway that rewrites streams.',
+  'upstream-unreachable': 'Check --upstream, and this machine\'s network and DNS to the model API.',
+  'auth-error':
+    'Check the API key in bakeoff\'s environment (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY or BAKEOFF_UPSTREAM_API_KEY, as --upstream needs).',
+  'harness-error': 'See stream.jsonl and agent.log in the run\'s order folder for what the harness said.',
+  'harness-crash': 'See agent.log and stream.jsonl in the run\'s order folder; `bakeoff doctor` checks the installed CLIs.',
+  'no-final-answer': 'See stream.jsonl in the run\'s order folder for how the session ended.',
+};
+
 /**
- * Whether a harness session broke the instrument (void, never a loss), and why. The model API
- * failing is judged by what the proxy saw, not by what the CLI says: a session that ended (by
- * giving up, crashing or running out of time) right after a 429, a 5xx, a hang, an unreadable
- * stream, an unreachable API or a refused key is void for that reason, whatever the exit code.
- * Requests cut off by the session's end (the wall-clock kill) are not the API's failures: a
- * session killed while waiting less than the idle timeout for an answer is a plain timeout.
- * Otherwise the CLI's own error events, a crash, or a session without a final answer void it.
- * Resource limits and a plain timeout are left to the caller (they are the agent's failures).
+ * Whether a harness session broke the instrument (void, never a loss), and why, in a detail
+ * that says what happened and what to do. The model API failing is judged by what the proxy
+ * saw, not by what the CLI says: a session that ended (by giving up, crashing or running out of
+ * time) right after a 429, a 5xx, a hang, an unreadable or cut stream, an unreachable API or a
+ * refused key is void for that reason, whatever the exit code. A model answer that did not
+ * arrive whole (a stream without its final event, a broken connection) voids the session
+ * wherever it happened, whatever the CLI did with it: some CLIs take a cut stream as the answer
+ * and exit 0, and the proxy cannot tell whether a retry replaced it. Requests cut off by the
+ * session's end (the wall-clock kill) are not the API's failures: a session killed while
+ * waiting less than the idle timeout for an answer is a plain timeout. Otherwise the CLI's own
+ * error events, a crash, or a session without a final answer void it. Resource limits and a
+ * plain timeout are left to the caller (they are the agent's failures).
  */
 export function classifySession(facts: SessionFacts): { reason: VoidReason; detail: string } | null {
   if (facts.limitHit) return null;
@@ -49,21 +72,40 @@ export function classifySession(facts: SessionFacts): { reason: VoidReason; deta
   const upstream = last?.failure ? UPSTREAM[last.failure] : undefined;
   if (ended && upstream && last) {
     const failedInARow = countTail(settled, (r) => r.failure === last.failure);
-    const what = last.failure === 'hang' ? `no bytes for ${facts.idleTimeoutSec} s` : last.status !== null ? `HTTP ${last.status}` : last.failure!;
-    return { reason: upstream, detail: `the last ${failedInARow} model request(s) failed (${what}); ${endedHow(facts)}` };
+    return voided(upstream, `the last ${failedInARow} model request(s) failed (${describe(last, facts)}); ${endedHow(facts)}`);
+  }
+  const cut = settled.filter((r) => r.failure === 'truncated');
+  if (cut.length > 0) {
+    const first = cut[0]!;
+    const which = `model request ${settled.indexOf(first) + 1} of ${settled.length}`;
+    const more = cut.length > 1 ? ` (and ${cut.length - 1} more)` : '';
+    return voided('upstream-truncated', `${which}${more} did not arrive whole (${describe(first, facts)}); ${endedHow(facts)}`);
   }
   if (facts.timedOut) return null;
-  if (report.failed) return { reason: 'harness-error', detail: report.errors.at(-1)?.slice(0, 500) ?? 'the harness reported a failed session' };
-  if (facts.exitCode !== 0) return { reason: 'harness-crash', detail: `the harness exited with ${facts.exitCode === null ? 'a signal' : `status ${facts.exitCode}`} and no error event` };
-  if (report.finalMessage === null) return { reason: 'no-final-answer', detail: 'the harness exited 0 without a final answer' };
+  if (report.failed) return voided('harness-error', report.errors.at(-1)?.slice(0, 500) || 'the harness reported a failed session without a message');
+  if (facts.exitCode !== 0) return voided('harness-crash', `the harness exited with ${facts.exitCode === null ? 'a signal' : `status ${facts.exitCode}`} and no error event`);
+  if (report.finalMessage === null) return voided('no-final-answer', 'the harness exited 0 without a final answer');
   return null;
+}
+
+function voided(reason: VoidReason, detail: string): { reason: VoidReason; detail: string } {
+  const advice = ADVICE[reason];
+  return { reason, detail: advice === undefined ? detail : `${detail}. ${advice}` };
+}
+
+/** The proxy's explanation of a failed request, else its status or class. */
+function describe(request: RequestOutcome, facts: SessionFacts): string {
+  if (request.detail) return request.detail;
+  if (request.failure === 'hang') return `no bytes for ${facts.idleTimeoutSec} s`;
+  return request.status !== null ? `HTTP ${request.status}` : request.failure ?? 'failed';
 }
 
 function endedHow(facts: SessionFacts): string {
   if (facts.timedOut) return 'the session ran out of time';
   if (facts.report.failed) return `the harness gave up${facts.exitCode === 0 ? ' (exit status 0)' : ` (exit status ${facts.exitCode})`}`;
-  if (facts.exitCode !== 0) return `the harness exited with status ${facts.exitCode}`;
-  return 'the harness ended without a final answer';
+  if (facts.exitCode !== 0) return `the harness exited with ${facts.exitCode === null ? 'a signal' : `status ${facts.exitCode}`}`;
+  if (facts.report.finalMessage === null) return 'the harness ended without a final answer';
+  return 'the harness still exited 0 with a final answer';
 }
 
 function countTail<T>(items: readonly T[], match: (item: T) => boolean): number {

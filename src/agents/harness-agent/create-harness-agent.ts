@@ -5,7 +5,6 @@ import { UserError } from '../../errors.js';
 import { startMeterProxy } from '../../meter/proxy.js';
 import type { RecordedResponse } from '../../meter/proxy-types.js';
 import { SESSION_HEADER } from '../../model-server/types.js';
-import type { RequestRow } from '../../store/open-store.js';
 import { sha256 } from '../../util/hash.js';
 import { quoteShellArg } from '../../util/shell-quote.js';
 import { installDirOf, installedVersion } from '../install-harness.js';
@@ -15,6 +14,7 @@ import { resolveEffort, type HarnessSpec } from '../harness-spec.js';
 import type { Agent, SessionContext, SessionResult } from '../types.js';
 import { sessionCost, sumUsage, tokenDisagreements, type Price } from './account-session.js';
 import { classifySession } from './classify-session.js';
+import { requestRowsOf } from './request-rows.js';
 import { goldEdits } from './gold-edits.js';
 import { foreignAttempts, readNetworkTrace, traceNetworkPrefix } from './network-trace.js';
 import { readSandboxFile, writeSessionFiles } from './session-files.js';
@@ -32,7 +32,8 @@ export interface HarnessAgentOptions {
   readonly args?: readonly string[];
   readonly env?: Readonly<Record<string, string>>;
   readonly upstream: ModelUpstream;
-  readonly priceOf: (model: string) => Price | null;
+  /** The list price of a model in force at a moment: each request is priced at the time it was made. */
+  readonly priceOf: (model: string, at: Date) => Price | null;
   /** A model request with no bytes for this long is a hang (void upstream-hang). */
   readonly idleTimeoutMs: number;
   /** Run the CLI under strace and record every address it tried to reach (`--trace-network`). */
@@ -76,7 +77,7 @@ interface SessionPlan {
   readonly effort: string | null;
   readonly args: readonly string[];
   readonly extraEnv: Readonly<Record<string, string>>;
-  readonly priceOf: (model: string) => Price | null;
+  readonly priceOf: (model: string, at: Date) => Price | null;
   readonly upstream: ModelUpstream;
   readonly idleTimeoutMs: number;
   readonly traceNetwork: boolean;
@@ -111,7 +112,7 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
     effort: plan.effort,
     baseUrl: `http://127.0.0.1:${PROXY_PORT}`,
     apiKey: DUMMY_KEY,
-    prices: plan.priceOf(plan.model),
+    prices: plan.priceOf(plan.model, new Date()),
   });
   const files = await writeSessionFiles(ctx.scratchDir, setup, owner);
   const socket = path.join(ctx.scratchDir, 'model.sock');
@@ -175,23 +176,7 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
   });
   const flags = [...tokenDisagreements(report.tokens, usage), ...cost.flags];
   if (plan.traceNetwork) flags.push(...(await networkFlags(files.trace, artifactsDir)));
-  const requests: RequestRow[] = metered.map((r) => ({
-    seq: r.seq,
-    startedAt: r.startedAt,
-    format: r.format,
-    path: r.path,
-    model: r.model,
-    status: r.status,
-    failure: r.failure,
-    latencyMs: r.latencyMs,
-    ttfbMs: r.ttfbMs,
-    input: r.usage?.inputTokens ?? null,
-    cacheRead: r.usage?.cacheReadTokens ?? null,
-    cacheWrite: r.usage?.cacheWriteTokens ?? null,
-    output: r.usage?.outputTokens ?? null,
-    reasoning: r.usage?.reasoningTokens ?? null,
-    costUsd: r.costUsd,
-  }));
+  const requests = requestRowsOf(metered, cost.requests);
   return {
     exitCode: exec.exitCode,
     timedOut: exec.timedOut && verdict === null,

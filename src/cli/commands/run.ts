@@ -59,7 +59,7 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
       prices = await openPriceBook(flags.prices ? path.resolve(io.cwd, flags.prices) : undefined);
       return openModelUpstream(flags.upstream, { cwd: io.cwd, env: io.env, formats });
     },
-    priceOf: (model) => prices!.priceOf(model),
+    priceOf: (model, at) => prices!.priceOf(model, undefined, at),
     idleTimeoutMs: flags.upstreamIdleTimeout * 1000,
     traceNetwork: flags.traceNetwork,
   });

@@ -36,6 +36,8 @@ export interface StoredRequest {
   format: string | null;
   status: number | null;
   failure: string | null;
+  /** The proxy's explanation of a failed request. */
+  detail: string | null;
   model: string | null;
   input: number | null;
   cache_read: number | null;
