@@ -12,13 +12,16 @@ export const builtins = { gold, noop } as const;
 export const SPEC_FORMS = ['gold', 'noop', 'patch:<file.jsonl>', 'command:<shell command>', '<harness>:<model>[@effort]'] as const;
 
 /** Turns an agent spec from the command line into an agent. */
-export async function resolveAgent(spec: string, options: { cwd: string; forbiddenRoots?: readonly string[] }): Promise<Agent> {
+export async function resolveAgent(
+  spec: string,
+  options: { cwd: string; forbiddenRoots?: readonly string[]; suiteTasks?: ReadonlyMap<string, number> },
+): Promise<Agent> {
   if (spec in builtins) return builtins[spec as keyof typeof builtins];
   const colon = spec.indexOf(':');
   const kind = colon > 0 ? spec.slice(0, colon) : '';
   const rest = spec.slice(colon + 1);
   if (kind === 'command' && rest.trim()) return createCommandAgent(rest, options);
-  if (kind === 'patch' && rest.trim()) return createPatchAgent(path.resolve(options.cwd, rest));
+  if (kind === 'patch' && rest.trim()) return createPatchAgent(path.resolve(options.cwd, rest), options.suiteTasks);
   throw new UserError(
     `--agent ${JSON.stringify(spec)}: expected one of ${SPEC_FORMS.join(', ')}; ` +
       (kind ? `received an unknown harness "${kind}" (harnesses: claude-code, codex, pi, opencode, gemini-cli)` : 'received an unknown agent'),

@@ -13,6 +13,8 @@ import type { Agent } from './types.js';
 export interface ResolveAgentsOptions {
   readonly cwd: string;
   readonly forbiddenRoots: readonly string[];
+  /** The suite's tasks and how many orders each has (`patch:` files are checked against them). */
+  readonly suiteTasks?: ReadonlyMap<string, number>;
   /** `--agents` file, if any. */
   readonly agentsFile?: string;
   /** Opens the model upstream for agents speaking these wire formats; called once, only when a model agent is asked for. */

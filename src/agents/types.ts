@@ -46,6 +46,8 @@ export interface SessionResult {
   readonly requests?: readonly RequestRow[];
   /** Things a reader of the run should know (e.g. the harness's token counts disagree with the meter). */
   readonly flags?: readonly string[];
+  /** Set when the session failed in a way that is the agent's (its change cannot be made): the run fails with this. */
+  readonly failure?: { readonly reason: 'patch-did-not-apply'; readonly detail: string };
 }
 
 export interface Agent {
@@ -55,5 +57,10 @@ export interface Agent {
    * a patch file's content); part of every run id.
    */
   readonly digest: string;
+  /**
+   * The tasks this agent has work for (a predictions file names some tasks only); absent: every
+   * task. Bakes plan runs for these tasks only (unless told to give the others empty changes).
+   */
+  readonly tasks?: ReadonlySet<string>;
   runSession(context: SessionContext): Promise<SessionResult>;
 }

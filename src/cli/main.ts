@@ -42,6 +42,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--prices <file>', 'prices file (YAML/JSON) overriding the catalog\'s list prices')
     .option('--upstream-idle-timeout <seconds>', 'a model request with no byte for this long is a hang (void)', parsePositiveInt, 120)
     .option('--trace-network', 'run model agents under strace; every address they try other than the proxy is flagged on the run', false)
+    .addOption(new Option('--patch-missing <what>', 'patch: agents on tasks their file does not name: skip them, or give them empty changes').choices(['skip', 'empty']).default('skip'))
     .option('--runs <n>', 'runs per task and agent (default: the suite\'s runsPerTask)', parsePositiveInt)
     .option('--out <dir>', 'results folder (default: results/<suite id>)')
     .option('--concurrency <n>', 'runs at once', parsePositiveInt, 2)

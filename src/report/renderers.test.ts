@@ -82,7 +82,7 @@ describe('renderTable', () => {
     expect(rowOf('strong')).toMatch(
       /1\s+strong\s+claude-code\s+2\.0\.1\s+opus@high\s+10\s+8\s+–\s+88\.9% \[56\.5–98\.0\]\s+80\.0%\s+1\s+1m 04s\s+12\s+1\.20M\s+30\.0k\s+\$0\.625$/,
     );
-    expect(rowOf('partial')).toContain('5 (0–1 runs/task)');
+    expect(rowOf('partial')).toContain('5 (5 of 10 tasks)');
     expect(rowOf('weak|pipe')).toContain('50.0% [23.7–76.3]');
   });
 

@@ -126,9 +126,9 @@ describe('summarize: run count tags', () => {
     expect(agentLine(runsOf('a', { t1: [SOLVED], t2: [FAILED, FAILED] }), 'a', two).runCountTag).toBe('1–2 runs/task');
   });
 
-  it('counts a task the agent never ran, but others did, as zero runs', () => {
+  it('says how many of the tasks an agent covered when it never ran some that others did', () => {
     const runs = [...runsOf('a', { t1: [SOLVED, SOLVED] }), ...runsOf('b', { t1: [SOLVED, SOLVED], t2: [FAILED, FAILED] })];
-    expect(agentLine(runs, 'a', two).runCountTag).toBe('0–2 runs/task');
+    expect(agentLine(runs, 'a', two).runCountTag).toBe('1 of 2 tasks');
     expect(agentLine(runs, 'b', two).runCountTag).toBeNull();
   });
 });

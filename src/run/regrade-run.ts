@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Isolation } from '../sandbox/isolation.js';
 import type { TaskLock } from '../suite/lock.js';
 import type { Order, Task } from '../suite/types.js';
-import type { Outcome, RunRecord } from '../types.js';
+import type { FailReason, Outcome, RunRecord } from '../types.js';
 import type { OrderPoints, Regrade } from './compare-verdicts.js';
 import type { GeneratedSet } from './generate-checks.js';
 import { gradeOrder } from './grade-order.js';
@@ -41,7 +41,13 @@ export async function regradeRun(options: RegradeRunOptions): Promise<Regrade> {
   const orders: OrderPoints[] = [];
   for (const order of task.orders) {
     const patch = await readStoredPatch(path.join(options.artifactsDir, `order-${order.index}`, 'change.patch'));
-    if (patch === null) break;
+    if (patch === null) {
+      // a change refused before it became a patch (too large, a patch that did not apply in the
+      // session): nothing to re-grade, the stored reason stands for this order
+      const refused = await readRefusal(path.join(options.artifactsDir, `order-${order.index}`, 'change-refused.txt'));
+      if (refused) outcome = worstOutcome(outcome, { kind: 'failed', reason: refused, detail: `order ${order.index}: refused before grading (change-refused.txt)` });
+      break;
+    }
     const grading = await orderGrading({ task, lock: options.lock, order, checksFor: options.checksFor, seed: run.seed, level: run.level });
     if ('void' in grading) {
       outcome = worstOutcome(outcome, grading.void);
@@ -78,6 +84,15 @@ export async function regradeRun(options: RegradeRunOptions): Promise<Regrade> {
     if (grade.failure) outcome = worstOutcome(outcome, { kind: 'failed', reason: grade.failure.reason, detail: `order ${order.index}: ${grade.failure.detail}` });
   }
   return { outcome, orders };
+}
+
+const REFUSALS: readonly FailReason[] = ['change-too-large', 'unsupported-file', 'grading-error', 'patch-did-not-apply'];
+
+/** The fail reason a `change-refused.txt` starts with, or null when there is none. */
+async function readRefusal(file: string): Promise<FailReason | null> {
+  const text = await readFile(file, 'utf8').catch(() => null);
+  const reason = text?.split(':')[0] ?? '';
+  return (REFUSALS as readonly string[]).includes(reason) ? (reason as FailReason) : null;
 }
 
 /** The stored patch, or null when the run has none for this order. */

@@ -31,6 +31,8 @@ export interface BakeOptions {
   readonly cacheDir: string;
   readonly runtime: Readonly<Record<string, string>>;
   readonly onEvent?: (event: BakeEvent) => void;
+  /** Agents with work for some tasks only (`Agent.tasks`): `skip` the others (default) or run them with `empty` changes. */
+  readonly patchMissing?: 'skip' | 'empty';
 }
 
 export type BakeEvent =
@@ -63,13 +65,15 @@ export async function runBake(options: BakeOptions): Promise<BakeSummary> {
       return { task: t.id, reason: entry && !entry.admitted ? entry.reason : 'not in the lock file' };
     });
   const { seed, level } = runSeedAndLevel(suite);
+  // an agent with work for some tasks only (a predictions file) runs on those, unless told otherwise
+  const covers = (spec: RunSpec): boolean => options.patchMissing === 'empty' || (options.agents[spec.agentIndex]!.tasks?.has(spec.task) ?? true);
   const specs = planRuns({
     suiteHash: suite.hash,
     tasks: admitted.map((t) => t.id),
     agents: options.agents.map((a) => a.digest),
     runsPerTask: options.runsPerTask ?? suite.controls.runsPerTask,
     seed,
-  });
+  }).filter(covers);
   const done = store.finishedRunIds();
   const pending = specs.filter((s) => !done.has(s.id));
   emit({ type: 'plan', total: specs.length, alreadyDone: specs.length - pending.length, rejected });

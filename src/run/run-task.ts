@@ -116,6 +116,11 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
         outcome = worstOutcome(outcome, { kind: 'failed', reason: 'disk-limit', detail: `order ${order.index}: the workspace quota is used up` });
         break;
       }
+      if (session.failure) {
+        await writeFile(path.join(orderDir, 'change-refused.txt'), `${session.failure.reason}: ${escapeControl(session.failure.detail, { keepNewlines: true })}\n`);
+        outcome = worstOutcome(outcome, failed(session.failure.reason, `order ${order.index}: ${session.failure.detail}`));
+        break;
+      }
       if (session.error) {
         outcome = worstOutcome(outcome, { kind: 'void', reason: session.voidReason ?? 'agent-error', detail: `order ${order.index}: ${session.error}` });
         break;

@@ -2,7 +2,11 @@ import { writeFile } from 'node:fs/promises';
 import { applyPatch } from '../../sandbox/git.js';
 import type { SessionResult } from '../types.js';
 
-/** A session that applies a known patch: the gold and patch agents. */
+/**
+ * A session that applies a known patch: the gold and patch agents. A patch that does not apply
+ * fails the run with `patch-did-not-apply` and git's message (for the gold agent admission has
+ * proved it applies).
+ */
 export async function applyChangeSession(workspace: string, patch: string, outputPath: string): Promise<SessionResult> {
   const started = performance.now();
   const applied = await applyPatch(workspace, patch);
@@ -11,5 +15,6 @@ export async function applyChangeSession(workspace: string, patch: string, outpu
     exitCode: applied.ok ? 0 : 1,
     timedOut: false,
     durationMs: performance.now() - started,
+    ...(applied.ok ? {} : { failure: { reason: 'patch-did-not-apply' as const, detail: `the patch does not apply: ${applied.error.slice(0, 500)}` } }),
   };
 }

@@ -32,6 +32,8 @@ export interface RunFlags {
   readonly upstreamIdleTimeout: number;
   /** Run model agents under strace and flag every address they try other than the proxy. */
   readonly traceNetwork: boolean;
+  /** patch: agents on tasks their file does not name: `skip` (default) or `empty` changes. */
+  readonly patchMissing?: 'skip' | 'empty';
   readonly runs?: number;
   readonly out?: string;
   readonly concurrency: number;
@@ -53,6 +55,7 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
   const { agents, upstream } = await resolveAgents(flags.agent, {
     cwd: io.cwd,
     forbiddenRoots,
+    suiteTasks: new Map(suite.tasks.map((t) => [t.id, t.orders.length])),
     ...(flags.agents ? { agentsFile: flags.agents } : {}),
     openUpstream: async (formats) => {
       const { openPriceBook } = await import('../../meter/price-book.js');
@@ -102,6 +105,7 @@ async function runWithAgents(context: BakeContext, flags: RunFlags, io: CliIo): 
       agents,
       ...(flags.runs ? { runsPerTask: flags.runs } : {}),
       concurrency: flags.concurrency,
+      ...(flags.patchMissing ? { patchMissing: flags.patchMissing } : {}),
       store,
       resultsLock,
       isolation,
