@@ -13,6 +13,12 @@ export interface SummarizeOptions {
    * stop the ranking (see {@link LeaderboardView.ranking}).
    */
   readonly controls?: unknown;
+  /**
+   * Every task the bake planned (the suite's admitted tasks), so an agent that ran on some only
+   * is tagged with how many it covered even when no other agent ran the rest; default: the
+   * tasks the runs hold.
+   */
+  readonly tasks?: readonly string[];
 }
 
 /** A task that is void for one agent. */

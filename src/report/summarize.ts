@@ -25,7 +25,7 @@ export const UNSAFE_SANDBOX = 'unsafe-no-sandbox';
  * more void tasks, the ranking is refused: ranks are null and agents are sorted by id.
  */
 export function summarize(runs: readonly RunRecord[], options: SummarizeOptions): LeaderboardView {
-  const taskIds = [...new Set(runs.map((run) => run.task))].sort(compareText);
+  const taskIds = [...new Set([...(options.tasks ?? []), ...runs.map((run) => run.task)])].sort(compareText);
   const runsByAgent = new Map<string, RunRecord[]>();
   for (const run of runs) {
     const agentRuns = runsByAgent.get(run.agent.id) ?? [];

@@ -79,7 +79,7 @@ export async function runBake(options: BakeOptions): Promise<BakeSummary> {
   emit({ type: 'plan', total: specs.length, alreadyDone: specs.length - pending.length, rejected });
   store.saveControls(suite.controlsDigest, suite.controls);
   // `bakeoff verify` re-grades from this folder.
-  store.saveBake({ suiteId: suite.id, suiteHash: suite.hash, suiteDir: path.resolve(suite.dir), controlsDigest: suite.controlsDigest });
+  store.saveBake({ suiteId: suite.id, suiteHash: suite.hash, suiteDir: path.resolve(suite.dir), controlsDigest: suite.controlsDigest, tasks: admitted.map((t) => t.id) });
 
   // One scratch root per results folder: what a killed bake left behind is cleared here — only
   // ever by the holder of the folder's lock, so never under a live bake's feet.

@@ -129,4 +129,9 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE requests ADD COLUMN detail TEXT;
   ALTER TABLE requests ADD COLUMN cost_basis TEXT;
   `,
+  // 6: the tasks a bake planned (the suite's admitted tasks), so a report knows what an agent
+  // that ran on some of them only (a predictions file) did not cover.
+  `
+  ALTER TABLE bakes ADD COLUMN tasks_json TEXT;
+  `,
 ];

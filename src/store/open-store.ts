@@ -77,6 +77,8 @@ export interface BakeRow {
   /** Absolute path of the suite folder. */
   readonly suiteDir: string;
   readonly controlsDigest: string;
+  /** The tasks the latest bake planned (the suite's admitted tasks); null for folders older than that. */
+  readonly tasks: readonly string[] | null;
   /** ISO time of the first and the latest `bakeoff run` from this folder with this hash. */
   readonly firstAt: string;
   readonly lastAt: string;
@@ -94,7 +96,7 @@ export interface Store {
   saveControls(digest: string, controls: unknown): void;
   controls(): Map<string, unknown>;
   /** Records that a bake runs from this suite folder (once per hash and folder; `lastAt` moves). */
-  saveBake(bake: Omit<BakeRow, 'firstAt' | 'lastAt'>): void;
+  saveBake(bake: Omit<BakeRow, 'firstAt' | 'lastAt' | 'tasks'> & { readonly tasks?: readonly string[] }): void;
   /** Every recorded bake, latest first. */
   bakes(): BakeRow[];
   /** The checksums recorded with a run, sorted by path; null when it was stored before bakeoff recorded them. */
@@ -172,15 +174,20 @@ export function openStore(dir: string, options: { create: boolean }): Store {
     saveBake: (bake) => {
       const now = new Date().toISOString();
       db.prepare(
-        `INSERT INTO bakes VALUES (@suiteHash, @suiteDir, @suiteId, @controlsDigest, @now, @now)
-         ON CONFLICT (suite_hash, suite_dir) DO UPDATE SET last_at = excluded.last_at`,
-      ).run({ ...bake, now });
+        `INSERT INTO bakes (suite_hash, suite_dir, suite_id, controls_digest, first_at, last_at, tasks_json)
+         VALUES (@suiteHash, @suiteDir, @suiteId, @controlsDigest, @now, @now, @tasksJson)
+         ON CONFLICT (suite_hash, suite_dir) DO UPDATE SET last_at = excluded.last_at, tasks_json = excluded.tasks_json`,
+      ).run({ suiteHash: bake.suiteHash, suiteDir: bake.suiteDir, suiteId: bake.suiteId, controlsDigest: bake.controlsDigest, now, tasksJson: bake.tasks ? JSON.stringify(bake.tasks) : null });
     },
     bakes: () =>
       db
         .prepare(`SELECT suite_id AS suiteId, suite_hash AS suiteHash, suite_dir AS suiteDir, controls_digest AS controlsDigest,
-          first_at AS firstAt, last_at AS lastAt FROM bakes ORDER BY last_at DESC, suite_dir`)
-        .all() as BakeRow[],
+          first_at AS firstAt, last_at AS lastAt, tasks_json AS tasksJson FROM bakes ORDER BY last_at DESC, suite_dir`)
+        .all()
+        .map((row) => {
+          const { tasksJson, ...rest } = row as BakeRow & { tasksJson: string | null };
+          return { ...rest, tasks: tasksJson === null ? null : (JSON.parse(tasksJson) as string[]) };
+        }),
     artifactDigests: (runId) => {
       const recorded = db.prepare('SELECT artifacts_recorded FROM runs WHERE id = ?').pluck().get(runId) as number | undefined;
       if (!recorded) return null;

@@ -61,7 +61,8 @@ async function publishLocked(dir: string, results: string, flags: PublishFlags, 
     const controlsList = [...store.controls().values()];
     const controls = controlsList.length === 1 ? controlsList[0] : controlsList;
     const standard = (controlsList[0] as { runsPerTask?: number } | undefined)?.runsPerTask ?? 2;
-    const view = summarize(runs, { standardRunsPerTask: standard, controls });
+    const planned = runs[0] ? store.bakes().find((b) => b.suiteHash === runs[0]!.suiteHash)?.tasks ?? undefined : undefined;
+    const view = summarize(runs, { standardRunsPerTask: standard, controls, ...(planned ? { tasks: planned } : {}) });
     if (view.mixed.length > 0) {
       const what = view.mixed.map((m) => `${m.field} (${m.values.join(' vs ')})`).join('; ');
       throw new UserError(`${results}: refusing to publish runs that differ in ${what}`);

@@ -44,9 +44,10 @@ export async function reportCommand(dir: string, flags: ReportFlags, io: CliIo):
     const runs = store.listRuns();
     if (runs.length === 0) throw new UserError(`${dir}: no finished runs yet`);
     const controlsByDigest = store.controls();
+    const planned = store.bakes().find((b) => b.suiteHash === runs[0]!.suiteHash)?.tasks ?? undefined;
     text =
       flags.compare === undefined
-        ? renderLeaderboard(dir, runs, [...controlsByDigest.values()], flags, io)
+        ? renderLeaderboard(dir, runs, [...controlsByDigest.values()], flags, io, planned)
         : renderPaired(dir, runs, controlsByDigest, flags as ReportFlags & { compare: readonly [string, string] });
   } finally {
     store.close();
@@ -64,8 +65,8 @@ function standardRuns(controls: unknown): number {
   return (controls as { runsPerTask?: number } | undefined)?.runsPerTask ?? 2;
 }
 
-function renderLeaderboard(dir: string, runs: readonly RunRecord[], controls: readonly unknown[], flags: ReportFlags, io: CliIo): string {
-  const view = summarize(runs, { standardRunsPerTask: standardRuns(controls[0]), controls: controls.length === 1 ? controls[0] : controls });
+function renderLeaderboard(dir: string, runs: readonly RunRecord[], controls: readonly unknown[], flags: ReportFlags, io: CliIo, tasks?: readonly string[]): string {
+  const view = summarize(runs, { standardRunsPerTask: standardRuns(controls[0]), controls: controls.length === 1 ? controls[0] : controls, ...(tasks ? { tasks } : {}) });
   if (view.mixed.length > 0) {
     const what = view.mixed.map((m) => `${m.field} (${m.values.join(' vs ')})`).join('; ');
     throw new UserError(`${dir}: refusing to rank runs that differ in ${what}; report each suite or control set from its own results folder`);

@@ -128,7 +128,8 @@ async function runWithAgents(context: BakeContext, flags: RunFlags, io: CliIo): 
     });
     progress.finish();
     const runs = store.listRuns().filter((r) => r.suiteHash === suite.hash);
-    const view = summarize(runs, { standardRunsPerTask: suite.controls.runsPerTask, controls: suite.controls });
+    const admitted = suite.tasks.filter((t) => lock.tasks[t.id]?.admitted === true).map((t) => t.id);
+    const view = summarize(runs, { standardRunsPerTask: suite.controls.runsPerTask, controls: suite.controls, tasks: admitted });
     if (flags.json) {
       const json = { results: out, planned: summary.planned, alreadyDone: summary.alreadyDone, ran: summary.ran, rejected: summary.rejected, agents: view.agents, notes: notes.notes, errors: notes.errors };
       io.stdout.write(JSON.stringify(json, null, 2) + '\n');
