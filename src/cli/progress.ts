@@ -15,12 +15,15 @@ export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean
   let solved = 0;
   let voids = 0;
   let drawn = false;
+  let activity: string | null = null;
+  const width = (): number => (stream as { columns?: number }).columns ?? 100;
   const draw = (): void => {
     if (!live || !drawn) return;
     const elapsed = (Date.now() - started) / 1000;
     const eta = doneHere > 0 ? ((total - done) * elapsed) / doneHere : NaN;
-    const line = `runs ${done}/${total} · solved ${solved} · void ${voids} · ${clock(elapsed)} elapsed · ETA ${Number.isFinite(eta) ? clock(eta) : '–'}`;
-    stream.write(`\r\x1b[2K${line}`);
+    const counts = `runs ${done}/${total} · solved ${solved} · void ${voids} · ${clock(elapsed)} elapsed · ETA ${Number.isFinite(eta) ? clock(eta) : '–'}`;
+    const line = activity === null ? counts : `${counts} · ${activity}`;
+    stream.write(`\r\x1b[2K${line.slice(0, Math.max(20, width() - 1))}`);
   };
   const notes: Notes = createNotes(stream, {
     around: (write) => {
@@ -39,6 +42,11 @@ export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean
       draw();
       if (live) ticker = setInterval(draw, 1000).unref();
     },
+    /** What is happening now (a setup command and its last line), shown on the live line; null clears it. */
+    activity(text: string | null): void {
+      activity = text;
+      draw();
+    },
     runEnded(record: RunRecord): void {
       done++;
       doneHere++;
@@ -54,7 +62,7 @@ export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean
   };
 }
 
-function clock(seconds: number): string {
+export function clock(seconds: number): string {
   const s = Math.round(seconds);
   const m = Math.floor(s / 60);
   return m >= 60 ? `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m` : `${m}:${String(s % 60).padStart(2, '0')}`;

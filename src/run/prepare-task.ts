@@ -1,5 +1,5 @@
 import type { Isolation } from '../sandbox/isolation.js';
-import { prepareRepo, type PrepareResult } from '../sandbox/prepare-repo.js';
+import { prepareRepo, type PrepareResult, type SetupProgress } from '../sandbox/prepare-repo.js';
 import type { Controls } from '../suite/schema.js';
 import type { Task } from '../suite/types.js';
 
@@ -13,6 +13,8 @@ export function prepareTask(options: {
   readonly isolation: Isolation;
   readonly env: Readonly<Record<string, string>>;
   readonly cacheDir: string;
+  /** About once a second while the task's setup command runs. */
+  readonly onProgress?: (progress: SetupProgress) => void;
 }): Promise<PrepareResult> {
   const { task } = options;
   return prepareRepo({
@@ -25,5 +27,7 @@ export function prepareTask(options: {
     owner: options.isolation.workspace.owner,
     env: options.env,
     timeoutMs: options.controls.setupWallClockSec * 1000,
+    idleTimeoutMs: options.controls.setupIdleSec * 1000,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
 }

@@ -14,6 +14,7 @@ import type { RunRecord } from '../types.js';
 import { baseEnv } from './base-env.js';
 import { runPool } from './pool.js';
 import { prepareTask } from './prepare-task.js';
+import type { SetupProgress } from '../sandbox/prepare-repo.js';
 import { probeWorkspaceMode } from './probe-workspace-mode.js';
 import { runTask } from './run-task.js';
 
@@ -38,6 +39,8 @@ export interface BakeOptions {
 export type BakeEvent =
   | { readonly type: 'plan'; readonly total: number; readonly alreadyDone: number; readonly rejected: readonly { task: string; reason: string }[] }
   | { readonly type: 'prepare'; readonly task: string; readonly cached: boolean; readonly ok: boolean; readonly reason?: string }
+  /** About once a second while a task's setup command runs. */
+  | { readonly type: 'setup-progress'; readonly task: string; readonly progress: SetupProgress }
   | { readonly type: 'run-end'; readonly record: RunRecord; readonly error?: Error };
 
 export interface BakeSummary {
@@ -90,7 +93,14 @@ export async function runBake(options: BakeOptions): Promise<BakeSummary> {
   const env = baseEnv();
   const prepared = new Map<string, { repo: string } | { error: string }>();
   for (const task of admitted.filter((t) => pending.some((s) => s.task === t.id))) {
-    const result = await prepareTask({ task, controls: suite.controls, isolation: options.isolation, env, cacheDir: options.cacheDir });
+    const result = await prepareTask({
+      task,
+      controls: suite.controls,
+      isolation: options.isolation,
+      env,
+      cacheDir: options.cacheDir,
+      onProgress: (progress) => emit({ type: 'setup-progress', task: task.id, progress }),
+    });
     prepared.set(task.id, result.ok ? { repo: result.repo } : { error: result.reason });
     emit({ type: 'prepare', task: task.id, cached: result.ok && result.cached, ok: result.ok, ...(result.ok ? {} : { reason: result.reason }) });
   }

@@ -63,6 +63,8 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
           outputPath: request.outputPath,
           timeoutMs: request.timeoutMs,
           ...(request.maxOutputBytes !== undefined ? { maxOutputBytes: request.maxOutputBytes } : {}),
+          ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
+          ...(request.onOutput ? { onOutput: request.onOutput } : {}),
         });
         return { ...result, limitHit: await cgroup.limitHit() };
       } finally {

@@ -1,4 +1,5 @@
-import { appendFile, cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { escapeControl } from '../util/escape-control.js';
 import path from 'node:path';
 import { sha256 } from '../util/hash.js';
 import { exists, IGNORED_NAMES } from '../util/fs.js';
@@ -29,8 +30,20 @@ export interface PrepareOptions {
   readonly sandbox: Sandbox;
   readonly env: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
+  /** Kill the setup when it prints nothing for this long (controls.setupIdleSec). */
+  readonly idleTimeoutMs?: number;
+  /** Called about once a second while the setup runs: its elapsed time and last line of output. */
+  readonly onProgress?: (progress: SetupProgress) => void;
   /** The sandbox uid that must be able to write through workspaces made from it. */
   readonly owner: Owner | null;
+}
+
+/** How a running setup is doing. */
+export interface SetupProgress {
+  readonly command: string;
+  readonly elapsedSec: number;
+  /** The last non-empty line it printed (control characters escaped), or '' before any. */
+  readonly lastLine: string;
 }
 
 export type PrepareResult =
@@ -45,9 +58,20 @@ export async function prepareRepo(options: PrepareOptions): Promise<PrepareResul
     const { setupSec } = JSON.parse(await readFile(marker, 'utf8')) as { setupSec: number };
     return { ok: true, repo: path.join(finalDir, 'repo'), setupSec, cached: true };
   }
+  await removeStaleTemps(finalDir);
   const tmpDir = `${finalDir}.tmp-${process.pid}-${Date.now()}`;
   const repo = path.join(tmpDir, 'repo');
   await mkdir(tmpDir, { recursive: true });
+  try {
+    return await prepareInto(options, { finalDir, tmpDir, repo });
+  } finally {
+    // a failed or interrupted setup leaves nothing half-made behind (its log is kept apart)
+    await rm(tmpDir, { recursive: true, force: true });
+  }
+}
+
+async function prepareInto(options: PrepareOptions, dirs: { finalDir: string; tmpDir: string; repo: string }): Promise<PrepareResult> {
+  const { finalDir, tmpDir, repo } = dirs;
   await cp(options.repoDir, repo, {
     recursive: true,
     verbatimSymlinks: true,
@@ -58,6 +82,7 @@ export async function prepareRepo(options: PrepareOptions): Promise<PrepareResul
   await writeFile(logPath, '');
   let setupSec = 0;
   if (options.setup) {
+    const watch = watchSetup(options.setup, options.onProgress);
     const result = await options.sandbox.exec({
       command: options.setup,
       cwd: repo,
@@ -66,11 +91,19 @@ export async function prepareRepo(options: PrepareOptions): Promise<PrepareResul
       network: 'host',
       outputPath: logPath,
       binds: [],
-    });
+      ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
+      onOutput: watch.onOutput,
+    }).finally(watch.stop);
     setupSec = result.durationMs / 1000;
-    if (result.timedOut || result.exitCode !== 0) {
-      const why = result.timedOut ? `timed out after ${options.timeoutMs / 1000} s` : `exited with ${result.exitCode ?? result.signal}`;
-      return { ok: false, reason: `setup command ${why}: ${lastLine(result.outputTail)}`, logPath };
+    if (result.timedOut || result.idleTimedOut || result.exitCode !== 0) {
+      const why = result.idleTimedOut
+        ? `printed nothing for ${(options.idleTimeoutMs ?? 0) / 1000} s (controls.setupIdleSec) and was stopped`
+        : result.timedOut
+          ? `timed out after ${options.timeoutMs / 1000} s (controls.setupWallClockSec)`
+          : `exited with ${result.exitCode ?? result.signal}`;
+      const kept = `${finalDir}.setup-failed.log`;
+      await copyFile(logPath, kept);
+      return { ok: false, reason: `setup command ${why}: ${escapeControl(lastLine(result.outputTail))} (log: ${kept})`, logPath: kept };
     }
   }
   await excludeSetupOutputs(repo);
@@ -104,6 +137,42 @@ async function excludeSetupOutputs(repo: string): Promise<void> {
   if (changedTracked) {
     await git(['add', '-u'], { cwd: repo });
     await git(['commit', '-q', '--amend', '--no-verify', '--no-edit'], { cwd: repo });
+  }
+}
+
+/** Progress of a running setup: the last line it printed, reported about once a second. */
+function watchSetup(command: string, onProgress: PrepareOptions['onProgress']): { onOutput: (chunk: Buffer) => void; stop: () => void } {
+  const started = performance.now();
+  let last = '';
+  const report = (): void => onProgress?.({ command, elapsedSec: (performance.now() - started) / 1000, lastLine: escapeControl(last).slice(0, 200) });
+  const ticker = onProgress ? setInterval(report, 1000) : undefined;
+  ticker?.unref();
+  return {
+    onOutput: (chunk) => {
+      const line = lastLine(chunk.toString('utf8'));
+      if (line !== '') last = line;
+    },
+    stop: () => clearInterval(ticker),
+  };
+}
+
+/** Removes temp folders of this task left by bakeoff processes that are gone (a kill -9 mid-setup). */
+async function removeStaleTemps(finalDir: string): Promise<void> {
+  const parent = path.dirname(finalDir);
+  const prefix = `${path.basename(finalDir)}.tmp-`;
+  for (const name of await readdir(parent).catch(() => [] as string[])) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length).split('-')[0]);
+    if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) await rm(path.join(parent, name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -16,6 +16,8 @@ export interface SpawnLoggedResult {
   readonly outputBytes: number;
   /** True when the middle of the output was cut to keep the log within its limit. */
   readonly outputTruncated: boolean;
+  /** True when the program printed nothing for `idleTimeoutMs` and was killed for it. */
+  readonly idleTimedOut: boolean;
 }
 
 /**
@@ -33,34 +35,57 @@ export async function spawnLogged(options: {
   readonly timeoutMs: number;
   readonly cwd?: string;
   readonly maxOutputBytes?: number;
+  /** Kill the group when it prints nothing for this long (a setup that hangs). */
+  readonly idleTimeoutMs?: number;
+  /** Called with each chunk of output as it arrives (progress). */
+  readonly onOutput?: (chunk: Buffer) => void;
 }): Promise<SpawnLoggedResult> {
   // `exec 2>&1` in a shell first: one pipe for both streams keeps their order
   const argv = ['/bin/sh', '-c', 'exec 2>&1; exec "$@"', 'bakeoff-logged', ...options.argv];
   const log = await createCappedLog(options.outputPath, options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
   const started = performance.now();
   let timedOut = false;
+  let idleTimedOut = false;
   try {
     const child = spawn(argv[0]!, argv.slice(1), { env: options.env, stdio: ['ignore', 'pipe', 'ignore'], detached: true, cwd: options.cwd ?? '/' });
-    const timer = setTimeout(() => {
-      timedOut = true;
+    const killGroup = (): void => {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
       } catch {
         // already gone
       }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
     }, options.timeoutMs);
+    let idle: NodeJS.Timeout | undefined;
+    const armIdle = (): void => {
+      if (options.idleTimeoutMs === undefined) return;
+      clearTimeout(idle);
+      idle = setTimeout(() => {
+        idleTimedOut = true;
+        killGroup();
+      }, options.idleTimeoutMs);
+    };
+    armIdle();
     let writes = Promise.resolve();
     child.stdout.on('data', (chunk: Buffer) => {
+      armIdle();
+      options.onOutput?.(chunk);
       writes = writes.then(() => log.write(chunk));
     });
     const { exitCode, signal } = await new Promise<{ exitCode: number | null; signal: string | null }>((resolve, reject) => {
       child.once('error', (error) => reject(new InfraError(`could not start ${options.argv[0]}: ${error.message}`, { cause: error })));
       // 'close': the process ended and its pipe is drained (every descendant holding it is gone)
       child.once('close', (code, sig) => resolve({ exitCode: code, signal: sig }));
-    }).finally(() => clearTimeout(timer));
+    }).finally(() => {
+      clearTimeout(timer);
+      clearTimeout(idle);
+    });
     await writes;
     const kept = await log.finish();
-    return { exitCode, signal, timedOut, durationMs: performance.now() - started, ...kept };
+    return { exitCode, signal, timedOut, idleTimedOut, durationMs: performance.now() - started, ...kept };
   } finally {
     await log.close();
   }

@@ -17,6 +17,10 @@ export interface ExecRequest {
   readonly outputPath: string;
   /** Most of the output kept in `outputPath` (head and tail; the middle is cut and said so). Default 64 MiB. */
   readonly maxOutputBytes?: number;
+  /** Kill the command when it prints nothing for this long (a setup that hangs); `idleTimedOut` says so. */
+  readonly idleTimeoutMs?: number;
+  /** Called with each chunk of output as it arrives (progress on the terminal). */
+  readonly onOutput?: (chunk: Buffer) => void;
   /**
    * Host paths the command may use, each at the same path inside the sandbox; `cwd` must be one
    * of them. Nothing else of the host's files is visible but read-only system folders and
@@ -49,6 +53,8 @@ export interface ExecResult {
   readonly outputBytes: number;
   /** True when the log's middle was cut to keep it within `maxOutputBytes`. */
   readonly outputTruncated: boolean;
+  /** True when the command printed nothing for `idleTimeoutMs` and was killed for it. */
+  readonly idleTimedOut?: boolean;
   /** A resource limit the command ran into (memory: killed by the OOM killer; pids: forks refused). */
   readonly limitHit: 'memory' | 'pids' | null;
 }

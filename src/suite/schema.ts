@@ -23,6 +23,8 @@ export const Controls = z
     runsPerTask: z.number().int().min(1).max(100).default(2),
     sessionWallClockSec: z.number().positive().max(86_400).default(600),
     setupWallClockSec: z.number().positive().max(86_400).default(900),
+    /** A setup command that prints nothing for this long is stopped (it hangs), well before its wall clock. */
+    setupIdleSec: z.number().positive().max(86_400).default(300),
     testWallClockSec: z.number().positive().max(86_400).default(300),
     protectedPaths: z.array(z.string().min(1)).default([]),
     /**

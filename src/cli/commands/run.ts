@@ -15,7 +15,7 @@ import type { Agent } from '../../agents/types.js';
 import { openStore } from '../../store/open-store.js';
 import type { ResultsLock } from '../../store/results-lock.js';
 import { BAKEOFF_VERSION } from '../../version.js';
-import { createProgress } from '../progress.js';
+import { clock, createProgress } from '../progress.js';
 import { isolationFor } from '../isolation-for.js';
 import { lockResultsFor } from '../lock-results-for.js';
 import { cacheDir, EXIT, type CliIo } from '../io.js';
@@ -115,8 +115,13 @@ async function runWithAgents(context: BakeContext, flags: RunFlags, io: CliIo): 
         if (event.type === 'plan') {
           for (const r of event.rejected) notes.note(`skipping ${r.task}: rejected by validate (${r.reason})`);
           progress.start(event.total, event.alreadyDone);
+        } else if (event.type === 'setup-progress') {
+          const p = event.progress;
+          progress.activity(`setting up ${event.task}: ${p.command} (${clock(p.elapsedSec)})${p.lastLine ? ` — ${p.lastLine}` : ''}`);
         } else if (event.type === 'prepare') {
+          progress.activity(null);
           if (!event.ok) notes.error(`setup failed for ${event.task}: its runs are void (${event.reason ?? 'no reason given'})`);
+          else if (!event.cached) notes.note(`set up ${event.task}`);
         } else {
           progress.runEnded(event.record);
           if (event.error) {
