@@ -9,7 +9,10 @@ import type { Suite } from './types.js';
 /*
  * bakeoff.lock.json, written by `bakeoff validate` next to suite.yaml: the suite hash it
  * validated and, per admitted task and order, the exact test ids grading expects. It holds no
- * timestamps, so validating an unchanged suite rewrites the same bytes.
+ * timestamps and no scratch paths (`<scratch>` stands in for validate's scratch folder in a
+ * rejection reason), so validating an unchanged suite rewrites the same bytes. validate never
+ * overwrites a lock of the same suite hash whose verdicts differ unless told (see
+ * validate-suite.ts).
  */
 
 export const LOCK_FILE = 'bakeoff.lock.json';
