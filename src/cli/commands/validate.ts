@@ -98,7 +98,7 @@ function describeLock({ suite, comparison, written, lockPath, tasksMdPath }: Val
         `the verdicts differ from the lock of this same suite (${comparison.differences.length} difference${comparison.differences.length === 1 ? '' : 's'}):`,
         ...changes,
         ...outcome,
-        ...(written ? ['(--update-lock: the new verdicts replace the old ones)'] : mode === 'never' ? [] : [rerun]),
+        ...(written ? ['(--update-lock: the new verdicts replace the old ones)'] : [rerun]),
       ];
   }
 }
