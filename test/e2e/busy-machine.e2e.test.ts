@@ -72,8 +72,7 @@ describe('numbers on a saturated machine (three busy loops, --concurrency 4)', (
     expect(out.lockComparison).toMatchObject({ status: 'unchanged', written: false, differences: [] });
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
     // The margin, for the record: each task's heaviest gold check against the CPU limit.
-    console.log(out.tasks.flatMap((t) => t.notes.map((n) => `${t.id}: ${n}`)).join('
-'));
+    console.log(out.tasks.flatMap((t) => t.notes.map((n) => `${t.id}: ${n}`)).join('\n'));
   }, 1_200_000);
 
   it('two bakes of gold and noop give the verdicts, points and check results of the quiet bake', async () => {
