@@ -25,9 +25,11 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
 
   program
     .command('validate <suite>')
-    .description('run the admission checks, print the suite hash, write TASKS.md and bakeoff.lock.json')
+    .description('run the admission checks, print the suite hash, write TASKS.md and bakeoff.lock.json (never over a lock of the same suite whose verdicts differ)')
     .option('--json', 'machine-readable output', false)
     .option('--concurrency <n>', 'tasks checked at once', parsePositiveInt, 2)
+    .option('--update-lock', 'write the new verdicts even when they differ from the lock of the same suite', false)
+    .option('--check', 'for CI: write nothing; exit 1 unless every task is admitted and the verdicts are the lock\'s', false)
     .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false)
     .action(async (suite: string, flags) => {
       code = await validateCommand(suite, flags, io);

@@ -3,12 +3,16 @@ import path from 'node:path';
 import { z } from 'zod';
 import { InputError, UserError } from '../errors.js';
 import { toInputIssues } from '../util/zod-issues.js';
+import type { TaskAdmission } from './admit-task.js';
 import type { Suite } from './types.js';
 
 /*
  * bakeoff.lock.json, written by `bakeoff validate` next to suite.yaml: the suite hash it
  * validated and, per admitted task and order, the exact test ids grading expects. It holds no
- * timestamps, so validating an unchanged suite rewrites the same bytes.
+ * timestamps and no scratch paths (`<scratch>` stands in for validate's scratch folder in a
+ * rejection reason), so validating an unchanged suite rewrites the same bytes. validate never
+ * overwrites a lock of the same suite hash whose verdicts differ unless told (see
+ * validate-suite.ts).
  */
 
 export const LOCK_FILE = 'bakeoff.lock.json';
@@ -42,28 +46,54 @@ export async function writeLock(suiteDir: string, lock: SuiteLock): Promise<stri
   return file;
 }
 
-/** Reads the lock and checks it belongs to this exact suite (same hash). */
-export async function readLock(suite: Suite): Promise<SuiteLock> {
-  const file = path.join(suite.dir, LOCK_FILE);
+/** The lock built from fresh admissions, tasks in suite order. */
+export function lockFromAdmissions(suite: Suite, admissions: ReadonlyMap<string, TaskAdmission>): SuiteLock {
+  const tasks = suite.tasks.map((t): [string, TaskLock] => {
+    const a = admissions.get(t.id)!;
+    if (!a.admitted) return [t.id, { admitted: false, reason: a.reason }];
+    const orders = a.orders.map((o) => ({ order: o.order, failToPass: [...o.failToPass], passToPass: [...o.passToPass], ...(o.checks ? { checks: { ...o.checks } } : {}) }));
+    return [t.id, { admitted: true, orders }];
+  });
+  return { schemaVersion: 1, suite: { id: suite.id, hash: suite.hash }, tasks: Object.fromEntries(tasks) };
+}
+
+/** What is in a suite's lock file, without judging whether it fits the suite. */
+export type LockFileState =
+  | { readonly kind: 'missing'; readonly file: string }
+  | { readonly kind: 'invalid'; readonly file: string; readonly error: InputError }
+  | { readonly kind: 'ok'; readonly file: string; readonly lock: SuiteLock };
+
+/** Reads `<suiteDir>/bakeoff.lock.json`; never throws for a missing or malformed file. */
+export async function readLockFile(suiteDir: string): Promise<LockFileState> {
+  const file = path.join(suiteDir, LOCK_FILE);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch {
-    throw new UserError(`${file}: no lock file; run \`bakeoff validate ${suite.dir}\` first to admit the tasks`);
+    return { kind: 'missing', file };
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    throw new InputError([{ file, field: '', expected: 'JSON written by bakeoff validate', received: 'invalid JSON' }]);
+    return { kind: 'invalid', file, error: new InputError([{ file, field: '', expected: 'JSON written by bakeoff validate', received: 'invalid JSON' }]) };
   }
   const parsed = SuiteLock.safeParse(data, { reportInput: true });
-  if (!parsed.success) throw new InputError(toInputIssues(file, parsed.error));
-  if (parsed.data.suite.hash !== suite.hash) {
+  if (!parsed.success) return { kind: 'invalid', file, error: new InputError(toInputIssues(file, parsed.error)) };
+  return { kind: 'ok', file, lock: parsed.data };
+}
+
+/** Reads the lock and checks it belongs to this exact suite (same hash). */
+export async function readLock(suite: Suite): Promise<SuiteLock> {
+  const state = await readLockFile(suite.dir);
+  if (state.kind === 'missing') throw new UserError(`${state.file}: no lock file; run \`bakeoff validate ${suite.dir}\` first to admit the tasks`);
+  if (state.kind === 'invalid') throw state.error;
+  const { file, lock } = state;
+  if (lock.suite.hash !== suite.hash) {
     throw new UserError(
-      `${file}: suite.hash: expected ${suite.hash} (the suite as it is now), received ${parsed.data.suite.hash}; ` +
+      `${file}: suite.hash: expected ${suite.hash} (the suite as it is now), received ${lock.suite.hash}; ` +
         `the suite changed since it was validated — run \`bakeoff validate ${suite.dir}\` again`,
     );
   }
-  return parsed.data;
+  return lock;
 }

@@ -1,66 +1,115 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { baseEnv } from '../run/base-env.js';
 import { runPool } from '../run/pool.js';
 import { prepareTask } from '../run/prepare-task.js';
 import type { Isolation } from '../sandbox/isolation.js';
 import { disposeScratch, scratchRoot } from '../sandbox/workspace.js';
-import { admitChecksTask } from './admit-checks-task.js';
-import { admitTask, type TaskAdmission } from './admit-task.js';
+import { admitChecksTask, type NotedAdmission } from './admit-checks-task.js';
+import { admitTask } from './admit-task.js';
+import { compareLocks, type LockDifference } from './compare-lock.js';
 import { GoldPatchError } from './workspace-with-gold.js';
-import { writeLock, type SuiteLock } from './lock.js';
+import { lockFromAdmissions, readLockFile, writeLock, LOCK_FILE, type SuiteLock } from './lock.js';
 import { renderTasksMd } from './render-tasks-md.js';
 import type { Suite } from './types.js';
+
+/**
+ * When validate writes the lock and TASKS.md:
+ * - `stable` (the default): when there was no lock, when the lock is for another suite hash
+ *   (the suite itself changed), or when the verdicts are the lock's; never over a lock of the
+ *   same suite whose verdicts differ, or a lock file that cannot be read.
+ * - `update` (`--update-lock`): always.
+ * - `never` (`--check`): never.
+ */
+export type LockWrite = 'stable' | 'update' | 'never';
+
+/**
+ * How the fresh verdicts relate to the suite's lock file:
+ * `created` (there was none), `suite-changed` (it was for another suite hash), `unchanged`,
+ * `differs` (same suite hash, other verdicts) or `unreadable` (not a lock bakeoff wrote).
+ */
+export type LockStatus = 'created' | 'suite-changed' | 'unchanged' | 'differs' | 'unreadable';
+
+export interface LockComparison {
+  readonly status: LockStatus;
+  /** Per task, what differs from the lock (also listed for `suite-changed`). */
+  readonly differences: readonly LockDifference[];
+  /** The suite hash the lock was written for, when it could be read. */
+  readonly lockedHash?: string;
+  /** For `unreadable`: what is wrong with the file. */
+  readonly problem?: string;
+}
 
 export interface ValidateOptions {
   readonly isolation: Isolation;
   readonly cacheDir: string;
   readonly concurrency: number;
-  readonly onTaskEnd?: (task: string, admission: TaskAdmission) => void;
+  readonly lockWrite?: LockWrite;
+  readonly onTaskEnd?: (task: string, admission: NotedAdmission) => void;
 }
 
 export interface ValidateResult {
   readonly suite: Suite;
-  readonly admissions: ReadonlyMap<string, TaskAdmission>;
+  readonly admissions: ReadonlyMap<string, NotedAdmission>;
+  readonly comparison: LockComparison;
+  /** True when the lock and TASKS.md were written. */
+  readonly written: boolean;
   readonly lockPath: string;
   readonly tasksMdPath: string;
 }
 
-/** Runs the admission checks on every task, writes TASKS.md and the lock file. */
+/**
+ * Runs the admission checks on every task, compares the verdicts with the suite's lock file,
+ * and writes TASKS.md and the lock as {@link LockWrite} says.
+ */
 export async function validateSuite(suite: Suite, options: ValidateOptions): Promise<ValidateResult> {
   const env = baseEnv();
   const scratch = await scratchRoot(`validate ${process.pid} ${Date.now()}`);
-  const admissions = new Map<string, TaskAdmission>();
+  const admissions = new Map<string, NotedAdmission>();
   try {
     await runPool(suite.tasks, options.concurrency, async (task) => {
-      const admission = await admitOne(suite, task, { ...options, env, scratch });
+      const admission = withoutScratch(await admitOne(suite, task, { ...options, env, scratch }), scratch);
       admissions.set(task.id, admission);
       options.onTaskEnd?.(task.id, admission);
     });
   } finally {
     await disposeScratch(scratch);
   }
-  const lock: SuiteLock = {
-    schemaVersion: 1,
-    suite: { id: suite.id, hash: suite.hash },
-    tasks: Object.fromEntries(
-      suite.tasks.map((t) => {
-        const a = admissions.get(t.id)!;
-        return [t.id, a.admitted ? { admitted: true as const, orders: a.orders.map((o) => ({ order: o.order, failToPass: [...o.failToPass], passToPass: [...o.passToPass], ...(o.checks ? { checks: { ...o.checks } } : {}) })) } : { admitted: false as const, reason: a.reason }];
-      }),
-    ),
-  };
-  const lockPath = await writeLock(suite.dir, lock);
+  const lock = lockFromAdmissions(suite, admissions);
+  const comparison = await compareWithLockFile(suite, lock);
+  const mode = options.lockWrite ?? 'stable';
+  const written = mode === 'update' || (mode === 'stable' && comparison.status !== 'differs' && comparison.status !== 'unreadable');
+  const lockPath = path.join(suite.dir, LOCK_FILE);
   const tasksMdPath = path.join(suite.dir, 'TASKS.md');
-  await writeFile(tasksMdPath, renderTasksMd(suite, admissions));
-  return { suite, admissions, lockPath, tasksMdPath };
+  if (written) {
+    await writeLock(suite.dir, lock);
+    await writeFile(tasksMdPath, renderTasksMd(suite, admissions));
+  }
+  return { suite, admissions, comparison, written, lockPath, tasksMdPath };
+}
+
+async function compareWithLockFile(suite: Suite, lock: SuiteLock): Promise<LockComparison> {
+  const before = await readLockFile(suite.dir);
+  if (before.kind === 'missing') return { status: 'created', differences: [] };
+  if (before.kind === 'invalid') return { status: 'unreadable', differences: [], problem: before.error.message };
+  const differences = compareLocks(before.lock, lock);
+  const status = before.lock.suite.hash !== suite.hash ? 'suite-changed' : differences.length ? 'differs' : 'unchanged';
+  return { status, differences, lockedHash: before.lock.suite.hash };
+}
+
+/**
+ * Reasons may name files in validate's scratch folder, which is gone once validate ends and is
+ * named differently every time; `<scratch>` stands in for it, so the lock reads the same.
+ */
+function withoutScratch(admission: NotedAdmission, scratch: string): NotedAdmission {
+  return admission.admitted ? admission : { ...admission, reason: admission.reason.replaceAll(scratch, '<scratch>') };
 }
 
 async function admitOne(
   suite: Suite,
   task: Suite['tasks'][number],
   options: ValidateOptions & { env: Record<string, string>; scratch: string },
-): Promise<TaskAdmission> {
+): Promise<NotedAdmission> {
   const prepared = await prepareTask({ task, controls: suite.controls, isolation: options.isolation, env: options.env, cacheDir: options.cacheDir });
   if (!prepared.ok) return { admitted: false, reason: prepared.reason };
   const scratchDir = path.join(options.scratch, task.id);

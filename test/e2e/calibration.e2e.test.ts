@@ -36,7 +36,9 @@ describe('the calibration suite (work orders, generated checks)', () => {
     for (const task of Object.values(lock.tasks)) {
       for (const order of task.orders) expect(Object.keys(order.checks).filter((k) => /:[123]$/.test(k)).length).toBeGreaterThanOrEqual(3);
     }
-  });
+    // 36 order × seed × level sets, each generated twice and scored by the gold twice: 4-5 min
+    // on this VM with other work on it.
+  }, 600_000);
 
   it('grades gold 3/3 projects with 192/192 points and noop none, saving every check input', async () => {
     const out = await tempDir();

@@ -1,32 +1,43 @@
+import { UserError } from '../../errors.js';
 import { loadSuite } from '../../suite/load-suite.js';
 import { escapeControl } from '../../util/escape-control.js';
 import { isolationFor } from '../isolation-for.js';
 import { createNotes } from '../notes.js';
 import { requireTools } from '../../sandbox/require-tools.js';
-import { validateSuite } from '../../suite/validate-suite.js';
+import { validateSuite, type LockWrite, type ValidateResult } from '../../suite/validate-suite.js';
 import { cacheDir, EXIT, type CliIo } from '../io.js';
 
 export interface ValidateFlags {
   readonly json: boolean;
   readonly concurrency: number;
   readonly unsafeNoSandbox: boolean;
+  readonly updateLock: boolean;
+  readonly check: boolean;
 }
 
-/** `bakeoff validate <suite>`: admission checks, suite hash, TASKS.md and the lock file. */
+/**
+ * `bakeoff validate <suite>`: admission checks, suite hash, TASKS.md and the lock file.
+ * Exit 1 when a task is rejected, when the verdicts differ from the lock of the same suite and
+ * were not written (no `--update-lock`), and with `--check` on any difference from the lock.
+ */
 export async function validateCommand(dir: string, flags: ValidateFlags, io: CliIo): Promise<number> {
+  if (flags.check && flags.updateLock) throw new UserError('--check writes nothing and --update-lock writes the lock: give one of them, not both');
   await requireTools(['bwrap', 'faketime', 'git']);
   const suite = await loadSuite(dir);
   const notes = createNotes(io.stderr);
+  const lockWrite: LockWrite = flags.check ? 'never' : flags.updateLock ? 'update' : 'stable';
   const result = await validateSuite(suite, {
     isolation: await isolationFor(suite.controls, flags.unsafeNoSandbox, notes),
     cacheDir: cacheDir(io),
     concurrency: flags.concurrency,
+    lockWrite,
     onTaskEnd: (task, a) => {
       if (!flags.json) io.stderr.write(a.admitted ? `  admitted  ${task}\n` : `  REJECTED  ${task}: ${escapeControl(a.reason)}\n`);
     },
   });
   const tasks = result.suite.tasks.map((t) => {
     const a = result.admissions.get(t.id)!;
+    const taskNotes = a.notes ?? [];
     return a.admitted
       ? {
           id: t.id,
@@ -34,30 +45,66 @@ export async function validateCommand(dir: string, flags: ValidateFlags, io: Cli
           failToPass: sum(a.orders.map((o) => o.failToPass.length)),
           passToPass: sum(a.orders.map((o) => o.passToPass.length)),
           checks: sum(a.orders.map((o) => o.checkCount ?? 0)),
+          notes: taskNotes,
         }
-      : { id: t.id, admitted: false, reason: a.reason };
+      : { id: t.id, admitted: false, reason: a.reason, notes: taskNotes };
   });
   const rejected = tasks.filter((t) => !t.admitted).length;
+  const { comparison, written } = result;
+  const lockLines = describeLock(result, lockWrite, dir);
   if (flags.json) {
-    const json = { suite: { id: result.suite.id, hash: result.suite.hash }, tasks, lock: result.lockPath, tasksMd: result.tasksMdPath, notes: notes.notes, errors: notes.errors };
+    const lock = { status: comparison.status, written, differences: comparison.differences, ...(comparison.lockedHash ? { lockedHash: comparison.lockedHash } : {}), ...(comparison.problem ? { problem: comparison.problem } : {}) };
+    const json = { suite: { id: result.suite.id, hash: result.suite.hash }, tasks, lock: result.lockPath, tasksMd: result.tasksMdPath, lockComparison: lock, notes: notes.notes, errors: notes.errors };
     io.stdout.write(JSON.stringify(json, null, 2) + '\n');
+    if (comparison.status === 'differs' || comparison.status === 'unreadable') for (const l of lockLines) notes.note(l.trim());
   } else {
     const lines = [
       `suite ${result.suite.id}: ${tasks.length - rejected} of ${tasks.length} tasks admitted`,
-      ...tasks.map((t) =>
+      ...tasks.flatMap((t) => [
         !t.admitted
           ? `  ✗ ${t.id}  ${escapeControl(t.reason ?? '')}`
           : t.checks
             ? `  ✓ ${t.id}  ${t.checks} generated checks, gold full at seeds ${result.suite.controls.seeds.join(', ')} × levels ${result.suite.controls.levels.join(', ')}`
             : `  ✓ ${t.id}  fail-to-pass ${t.failToPass}  pass-to-pass ${t.passToPass}`,
-      ),
+        ...t.notes.map((n) => `      ${n}`),
+      ]),
       `suite hash ${result.suite.hash}`,
-      `wrote ${result.tasksMdPath}`,
-      `wrote ${result.lockPath}`,
+      ...lockLines,
     ];
     io.stdout.write(lines.join('\n') + '\n');
   }
-  return rejected > 0 ? EXIT.checksFailed : EXIT.ok;
+  const unwrittenChange = !written && (comparison.status === 'differs' || comparison.status === 'unreadable');
+  const checkFailed = flags.check && comparison.status !== 'unchanged';
+  return rejected > 0 || unwrittenChange || checkFailed ? EXIT.checksFailed : EXIT.ok;
+}
+
+/** Differences from the lock listed in the terminal; --json lists all. */
+const MAX_SHOWN = 12;
+
+/** What happened to the lock and TASKS.md, and why, in lines for the terminal. */
+function describeLock({ suite, comparison, written, lockPath, tasksMdPath }: ValidateResult, mode: LockWrite, dir: string): string[] {
+  const shown = comparison.differences.slice(0, MAX_SHOWN).map((d) => `  changed  ${d.task}: ${d.change}`);
+  const hidden = comparison.differences.length - shown.length;
+  const changes = hidden > 0 ? [...shown, `  … and ${hidden} more (all of them: --json)`] : shown;
+  const outcome = written ? [`wrote ${tasksMdPath}`, `wrote ${lockPath}`] : [`wrote nothing: ${lockPath} and ${tasksMdPath} are as they were`];
+  const rerun = `run \`bakeoff validate ${dir} --update-lock\` to write the new verdicts, after checking why they changed`;
+  switch (comparison.status) {
+    case 'created':
+      return [mode === 'never' ? `no lock file yet (${lockPath})` : 'no lock file before: the verdicts are new', ...outcome];
+    case 'unchanged':
+      return ['the verdicts are those in the lock', ...outcome];
+    case 'suite-changed':
+      return [`the suite changed since the lock was written (suite hash ${comparison.lockedHash!.slice(0, 12)}… → ${suite.hash.slice(0, 12)}…): the verdicts belong to the new suite`, ...changes, ...outcome];
+    case 'unreadable':
+      return [`the lock file cannot be read: ${comparison.problem}`, ...outcome, ...(written ? [] : [rerun])];
+    case 'differs':
+      return [
+        `the verdicts differ from the lock of this same suite (${comparison.differences.length} difference${comparison.differences.length === 1 ? '' : 's'}):`,
+        ...changes,
+        ...outcome,
+        ...(written ? ['(--update-lock: the new verdicts replace the old ones)'] : [rerun]),
+      ];
+  }
 }
 
 function sum(xs: readonly number[]): number {

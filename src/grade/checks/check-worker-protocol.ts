@@ -6,7 +6,9 @@ export interface CheckWorkerData {
   readonly files: Readonly<Record<string, string>>;
   /** Key of the entry module in `files`. */
   readonly entry: string;
-  readonly limits: Pick<CheckLimits, 'memoryBytes' | 'stackBytes' | 'cpuMs' | 'maxResultBytes'>;
+  /** The QuickJS engine, compiled once by the host (compile-quickjs.ts); else the worker compiles it. */
+  readonly wasmModule?: WebAssembly.Module;
+  readonly limits: Pick<CheckLimits, 'memoryBytes' | 'stackBytes' | 'cpuMs' | 'wallBackstopMs' | 'maxResultBytes'>;
 }
 
 /** One check, as sent to the worker (in a batch: `{ requests: CheckWorkerRequest[] }`). */
@@ -24,17 +26,22 @@ export type VmOutcome =
       /** The result's JSON; absent when the call returned undefined. */
       readonly json?: string;
       readonly durationMs: number;
+      /** CPU time of the worker thread during the check, in ms. */
+      readonly cpuMs: number;
     }
   | {
       readonly kind: 'failure';
       readonly failure: Exclude<CheckFailure, 'wrong-result' | 'source-limit'>;
       readonly message: string;
       readonly durationMs: number;
+      /** CPU time of the worker thread during the check, in ms (undefined when the host could not read it). */
+      readonly cpuMs?: number;
     };
 
 /** A message from the worker. */
 export type CheckWorkerMessage =
-  | { readonly type: 'ready' }
+  /** Loaded; `tid` is the worker thread's kernel id, for the host's CPU backstop. */
+  | { readonly type: 'ready'; readonly tid?: number }
   /** The outcome of the next check of the batch, in order. */
   | { readonly type: 'outcome'; readonly outcome: VmOutcome }
   /** The host side of the worker failed; it exits and is not reused. */

@@ -3,25 +3,33 @@
 // in a fresh runtime and context. Started by start-check-worker.ts; the protocol is described
 // by the types in check-worker-protocol.ts.
 //
-//   workerData            { files, entry, limits }
-//   worker -> host        { type: 'ready' }                  once the WASM module is loaded
+//   workerData            { files, entry, limits, wasmModule? } wasmModule: QuickJS compiled by
+//                                                            the host (compile-quickjs.ts)
+//   worker -> host        { type: 'ready', tid }             once the WASM module is loaded; tid
+//                                                            is the thread's kernel id, so the
+//                                                            host can watch its CPU time
 //   host -> worker        { requests: [{ call, inputJson }] } a batch of checks
 //   worker -> host        { type: 'outcome', outcome }       one per check, in order (VmOutcome)
 //   worker -> host        { type: 'broken', message }        the host side failed on the current
 //                                                            check; the worker exits
 import { parentPort, workerData } from 'node:worker_threads';
-import { newQuickJSWASMModule, RELEASE_SYNC } from 'quickjs-emscripten';
+import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
 import { runCheckInQuickJS } from './run-check-in-quickjs.mjs';
+import { currentThreadId, openThreadCpuClock } from './thread-cpu-clock.mjs';
 
 if (!parentPort) throw new Error('check-worker.mjs must run in a worker thread');
 const port = parentPort;
-const { files, entry, limits } = workerData;
-const quickjs = await newQuickJSWASMModule(RELEASE_SYNC);
+const { files, entry, limits, wasmModule } = workerData;
+// Opened here, in the thread whose CPU time the checks are measured on.
+const clock = openThreadCpuClock();
+const tid = currentThreadId();
+// Instantiated from the host's compiled module when given: no compiling on this thread.
+const quickjs = await newQuickJSWASMModuleFromVariant(wasmModule ? newVariant(RELEASE_SYNC, { wasmModule }) : RELEASE_SYNC);
 
 port.on('message', (/** @type {{ requests: Array<{ call: string, inputJson: string }> }} */ { requests }) => {
   try {
     for (const { call, inputJson } of requests) {
-      port.postMessage({ type: 'outcome', outcome: runCheckInQuickJS({ quickjs, files, entry, limits, call, inputJson }) });
+      port.postMessage({ type: 'outcome', outcome: runCheckInQuickJS({ quickjs, clock, files, entry, limits, call, inputJson }) });
     }
   } catch (error) {
     // An exception outside the VM (an Emscripten abort, a leaked handle) may leave the WASM
@@ -31,4 +39,4 @@ port.on('message', (/** @type {{ requests: Array<{ call: string, inputJson: stri
     port.close();
   }
 });
-port.postMessage({ type: 'ready' });
+port.postMessage({ type: 'ready', tid });

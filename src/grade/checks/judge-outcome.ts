@@ -11,22 +11,22 @@ const MESSAGE_PREVIEW_CHARS = 120;
  * `wrong-result` with a preview of the actual value.
  */
 export function judgeOutcome(check: Check, outcome: VmOutcome): CheckResult {
-  const { durationMs } = outcome;
+  const spent = { durationMs: outcome.durationMs, ...(outcome.cpuMs === undefined ? {} : { cpuMs: outcome.cpuMs }) };
   if (outcome.kind === 'failure') {
-    return { id: check.id, passed: false, failure: outcome.failure, message: outcome.message, durationMs };
+    return { id: check.id, passed: false, failure: outcome.failure, message: outcome.message, ...spent };
   }
   const actual: unknown = outcome.json === undefined ? undefined : JSON.parse(outcome.json);
   // The expected value goes through JSON too, so `undefined` members and -0 compare as JSON does.
   const expectedJson = JSON.stringify(check.expected) as string | undefined;
   const expected: unknown = expectedJson === undefined ? undefined : JSON.parse(expectedJson);
-  if (jsonEqual(actual, expected)) return { id: check.id, passed: true, durationMs };
+  if (jsonEqual(actual, expected)) return { id: check.id, passed: true, ...spent };
   return {
     id: check.id,
     passed: false,
     failure: 'wrong-result',
     message: `expected ${preview(expectedJson, MESSAGE_PREVIEW_CHARS)}, got ${preview(outcome.json, MESSAGE_PREVIEW_CHARS)}`,
     actual: outcome.json === undefined || outcome.json.length <= ACTUAL_PREVIEW_CHARS ? actual : preview(outcome.json, ACTUAL_PREVIEW_CHARS),
-    durationMs,
+    ...spent,
   };
 }
 

@@ -3,6 +3,7 @@
 // TypeScript) because it runs inside the check worker, which Node starts from this folder
 // both under vitest and from the compiled dist (see resolve-check-worker.ts).
 import path from 'node:path';
+import { startBudget } from './check-budget.mjs';
 
 /** Module name of the glue that imports the entry and exposes the call. */
 const GLUE = '<bakeoff-glue>';
@@ -73,10 +74,12 @@ export function resolveImport(files, entry, base, requested) {
  * @typedef {import('quickjs-emscripten').QuickJSWASMModule} QuickJSWASMModule
  * @typedef {import('quickjs-emscripten').QuickJSContext} QuickJSContext
  * @typedef {import('quickjs-emscripten').QuickJSHandle} QuickJSHandle
- * @typedef {{ memoryBytes: number, stackBytes: number, cpuMs: number, maxResultBytes: number }} VmLimits
- * @typedef {{ ctx: QuickJSContext, limits: VmLimits, deadline: number, evaluating: boolean }} Session
- * @typedef {{ kind: 'value', json?: string, durationMs: number }
- *   | { kind: 'failure', failure: string, message: string, durationMs: number }} VmOutcome
+ * @typedef {import('./thread-cpu-clock.mjs').CpuClock} CpuClock
+ * @typedef {{ memoryBytes: number, stackBytes: number, cpuMs: number, wallBackstopMs: number, maxResultBytes: number }} VmLimits
+ * @typedef {import('./check-budget.mjs').CheckBudget} CheckBudget
+ * @typedef {{ ctx: QuickJSContext, limits: VmLimits, budget: CheckBudget, evaluating: boolean }} Session
+ * @typedef {{ kind: 'value', json?: string, durationMs: number, cpuMs: number }
+ *   | { kind: 'failure', failure: string, message: string, durationMs: number, cpuMs: number }} VmOutcome
  */
 
 /** Thrown inside a check to end it with a classified failure. */
@@ -90,26 +93,27 @@ class CheckStop extends Error {
 
 /**
  * Runs one check: `entry[call](JSON.parse(inputJson))` in a fresh runtime and context, with
- * the memory limit, the stack limit and an interrupt deadline of `cpuMs` from the start.
- * Throws only when the host side broke (the caller then discards the WASM module).
- * @param {{ quickjs: QuickJSWASMModule, files: Record<string, string>, entry: string,
+ * the memory limit, the stack limit and a budget of `cpuMs` of this thread's CPU time counted
+ * from before the runtime is created (so compiling the program counts), polled by the
+ * interrupt handler; a wall-clock backstop of `wallBackstopMs` stops a check that the machine
+ * starves of CPU. Throws only when the host side broke (the caller then discards the module).
+ * @param {{ quickjs: QuickJSWASMModule, clock: CpuClock, files: Record<string, string>, entry: string,
  *   limits: VmLimits, call: string, inputJson: string }} options
  * @returns {VmOutcome}
  */
-export function runCheckInQuickJS({ quickjs, files, entry, limits, call, inputJson }) {
-  const started = performance.now();
-  const deadline = Date.now() + limits.cpuMs;
+export function runCheckInQuickJS({ quickjs, clock, files, entry, limits, call, inputJson }) {
+  const budget = startBudget(clock, limits);
   const runtime = quickjs.newRuntime();
   runtime.setMemoryLimit(limits.memoryBytes);
   runtime.setMaxStackSize(limits.stackBytes);
-  runtime.setInterruptHandler(() => Date.now() > deadline);
+  runtime.setInterruptHandler(() => budget.poll());
   runtime.setModuleLoader(
     (name) => (name === START ? START_SOURCE : name.startsWith(REFUSED) ? { error: new Error(name.slice(1)) } : (files[name] ?? { error: new Error(`module not found: ${name}`) })),
     (base, requested) => resolveImport(files, entry, base, requested),
   );
   const ctx = runtime.newContext();
   /** @type {Session} */
-  const session = { ctx, limits, deadline, evaluating: false };
+  const session = { ctx, limits, budget, evaluating: false };
   const mark = ctx.newFunction('markEvaluating', () => {
     session.evaluating = true;
   });
@@ -125,9 +129,9 @@ export function runCheckInQuickJS({ quickjs, files, entry, limits, call, inputJs
     ctx.dispose();
     runtime.dispose();
   }
-  const durationMs = performance.now() - started;
-  if (result instanceof CheckStop) return { kind: 'failure', failure: result.failure, message: result.message, durationMs };
-  return { kind: 'value', ...result, durationMs };
+  const spent = { durationMs: budget.wallMs(), cpuMs: budget.cpuMs() };
+  if (result instanceof CheckStop) return { kind: 'failure', failure: result.failure, message: result.message, ...spent };
+  return { kind: 'value', ...result, ...spent };
 }
 
 /**
@@ -160,7 +164,7 @@ function callEntry(session, entry, call, inputJson) {
 
 /**
  * Returns the handle itself when it is not a promise; otherwise runs pending jobs (still under
- * the interrupt deadline) and returns the fulfilled value, or throws the classified failure.
+ * the budget) and returns the fulfilled value, or throws the classified failure.
  * Takes ownership of `handle`.
  * @param {Session} session @param {QuickJSHandle} handle @param {string} what
  * @returns {QuickJSHandle}
@@ -175,7 +179,7 @@ function settle(session, handle, what) {
     const state = ctx.getPromiseState(promise);
     if (state.type === 'fulfilled') return state.value;
     if (state.type === 'rejected') return unwrap(session, { error: state.error });
-    throw late(session, 'code-error', `${what} never settled: it was still pending when no work was left to run`);
+    throw late(session.budget, 'code-error', `${what} never settled: it was still pending when no work was left to run`);
   });
 }
 
@@ -211,15 +215,13 @@ function withHandle(handle, fn) {
  * @param {Session} session @param {QuickJSHandle} error
  * @returns {CheckStop}
  */
-function classify({ ctx, limits, deadline, evaluating }, error) {
+function classify({ ctx, limits, budget, evaluating }, error) {
   const dumped = ctx.dump(error);
   const isObject = dumped !== null && typeof dumped === 'object';
   const name = isObject && typeof dumped.name === 'string' ? dumped.name : '';
   const text = isObject && typeof dumped.message === 'string' ? dumped.message : isObject ? JSON.stringify(dumped) : String(dumped);
   const described = clip(`${name ? `${name}: ` : 'uncaught value: '}${text || '(empty)'}${isObject ? location(dumped) : ''}`);
-  if (name === 'InternalError' && text === 'interrupted') {
-    return new CheckStop('timeout', `the check ran past its ${limits.cpuMs} ms time limit (${described})`);
-  }
+  if (name === 'InternalError' && text === 'interrupted' && budget.stopped) return stopped(budget, `(${described})`);
   if (name === 'InternalError' && (text === 'out of memory' || text === 'string too long')) {
     return new CheckStop('memory', `the check ran out of its ${limits.memoryBytes} bytes of memory (${described})`);
   }
@@ -227,19 +229,36 @@ function classify({ ctx, limits, deadline, evaluating }, error) {
     return new CheckStop('stack', `the check overflowed its ${limits.stackBytes} bytes of stack (${described})`);
   }
   if (!evaluating) return new CheckStop('load-error', `the program failed to load: ${described}`);
-  return late({ limits, deadline }, 'code-error', described);
+  return late(budget, 'code-error', described);
 }
 
 /**
- * Once the deadline has passed, every pending job is interrupted as soon as it polls, which can
- * leave a promise pending or rejected with an error QuickJS raised in its own promise machinery
- * (seen: `TypeError: not a function`). Such an ending is a timeout, not the program's error.
- * @param {Pick<Session, 'limits' | 'deadline'>} session @param {string} failure @param {string} message
+ * Once the budget has stopped the check, every pending job is interrupted as soon as it polls,
+ * which can leave a promise pending or rejected with an error QuickJS raised in its own promise
+ * machinery (seen: `TypeError: not a function`). Such an ending is the limit, not the
+ * program's error.
+ * @param {CheckBudget} budget @param {string} failure @param {string} message
  * @returns {CheckStop}
  */
-function late({ limits, deadline }, failure, message) {
-  if (Date.now() <= deadline) return new CheckStop(failure, message);
-  return new CheckStop('timeout', `the check ran past its ${limits.cpuMs} ms time limit (it then ended with: ${message})`);
+function late(budget, failure, message) {
+  if (!budget.stopped) return new CheckStop(failure, message);
+  return stopped(budget, `(it then ended with: ${message})`);
+}
+
+/**
+ * The failure of a check the budget stopped: the CPU limit (`timeout`) or the wall-clock
+ * backstop (`wall-backstop`), each with the CPU and wall time it had used.
+ * @param {CheckBudget} budget @param {string} detail
+ * @returns {CheckStop}
+ */
+function stopped(budget, detail) {
+  const { cpuMs, wallBackstopMs } = budget.limits;
+  const used = `${Math.round(budget.cpuMs())} ms of CPU time in ${Math.round(budget.wallMs())} ms of wall time`;
+  if (budget.stopped === 'cpu') return new CheckStop('timeout', `the check used more than its ${cpuMs} ms of CPU time: ${used} ${detail}`);
+  return new CheckStop(
+    'wall-backstop',
+    `the check ran past the wall-clock backstop of ${wallBackstopMs} ms, not its CPU limit: ${used}, under its ${cpuMs} ms — the machine gave it too little CPU ${detail}`,
+  );
 }
 
 /** Longest description of a thrown value kept in a message (agents can throw megabytes). */

@@ -9,7 +9,7 @@ import { runChecksInWorker } from './run-checks-in-worker.js';
 const data = (cpuMs: number): CheckWorkerData => ({
   files: { 'src/index.js': 'export const spin = () => { for (;;) {} };\nexport const ok = (x) => x + 1;\n' },
   entry: 'src/index.js',
-  limits: { memoryBytes: 32 << 20, stackBytes: 1 << 20, cpuMs, maxResultBytes: 1 << 20 },
+  limits: { memoryBytes: 32 << 20, stackBytes: 1 << 20, cpuMs, wallBackstopMs: 20 * cpuMs, maxResultBytes: 1 << 20 },
 });
 
 // Stand-in workers, written at test time: they speak the protocol but misbehave.
@@ -22,14 +22,14 @@ function fakeWorker(name: string, body: string): URL {
 }
 
 describe('runChecksInWorker', () => {
-  it('terminates a check at the host backstop when the interrupt handler does not stop it, then runs the next check in a new worker', async () => {
-    // A 60 s interrupt deadline stands for time the handler cannot see (native code, GC).
+  it('terminates a check at the host CPU backstop when the interrupt handler does not stop it, then runs the next check in a new worker', async () => {
+    // A 60 s CPU limit in the VM stands for time the handler cannot see (native code, GC).
     const requests = [{ call: 'ok', inputJson: '1' }, { call: 'spin', inputJson: 'null' }, { call: 'ok', inputJson: '2' }, { call: 'spin', inputJson: 'null' }, { call: 'ok', inputJson: '3' }];
-    const outcomes = await runChecksInWorker({ data: data(60_000), requests, backstopMs: 300 });
+    const outcomes = await runChecksInWorker({ data: data(60_000), requests, backstop: { cpuMs: 300, wallMs: 60_000 } });
     expect(outcomes.map((o) => (o.kind === 'value' ? o.json : o.failure))).toEqual(['2', 'timeout', '3', 'timeout', '4']);
-    expect(outcomes[1]).toMatchObject({ message: expect.stringMatching(/^the check ran past the host backstop of 300 ms .*its worker was terminated$/) });
-    expect(outcomes[1]!.durationMs).toBeGreaterThanOrEqual(295);
-    expect(outcomes[1]!.durationMs).toBeLessThan(1000);
+    expect(outcomes[1]).toMatchObject({ message: expect.stringMatching(/^the check used \d+ ms of CPU time, past the host's CPU backstop of 300 ms, .*its worker was terminated$/) });
+    expect(outcomes[1]!.cpuMs).toBeGreaterThanOrEqual(300);
+    expect(outcomes[1]!.cpuMs).toBeLessThan(400);
   });
 
   it('fails a check whose worker dies with code-error and runs the next check in a new worker', async () => {
@@ -44,7 +44,7 @@ describe('runChecksInWorker', () => {
 parentPort.postMessage({ type: 'ready' });`,
     );
     const requests = ['ok', 'die', 'ok', 'ok'].map((call) => ({ call, inputJson: 'null' }));
-    const outcomes = await runChecksInWorker({ data: data(500), requests, backstopMs: 5000, workerUrl });
+    const outcomes = await runChecksInWorker({ data: data(500), requests, backstop: { cpuMs: 5000, wallMs: 5000 }, workerUrl });
     expect(outcomes).toHaveLength(4);
     expect(outcomes[0]).toMatchObject({ kind: 'value', json: '"fine"' });
     expect(outcomes[1]).toMatchObject({ kind: 'failure', failure: 'code-error', message: "the grader's QuickJS worker died on this check: the check worker exited with code 7" });
@@ -62,7 +62,7 @@ parentPort.postMessage({ type: 'ready' });`,
 parentPort.postMessage({ type: 'ready' });`,
     );
     const requests = [{ call: 'a', inputJson: 'null' }, { call: 'b', inputJson: 'null' }];
-    const outcomes = await runChecksInWorker({ data: data(500), requests, backstopMs: 5000, workerUrl });
+    const outcomes = await runChecksInWorker({ data: data(500), requests, backstop: { cpuMs: 5000, wallMs: 5000 }, workerUrl });
     expect(outcomes[0]).toMatchObject({ failure: 'code-error', message: "the grader's QuickJS runtime failed on this check: RuntimeError: Aborted()" });
     // The second check ran in a fresh worker, which broke too.
     expect(outcomes).toHaveLength(2);
@@ -71,7 +71,7 @@ parentPort.postMessage({ type: 'ready' });`,
 
   it('throws when the worker cannot start, since then the instrument is broken', async () => {
     const workerUrl = fakeWorker('crashes.mjs', "throw new Error('cannot load the WASM module');");
-    await expect(runChecksInWorker({ data: data(500), requests: [{ call: 'ok', inputJson: '1' }], backstopMs: 5000, workerUrl })).rejects.toThrow(
+    await expect(runChecksInWorker({ data: data(500), requests: [{ call: 'ok', inputJson: '1' }], backstop: { cpuMs: 5000, wallMs: 5000 }, workerUrl })).rejects.toThrow(
       'the check worker failed to start: the check worker threw Error: cannot load the WASM module',
     );
   });

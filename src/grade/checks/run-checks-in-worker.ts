@@ -1,11 +1,11 @@
 import type { CheckWorkerData, CheckWorkerRequest, VmOutcome } from './check-worker-protocol.js';
-import { startCheckWorker, type CheckWorker } from './start-check-worker.js';
+import { startCheckWorker, type CheckWorker, type HostBackstop } from './start-check-worker.js';
 
 export interface RunChecksInWorkerOptions {
   readonly data: CheckWorkerData;
   readonly requests: readonly CheckWorkerRequest[];
-  /** Host timer per check, beyond the VM's own interrupt deadline. */
-  readonly backstopMs: number;
+  /** The host's limits per check, beyond the VM's own budget. */
+  readonly backstop: HostBackstop;
   /** The worker file; defaults to the one resolveCheckWorker finds. */
   readonly workerUrl?: URL;
 }
@@ -22,7 +22,7 @@ export async function runChecksInWorker(options: RunChecksInWorkerOptions): Prom
   let worker: CheckWorker | undefined;
   try {
     while (outcomes.length < options.requests.length) {
-      worker ??= await startCheckWorker({ data: options.data, backstopMs: options.backstopMs, ...(options.workerUrl ? { workerUrl: options.workerUrl } : {}) });
+      worker ??= await startCheckWorker({ data: options.data, backstop: options.backstop, ...(options.workerUrl ? { workerUrl: options.workerUrl } : {}) });
       const run = await worker.run(options.requests.slice(outcomes.length));
       outcomes.push(...run.outcomes);
       if (!run.reusable) {

@@ -1,12 +1,13 @@
 import { checkSourceLimits } from './check-source-limits.js';
 import { judgeOutcome } from './judge-outcome.js';
 import { runChecksInWorker } from './run-checks-in-worker.js';
-import { DEFAULT_CHECK_LIMITS, type Check, type CheckFailure, type CheckLimits, type CheckResult } from './types.js';
+import { DEFAULT_CHECK_LIMITS, WALL_BACKSTOP_FACTOR, type Check, type CheckFailure, type CheckLimits, type CheckResult } from './types.js';
 
 /**
- * Time the host backstop allows beyond `cpuMs` before it terminates the worker: the interrupt
- * handler stops JavaScript at the deadline, but time spent in native code or garbage collection
- * (measured up to about 4 s for an allocation loop) is invisible to it.
+ * Time the host backstop allows beyond each VM limit before it terminates the worker: CPU time
+ * beyond `cpuMs` (the interrupt handler stops JavaScript at the limit, but time spent in native
+ * code or garbage collection, measured up to about 4 s for an allocation loop, is invisible to
+ * it) and wall time beyond `wallBackstopMs` (a worker that no longer polls at all).
  */
 export const BACKSTOP_GRACE_MS = 1500;
 
@@ -16,7 +17,7 @@ export interface RunChecksOptions {
   /** Key of the entry module in `files`, e.g. `src/index.js`. */
   readonly entry: string;
   readonly checks: readonly Check[];
-  /** Overrides of {@link DEFAULT_CHECK_LIMITS}. */
+  /** Overrides of {@link DEFAULT_CHECK_LIMITS}; without `wallBackstopMs`, it is {@link WALL_BACKSTOP_FACTOR} × cpuMs. */
   readonly limits?: Partial<CheckLimits>;
 }
 
@@ -42,9 +43,13 @@ export async function runChecks(options: RunChecksOptions): Promise<CheckResult[
   }
   if (checks.length === 0) return [];
   const outcomes = await runChecksInWorker({
-    data: { files, entry, limits: { memoryBytes: limits.memoryBytes, stackBytes: limits.stackBytes, cpuMs: limits.cpuMs, maxResultBytes: limits.maxResultBytes } },
+    data: {
+      files,
+      entry,
+      limits: { memoryBytes: limits.memoryBytes, stackBytes: limits.stackBytes, cpuMs: limits.cpuMs, wallBackstopMs: limits.wallBackstopMs, maxResultBytes: limits.maxResultBytes },
+    },
     requests: checks.map((check) => ({ call: callName(check), inputJson: inputJson(check) })),
-    backstopMs: limits.cpuMs + BACKSTOP_GRACE_MS,
+    backstop: { cpuMs: limits.cpuMs + BACKSTOP_GRACE_MS, wallMs: limits.wallBackstopMs + BACKSTOP_GRACE_MS },
   });
   return checks.map((check, i) => judgeOutcome(check, outcomes[i]!));
 }
@@ -57,6 +62,7 @@ function resolveLimits(overrides: Partial<CheckLimits> = {}): CheckLimits {
     if (!Number.isFinite(value) || value <= 0) throw new Error(`limits.${key} must be a positive number, got ${String(value)}`);
     limits[key] = value;
   }
+  if (overrides.wallBackstopMs === undefined) limits.wallBackstopMs = WALL_BACKSTOP_FACTOR * limits.cpuMs;
   return limits;
 }
 

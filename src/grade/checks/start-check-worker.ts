@@ -1,6 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import type { CheckWorkerData, CheckWorkerMessage, CheckWorkerRequest, VmOutcome } from './check-worker-protocol.js';
+import { compiledQuickJS } from './compile-quickjs.js';
 import { resolveCheckWorker } from './resolve-check-worker.js';
+import { openTaskCpuClock, type TaskCpuClock } from './task-cpu-clock.js';
 
 /**
  * QuickJS's 1 MiB stack limit only holds when the host thread has room beyond it: on the
@@ -10,6 +12,8 @@ import { resolveCheckWorker } from './resolve-check-worker.js';
 const WORKER_STACK_MB = 8;
 /** Keeps the end of the worker's stderr (Emscripten prints aborts there) for messages. */
 const STDERR_TAIL_CHARS = 2000;
+/** Shortest wait between two looks of the host backstop at a running check. */
+const MIN_POLL_MS = 20;
 
 /** The outcomes of a batch of checks, and whether the worker may run more. */
 export interface CheckWorkerRun {
@@ -28,12 +32,24 @@ export interface CheckWorker {
   run(requests: readonly CheckWorkerRequest[]): Promise<CheckWorkerRun>;
   /** Terminates the worker. */
   stop(): Promise<void>;
+  /** The worker thread's kernel thread id, when the worker reported it. */
+  readonly tid: number | undefined;
+}
+
+/**
+ * The host's limits per check, beyond the VM's own (which stop a check cleanly from inside).
+ * When one is passed the worker is terminated and the check fails.
+ */
+export interface HostBackstop {
+  /** CPU time of the worker thread (`timeout`): catches time the interrupt handler cannot see. */
+  readonly cpuMs: number;
+  /** Wall time (`wall-backstop`): catches a worker that gets no CPU, or no longer polls at all. */
+  readonly wallMs: number;
 }
 
 export interface StartCheckWorkerOptions {
   readonly data: CheckWorkerData;
-  /** Host timer per check; when it fires the worker is terminated and the check times out. */
-  readonly backstopMs: number;
+  readonly backstop: HostBackstop;
   /** How long loading the WASM module may take before starting counts as broken. */
   readonly startupTimeoutMs?: number;
   /** The worker file; defaults to {@link resolveCheckWorker}. */
@@ -44,12 +60,14 @@ type WorkerEvent = CheckWorkerMessage | { readonly type: 'died'; readonly messag
 type Listener = (event: WorkerEvent) => void;
 
 /**
- * Starts a check worker and waits until it has loaded the QuickJS WASM module.
+ * Starts a check worker on the process's compiled QuickJS module and waits until it has
+ * instantiated it.
  * @throws Error when the worker cannot start (the instrument is broken, not the program).
  */
 export async function startCheckWorker(options: StartCheckWorkerOptions): Promise<CheckWorker> {
+  const wasmModule = options.data.wasmModule ?? (await compiledQuickJS());
   const worker = new Worker(options.workerUrl ?? resolveCheckWorker(), {
-    workerData: options.data,
+    workerData: { ...options.data, wasmModule },
     resourceLimits: { stackSizeMb: WORKER_STACK_MB },
     execArgv: [],
     stdout: true,
@@ -68,7 +86,7 @@ export async function startCheckWorker(options: StartCheckWorkerOptions): Promis
   worker.on('exit', (code) => died(`the check worker exited with code ${code}`));
 
   const startupTimeoutMs = options.startupTimeoutMs ?? 30_000;
-  await new Promise<void>((resolve, reject) => {
+  const tid = await new Promise<number | undefined>((resolve, reject) => {
     const timer = setTimeout(() => {
       void worker.terminate();
       reject(new Error(`the check worker did not start within ${startupTimeoutMs} ms`));
@@ -76,50 +94,75 @@ export async function startCheckWorker(options: StartCheckWorkerOptions): Promis
     listener = (event) => {
       clearTimeout(timer);
       listener = () => undefined;
-      if (event.type === 'ready') resolve();
+      if (event.type === 'ready') resolve(event.tid);
       else reject(new Error(`the check worker failed to start: ${'message' in event ? event.message : `unexpected message ${event.type}`}`));
     };
   });
 
+  const clock = tid === undefined ? undefined : openTaskCpuClock(tid);
   return {
-    run: (requests) => runBatch(worker, requests, options.backstopMs, (l) => (listener = l)),
+    tid,
+    run: (requests) => runBatch({ worker, clock, backstop: options.backstop }, requests, (l) => (listener = l)),
     stop: async () => {
       listener = () => undefined;
+      clock?.close();
       await worker.terminate();
     },
   };
 }
 
+interface Watched {
+  readonly worker: Worker;
+  readonly clock: TaskCpuClock | undefined;
+  readonly backstop: HostBackstop;
+}
+
 /**
  * Sends the whole batch at once (a round trip per check costs about 2 ms on a 1-core VM) and
- * restarts the backstop timer whenever an outcome arrives, since the worker then starts the
- * next check.
+ * restarts the backstop whenever an outcome arrives, since the worker then starts the next
+ * check. The backstop looks at the check when its CPU or wall limit could first have passed
+ * (the thread's CPU time cannot grow faster than wall time), and again until one has.
  */
-function runBatch(worker: Worker, requests: readonly CheckWorkerRequest[], backstopMs: number, listen: (l: Listener) => void): Promise<CheckWorkerRun> {
+function runBatch({ worker, clock, backstop }: Watched, requests: readonly CheckWorkerRequest[], listen: (l: Listener) => void): Promise<CheckWorkerRun> {
   const outcomes: VmOutcome[] = [];
   if (requests.length === 0) return Promise.resolve({ outcomes, reusable: true });
   return new Promise((resolve) => {
     let started = performance.now();
+    let cpuStart = clock?.readNs();
     let timer: NodeJS.Timeout | undefined;
+    const cpuMs = (): number | undefined => {
+      const now = clock?.readNs();
+      return now === undefined || cpuStart === undefined ? undefined : (now - cpuStart) / 1e6;
+    };
     const finish = (reusable: boolean) => {
       clearTimeout(timer);
       listen(() => undefined);
       resolve({ outcomes, reusable });
     };
-    const fail = (failure: 'timeout' | 'code-error', message: string) => {
-      outcomes.push({ kind: 'failure', failure, message, durationMs: performance.now() - started });
+    const fail = (failure: 'timeout' | 'wall-backstop' | 'code-error', message: string, cpu = cpuMs()) => {
+      outcomes.push({ kind: 'failure', failure, message, durationMs: performance.now() - started, ...(cpu === undefined ? {} : { cpuMs: cpu }) });
       finish(false);
+    };
+    const look = () => {
+      const wall = performance.now() - started;
+      const cpu = cpuMs();
+      if (cpu !== undefined && cpu >= backstop.cpuMs) {
+        void worker.terminate();
+        fail('timeout', `the check used ${Math.round(cpu)} ms of CPU time, past the host's CPU backstop of ${backstop.cpuMs} ms, in code the interrupt handler cannot stop (native code or garbage collection); its worker was terminated`, cpu);
+      } else if (wall >= backstop.wallMs) {
+        void worker.terminate();
+        const used = cpu === undefined ? 'its CPU time could not be read' : `it had used ${Math.round(cpu)} ms of CPU time, under the host's CPU backstop of ${backstop.cpuMs} ms`;
+        fail('wall-backstop', `the check ran past the host's wall-clock backstop of ${backstop.wallMs} ms, not its CPU limit (${used}; the machine gave it too little CPU, or the worker stopped); its worker was terminated`, cpu);
+      } else {
+        const untilCpu = cpu === undefined ? Infinity : backstop.cpuMs - cpu;
+        timer = setTimeout(look, Math.max(MIN_POLL_MS, Math.min(untilCpu, backstop.wallMs - wall)));
+      }
     };
     const arm = () => {
       clearTimeout(timer);
       started = performance.now();
-      timer = setTimeout(() => {
-        void worker.terminate();
-        fail(
-          'timeout',
-          `the check ran past the host backstop of ${backstopMs} ms (time spent where the interrupt handler cannot stop it, e.g. in native code or garbage collection); its worker was terminated`,
-        );
-      }, backstopMs);
+      cpuStart = clock?.readNs();
+      timer = setTimeout(look, Math.max(MIN_POLL_MS, Math.min(backstop.cpuMs, backstop.wallMs)));
     };
     listen((event) => {
       if (event.type === 'outcome') {

@@ -14,7 +14,10 @@ export interface Check {
  * Why a check failed.
  * - `wrong-result`: the call returned, but not the expected value.
  * - `code-error`: the agent's code threw (or its promise rejected or never settled).
- * - `timeout`: the check ran past `cpuMs` (the interrupt handler or the host backstop).
+ * - `timeout`: the check used more than `cpuMs` of CPU time (stopped by the interrupt handler,
+ *   or by the host when the time went where the handler cannot see it: native code, GC).
+ * - `wall-backstop`: the check ran past `wallBackstopMs` of wall time while still under its CPU
+ *   limit (the machine starved it of CPU); not the CPU limit, and reported apart from it.
  * - `memory`: the check ran out of `memoryBytes`.
  * - `stack`: the check overflowed `stackBytes`.
  * - `result-too-large`: the result's JSON is over `maxResultBytes`.
@@ -25,6 +28,7 @@ export type CheckFailure =
   | 'wrong-result'
   | 'code-error'
   | 'timeout'
+  | 'wall-backstop'
   | 'memory'
   | 'stack'
   | 'result-too-large'
@@ -49,6 +53,8 @@ export interface CheckResult {
   readonly actual?: unknown;
   /** Wall time of the check, from runtime creation to disposal (or to the backstop). */
   readonly durationMs: number;
+  /** CPU time of the check's thread over the same span, in ms (absent for source-limit and load failures found before the VM). */
+  readonly cpuMs?: number;
 }
 
 /** Limits for running checks; see {@link DEFAULT_CHECK_LIMITS}. */
@@ -57,8 +63,16 @@ export interface CheckLimits {
   memoryBytes: number;
   /** QuickJS stack limit per check. */
   stackBytes: number;
-  /** Time per check (wall clock: Node 20 has no per-thread CPU clock), from runtime creation. */
+  /**
+   * CPU time per check, of the worker thread that runs it, from before runtime creation
+   * (compiling the program counts) to the end of the call (see docs/decisions/006).
+   */
   cpuMs: number;
+  /**
+   * Wall-clock backstop per check: stops a check the machine starves of CPU, reported as
+   * `wall-backstop`, never as the CPU limit. Defaults to {@link WALL_BACKSTOP_FACTOR} × cpuMs.
+   */
+  wallBackstopMs: number;
   /** Most JS files the program may have. */
   maxFiles: number;
   /** Most bytes (UTF-8) all JS files together may have. */
@@ -67,11 +81,15 @@ export interface CheckLimits {
   maxResultBytes: number;
 }
 
+/** The default wall-clock backstop, in multiples of the CPU limit (measured: see docs/decisions/006). */
+export const WALL_BACKSTOP_FACTOR = 20;
+
 /** The calibration suite's limits (DESIGN.md §1 item 3). Frozen: spread it to change a field. */
 export const DEFAULT_CHECK_LIMITS: CheckLimits = Object.freeze({
   memoryBytes: 32 * 1024 * 1024,
   stackBytes: 1024 * 1024,
   cpuMs: 500,
+  wallBackstopMs: WALL_BACKSTOP_FACTOR * 500,
   maxFiles: 24,
   maxSourceBytes: 128 * 1024,
   maxResultBytes: 1024 * 1024,
