@@ -30,6 +30,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--concurrency <n>', 'tasks checked at once', parsePositiveInt, 2)
     .option('--update-lock', 'write the new verdicts even when they differ from the lock of the same suite', false)
     .option('--check', 'for CI: write nothing; exit 1 unless every task is admitted and the verdicts are the lock\'s', false)
+    .option('--task <id>', 'validate this task only (repeatable); the other tasks keep their verdicts from the lock', collect, [])
     .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false)
     .action(async (suite: string, flags) => {
       code = await validateCommand(suite, flags, io);

@@ -25,14 +25,16 @@ const OrderLock = z.object({
   checks: z.record(z.string(), z.string()).optional(),
 });
 
+/** `taskHash`: the task's own hash when it was validated (lets `validate --task` keep other tasks' verdicts). */
 const TaskLock = z.discriminatedUnion('admitted', [
-  z.object({ admitted: z.literal(true), orders: z.array(OrderLock).min(1) }),
-  z.object({ admitted: z.literal(false), reason: z.string() }),
+  z.object({ admitted: z.literal(true), orders: z.array(OrderLock).min(1), taskHash: z.string().optional() }),
+  z.object({ admitted: z.literal(false), reason: z.string(), taskHash: z.string().optional() }),
 ]);
 
 export const SuiteLock = z.object({
   schemaVersion: z.literal(1),
-  suite: z.object({ id: z.string(), hash: z.string().regex(/^[0-9a-f]{64}$/) }),
+  /** `controlsDigest`: the controls the verdicts were reached under. */
+  suite: z.object({ id: z.string(), hash: z.string().regex(/^[0-9a-f]{64}$/), controlsDigest: z.string().optional() }),
   tasks: z.record(z.string(), TaskLock),
 });
 export type SuiteLock = z.infer<typeof SuiteLock>;
@@ -50,11 +52,17 @@ export async function writeLock(suiteDir: string, lock: SuiteLock): Promise<stri
 export function lockFromAdmissions(suite: Suite, admissions: ReadonlyMap<string, TaskAdmission>): SuiteLock {
   const tasks = suite.tasks.map((t): [string, TaskLock] => {
     const a = admissions.get(t.id)!;
-    if (!a.admitted) return [t.id, { admitted: false, reason: a.reason }];
+    if (!a.admitted) return [t.id, { admitted: false, reason: a.reason, taskHash: t.hash }];
     const orders = a.orders.map((o) => ({ order: o.order, failToPass: [...o.failToPass], passToPass: [...o.passToPass], ...(o.checks ? { checks: { ...o.checks } } : {}) }));
-    return [t.id, { admitted: true, orders }];
+    return [t.id, { admitted: true, orders, taskHash: t.hash }];
   });
-  return { schemaVersion: 1, suite: { id: suite.id, hash: suite.hash }, tasks: Object.fromEntries(tasks) };
+  return { schemaVersion: 1, suite: { id: suite.id, hash: suite.hash, controlsDigest: suite.controlsDigest }, tasks: Object.fromEntries(tasks) };
+}
+
+/** A lock entry as the admission it records (for TASKS.md when only some tasks are validated again). */
+export function admissionFromLock(entry: TaskLock): TaskAdmission {
+  if (!entry.admitted) return { admitted: false, reason: entry.reason };
+  return { admitted: true, testSec: 0, orders: entry.orders.map((o) => ({ order: o.order, failToPass: o.failToPass, passToPass: o.passToPass, ...(o.checks ? { checks: o.checks } : {}) })) };
 }
 
 /** What is in a suite's lock file, without judging whether it fits the suite. */

@@ -9,7 +9,8 @@ import { admitChecksTask, type NotedAdmission } from './admit-checks-task.js';
 import { admitTask } from './admit-task.js';
 import { compareLocks, type LockDifference } from './compare-lock.js';
 import { GoldPatchError } from './workspace-with-gold.js';
-import { lockFromAdmissions, readLockFile, writeLock, LOCK_FILE, type SuiteLock } from './lock.js';
+import { UserError } from '../errors.js';
+import { admissionFromLock, lockFromAdmissions, readLockFile, writeLock, LOCK_FILE, type SuiteLock } from './lock.js';
 import { renderTasksMd } from './render-tasks-md.js';
 import type { Suite } from './types.js';
 
@@ -45,6 +46,11 @@ export interface ValidateOptions {
   readonly cacheDir: string;
   readonly concurrency: number;
   readonly lockWrite?: LockWrite;
+  /**
+   * Validate these tasks only (`--task`), keeping every other task's verdict from the lock —
+   * allowed when the lock was written under the same controls and no other task changed since.
+   */
+  readonly tasks?: readonly string[];
   readonly onTaskEnd?: (task: string, admission: NotedAdmission) => void;
 }
 
@@ -64,10 +70,10 @@ export interface ValidateResult {
  */
 export async function validateSuite(suite: Suite, options: ValidateOptions): Promise<ValidateResult> {
   const env = baseEnv();
+  const admissions = new Map<string, NotedAdmission>(options.tasks ? await keptAdmissions(suite, options.tasks) : []);
   const scratch = await scratchRoot(`validate ${process.pid} ${Date.now()}`);
-  const admissions = new Map<string, NotedAdmission>();
   try {
-    await runPool(suite.tasks, options.concurrency, async (task) => {
+    await runPool(suite.tasks.filter((t) => !admissions.has(t.id)), options.concurrency, async (task) => {
       const admission = withoutScratch(await admitOne(suite, task, { ...options, env, scratch }), scratch);
       admissions.set(task.id, admission);
       options.onTaskEnd?.(task.id, admission);
@@ -86,6 +92,35 @@ export async function validateSuite(suite: Suite, options: ValidateOptions): Pro
     await writeFile(tasksMdPath, renderTasksMd(suite, admissions));
   }
   return { suite, admissions, comparison, written, lockPath, tasksMdPath };
+}
+
+/**
+ * For `--task`: the verdicts of every task not named, taken from the lock, which must have been
+ * written under these controls with each of those tasks as it is now (its `taskHash`).
+ */
+async function keptAdmissions(suite: Suite, selected: readonly string[]): Promise<Map<string, NotedAdmission>> {
+  const known = new Set(suite.tasks.map((t) => t.id));
+  const unknown = selected.filter((id) => !known.has(id));
+  if (unknown.length > 0) throw new UserError(`--task: no task ${unknown.map((u) => JSON.stringify(u)).join(', ')} in ${suite.dir} (tasks: ${[...known].join(', ')})`);
+  const whole = `validate the whole suite (without --task)`;
+  const state = await readLockFile(suite.dir);
+  if (state.kind !== 'ok') throw new UserError(`--task: ${state.file} ${state.kind === 'missing' ? 'does not exist' : 'cannot be read'}; ${whole} first`);
+  const { lock } = state;
+  if (lock.suite.id !== suite.id || lock.suite.controlsDigest !== suite.controlsDigest) {
+    throw new UserError(`--task: ${state.file} was written for ${lock.suite.controlsDigest === undefined ? 'an older bakeoff (no controls digest)' : 'other controls or another suite'}; ${whole}`);
+  }
+  const kept = new Map<string, NotedAdmission>();
+  const changed: string[] = [];
+  for (const task of suite.tasks) {
+    if (selected.includes(task.id)) continue;
+    const entry = lock.tasks[task.id];
+    if (!entry || entry.taskHash !== task.hash) changed.push(task.id);
+    else kept.set(task.id, admissionFromLock(entry));
+  }
+  if (changed.length > 0) {
+    throw new UserError(`--task: ${changed.join(', ')} also changed since ${state.file} was written (or ${changed.length === 1 ? 'is' : 'are'} not in it): add --task ${changed.join(' --task ')}, or ${whole}`);
+  }
+  return kept;
 }
 
 async function compareWithLockFile(suite: Suite, lock: SuiteLock): Promise<LockComparison> {

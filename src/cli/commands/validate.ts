@@ -13,6 +13,8 @@ export interface ValidateFlags {
   readonly unsafeNoSandbox: boolean;
   readonly updateLock: boolean;
   readonly check: boolean;
+  /** `--task`: validate these only; the others keep their verdicts from the lock. */
+  readonly task?: readonly string[];
 }
 
 /**
@@ -31,6 +33,7 @@ export async function validateCommand(dir: string, flags: ValidateFlags, io: Cli
     cacheDir: cacheDir(io),
     concurrency: flags.concurrency,
     lockWrite,
+    ...(flags.task && flags.task.length > 0 ? { tasks: flags.task } : {}),
     onTaskEnd: (task, a) => {
       if (!flags.json) io.stderr.write(a.admitted ? `  admitted  ${task}\n` : `  REJECTED  ${task}: ${escapeControl(a.reason)}\n`);
     },

@@ -1,0 +1,54 @@
+import { appendFile, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bakeoff, copySuite, FIXTURES } from './helpers.js';
+
+interface Lock { suite: { hash: string }; tasks: Record<string, { admitted: boolean; taskHash?: string; orders?: unknown[] }> }
+
+const readLock = async (suite: string): Promise<Lock> => JSON.parse(await readFile(path.join(suite, 'bakeoff.lock.json'), 'utf8')) as Lock;
+
+/** `validate --task`: one task validated again, the others' verdicts kept from the lock. */
+describe('bakeoff validate --task', () => {
+  let suite: string;
+  let wholeSec: number;
+
+  beforeAll(async () => {
+    suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
+    const started = Date.now();
+    const v = await bakeoff(['validate', suite]);
+    wholeSec = (Date.now() - started) / 1000;
+    expect(v.exitCode, v.stdout + v.stderr).toBe(0);
+  });
+
+  it('validates only the named task after it changed, keeps the other verdict, and updates the lock for the new suite', async () => {
+    const before = await readLock(suite);
+    await appendFile(path.join(suite, 'tasks/py-add/orders/1/prompt.md'), '\nThe owner adds: negative numbers too.\n');
+    const started = Date.now();
+    const r = await bakeoff(['validate', suite, '--task', 'py-add', '--json']);
+    const taskSec = (Date.now() - started) / 1000;
+    expect(r.exitCode, r.stderr).toBe(0);
+    const after = await readLock(suite);
+    expect(after.suite.hash).not.toBe(before.suite.hash);
+    expect(after.tasks.add).toEqual(before.tasks.add);
+    expect(after.tasks['py-add']?.admitted).toBe(true);
+    expect(after.tasks['py-add']?.taskHash).not.toBe(before.tasks['py-add']?.taskHash);
+    // a run can use the lock at once
+    const run = await bakeoff(['run', suite, '--agent', 'gold', '--runs', '1', '--out', path.join(path.dirname(suite), 'out'), '--json']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    console.log(`validate: whole suite (2 tasks) ${wholeSec.toFixed(1)} s, --task py-add ${taskSec.toFixed(1)} s`);
+    expect(taskSec).toBeLessThan(wholeSec);
+  });
+
+  it('refuses when another task changed too, naming it and what to add', async () => {
+    await appendFile(path.join(suite, 'tasks/add/orders/1/prompt.md'), '\nAlso for floats.\n');
+    const r = await bakeoff(['validate', suite, '--task', 'py-add']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/--task: add also changed since .*bakeoff\.lock\.json was written \(or is not in it\): add --task add, or validate the whole suite/);
+  });
+
+  it('refuses an unknown task id, listing the tasks', async () => {
+    const r = await bakeoff(['validate', suite, '--task', 'nope']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/--task: no task "nope" in .* \(tasks: add, py-add\)/);
+  });
+});
