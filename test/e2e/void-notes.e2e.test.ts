@@ -10,7 +10,9 @@ import { storedRuns } from './process-helpers.js';
  * py-add's setup fails at run time (a marker file appears after validate admitted the task;
  * the setup prints a terminal escape sequence), and git fails `read-tree` in any workspace
  * holding BREAK-GIT (test/fixtures/bin/broken-git, first on PATH), which the `command:touch
- * BREAK-GIT` agent creates: that run is void `infra-error`. gold and noop are graded.
+ * BREAK-GIT` agent creates, and once more anywhere after that (bakeoff's control capture of the
+ * unchanged repo fails too, so the machine is at fault, not the change): that run is void
+ * `infra-error`. The setup's output is escaped where it is read, so the JSON carries it escaped. gold and noop are graded.
  */
 
 const BREAKER = 'command:touch BREAK-GIT';
@@ -28,7 +30,8 @@ beforeAll(async () => {
   expect(validated.exitCode, validated.stderr).toBe(0);
   await writeFile(marker, '');
   const realGit = execSync('command -v git', { encoding: 'utf8' }).trim();
-  env = { PATH: `${path.join(FIXTURES, 'bin/broken-git')}:${process.env.PATH}`, REAL_GIT: realGit, BAKEOFF_CACHE_DIR: await tempDir() };
+  const flag = path.join(await tempDir(), 'git-broken');
+  env = { PATH: `${path.join(FIXTURES, 'bin/broken-git')}:${process.env.PATH}`, REAL_GIT: realGit, BROKEN_GIT_FLAG: flag, BAKEOFF_CACHE_DIR: await tempDir() };
 });
 
 const ESC = '\x1b';
@@ -36,15 +39,15 @@ const ESC = '\x1b';
 describe('notes and errors off a terminal', () => {
   it('with --json: setup-failed and infra-error reach stderr as plain, escaped lines and the JSON carries them; the report ranks the void runs', async () => {
     const out = await tempDir();
-    const run = await bakeoff(['run', suite, '--agent', 'gold', '--agent', 'noop', '--agent', BREAKER, '--runs', '1', '--out', out, '--json'], { env });
+    const run = await bakeoff(['run', suite, '--agent', 'gold', '--agent', 'noop', '--agent', BREAKER, '--runs', '1', '--concurrency', '1', '--out', out, '--json'], { env });
     expect(run.exitCode, run.stderr).toBe(3);
     expect(run.stderr).not.toContain(ESC);
-    expect(run.stderr).toContain('bakeoff: error: setup failed for py-add: its runs are void (setup command exited with 1: cannot reach the mirror \\x1b[31mE42\\x1b[0m)');
+    expect(run.stderr).toContain('bakeoff: error: setup failed for py-add: its runs are void (setup command exited with 1: cannot reach the mirror \\x1b[31mE42\\x1b[0m (log: ');
     expect(run.stderr).toMatch(/bakeoff: error: run \S+ \(add, command:touch BREAK-GIT\) is void: git read-tree HEAD failed in .*: fatal: simulated failure \\x1b\]0;pwned\\x07\\x1b\[2J of git read-tree$/m);
 
     const summary = JSON.parse(run.stdout) as { errors: string[]; notes: string[] };
     expect(summary.errors).toHaveLength(2);
-    expect(summary.errors[0]).toBe(`setup failed for py-add: its runs are void (setup command exited with 1: cannot reach the mirror ${ESC}[31mE42${ESC}[0m)`);
+    expect(summary.errors[0]).toContain(`setup failed for py-add: its runs are void (setup command exited with 1: cannot reach the mirror \\x1b[31mE42\\x1b[0m (log: `);
     expect(summary.errors[1]).toMatch(/^run \S+ \(add, command:touch BREAK-GIT\) is void: git read-tree HEAD failed/);
 
     const runs = storedRuns(path.join(out, 'bakeoff.db'));
@@ -74,7 +77,7 @@ describe('notes and errors off a terminal', () => {
 
   it('without --json, off a terminal, the same errors are printed as plain lines', async () => {
     const out = await tempDir();
-    const run = await bakeoff(['run', suite, '--agent', BREAKER, '--runs', '1', '--out', out], { env });
+    const run = await bakeoff(['run', suite, '--agent', BREAKER, '--runs', '1', '--concurrency', '1', '--out', out], { env });
     expect(run.exitCode, run.stderr).toBe(3);
     expect(run.stderr).not.toContain(ESC);
     const lines = run.stderr.split('\n').filter((l) => l.startsWith('bakeoff: error: '));
