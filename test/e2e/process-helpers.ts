@@ -36,6 +36,20 @@ export function parentOf(pid: number): number | null {
   }
 }
 
+/** One line per pid: its state, parent and command line, for failure messages. */
+export function describeProcesses(pids: readonly number[]): string {
+  return pids.map((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').slice(0, 300);
+      return `${pid} state ${fields[0]} ppid ${fields[1]}: ${cmd}`;
+    } catch {
+      return `${pid} ended`;
+    }
+  }).join('\n');
+}
+
 export function isRunning(pid: number): boolean {
   return parentOf(pid) !== null;
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bakeoff, BIN, copySuite, FIXTURES, tempDir } from './helpers.js';
-import { isRunning, parentOf, processesWith, storedRuns, waitFor } from './process-helpers.js';
+import { describeProcesses, isRunning, parentOf, processesWith, storedRuns, waitFor } from './process-helpers.js';
 
 /*
  * One bakeoff per results folder, and no process left behind: real bakes of the tiny suite
@@ -72,7 +72,7 @@ describe('one bakeoff per results folder', () => {
     expect(report.stderr).toContain(`a bake is still running in ${out} (pid ${holder}`);
 
     first.child.kill('SIGKILL');
-    expect(await waitFor(() => processesWith(sleep).length === 0, 15_000), `survivors: ${processesWith(sleep).join(' ')}`).toBe(true);
+    expect(await waitFor(() => processesWith(sleep).length === 0, 30_000), `survivors:\n${describeProcesses(processesWith(sleep))}\norphan: ${describeProcesses([orphan])}`).toBe(true);
   });
 
   it('without the sandbox too, a SIGKILLed bake leaves no process behind, a setsid one included', async () => {
@@ -81,7 +81,7 @@ describe('one bakeoff per results folder', () => {
     const bake = startBake([process.execPath, BIN, 'run', suite, '--agent', `command:setsid sleep ${sleep} & sleep ${sleep}`, '--runs', '1', '--out', out, '--json', '--unsafe-no-sandbox']);
     expect(await waitFor(() => processesWith(sleep).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\0')).length >= 2, 60_000)).toBe(true);
     bake.child.kill('SIGKILL');
-    expect(await waitFor(() => processesWith(sleep).length === 0, 15_000), `survivors: ${processesWith(sleep).join(' ')}`).toBe(true);
+    expect(await waitFor(() => processesWith(sleep).length === 0, 30_000), `survivors:\n${describeProcesses(processesWith(sleep))}\norphan: ${describeProcesses([orphan])}`).toBe(true);
   });
 
   it('lets exactly one of several bakes racing for a stale lock win', async () => {
@@ -129,7 +129,7 @@ describe('kill -9 of the parent of bakeoff run', () => {
     expect(isRunning(orphan)).toBe(true);
 
     process.kill(orphan, 'SIGKILL');
-    expect(await waitFor(() => !isRunning(orphan) && processesWith(sleep).length === 0, 15_000), `survivors: ${processesWith(sleep).join(' ')}`).toBe(true);
+    expect(await waitFor(() => !isRunning(orphan) && processesWith(sleep).length === 0, 30_000), `survivors:\n${describeProcesses(processesWith(sleep))}\norphan: ${describeProcesses([orphan])}`).toBe(true);
     const resumed = await bakeoff(args);
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     const summary = JSON.parse(resumed.stdout) as { planned: number; alreadyDone: number; ran: number; notes: string[] };
