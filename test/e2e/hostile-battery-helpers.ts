@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { execa } from 'execa';
+import { expect } from 'vitest';
+import type { Attack } from './hostile-battery-attacks.js';
 import { bakeoff, BIN, FIXTURES, ROOT } from './helpers.js';
 
 /*
@@ -32,8 +34,8 @@ export function scriptOf(agentId: string): string {
  * The battery suite: a temp copy of examples/starter plus the jest task of
  * test/fixtures/tasks, validated (`bakeoff validate` must admit all five, gold included).
  */
-export async function batterySuite(): Promise<string> {
-  const dir = path.join(await mkdtemp(path.join(os.tmpdir(), 'bakeoff-battery-')), 'starter');
+export async function batterySuite(make: (prefix: string) => Promise<string>): Promise<string> {
+  const dir = path.join(await make('bakeoff-battery-suite-'), 'starter');
   await cp(path.join(ROOT, 'examples/starter'), dir, { recursive: true });
   await rm(path.join(dir, 'bakeoff.lock.json'), { force: true });
   await cp(path.join(FIXTURES, 'tasks/bytes-rollover'), path.join(dir, 'tasks/bytes-rollover'), { recursive: true });
@@ -46,8 +48,8 @@ export async function batterySuite(): Promise<string> {
  * A copy of a validated suite whose lock admits only `tasks`: the suite (and its hash) is
  * unchanged, so `bakeoff run` accepts the lock and runs only those tasks.
  */
-export async function suiteWithTasks(suite: string, tasks: readonly string[]): Promise<string> {
-  const dir = path.join(await mkdtemp(path.join(os.tmpdir(), 'bakeoff-battery-')), 'starter');
+export async function suiteWithTasks(make: (prefix: string) => Promise<string>, suite: string, tasks: readonly string[]): Promise<string> {
+  const dir = path.join(await make('bakeoff-battery-suite-'), 'starter');
   await cp(suite, dir, { recursive: true });
   const lockFile = path.join(dir, 'bakeoff.lock.json');
   const lock = JSON.parse(await readFile(lockFile, 'utf8')) as { tasks: Record<string, unknown> };
@@ -66,18 +68,23 @@ export interface BakeOutcome {
 }
 
 /**
- * `bakeoff run <suite> --agent … --runs 1 --concurrency 3 --out <out> --json`; killed (with its
- * process group) when no run has been stored for `idleSec`, or after `limitSec` in all.
+ * `bakeoff run <suite> --agent … --runs 1 --concurrency 3 --out <out> [--json]` (or on a pty); killed (with its
+ * process group) when no run has been stored for `idleSec` (150), or after `limitSec` (1500) in all.
  */
 export async function bake(
   suite: string,
   agents: readonly string[],
   out: string,
-  options: { idleSec?: number; limitSec?: number } = {},
+  options: { idleSec?: number; limitSec?: number; json?: boolean; tty?: boolean } = {},
 ): Promise<BakeOutcome> {
-  const args = [BIN, 'run', suite, ...agents.flatMap((a) => ['--agent', a]), '--runs', '1', '--concurrency', '3', '--out', out, '--json'];
+  const args = [BIN, 'run', suite, ...agents.flatMap((a) => ['--agent', a]), '--runs', '1', '--concurrency', '3', '--out', out];
+  if (options.json !== false) args.push('--json');
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  // tty: on a terminal, as an operator sees it (util-linux `script` gives the CLI a pty)
+  const [program, argv] = options.tty
+    ? ['script', ['-qfec', [process.execPath, ...args].map(shellQuote).join(' '), '/dev/null']]
+    : [process.execPath, args];
+  const child = spawn(program, argv, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -93,7 +100,7 @@ export async function bake(
       }
       const idle = (performance.now() - lastChange) / 1000;
       const total = (performance.now() - started) / 1000;
-      const why = idle > (options.idleSec ?? 150) ? `no run stored for ${Math.round(idle)} s` : total > (options.limitSec ?? 580) ? `still running after ${Math.round(total)} s` : null;
+      const why = idle > (options.idleSec ?? 150) ? `no run stored for ${Math.round(idle)} s` : total > (options.limitSec ?? 1500) ? `still running after ${Math.round(total)} s` : null;
       if (why && killed === null && child.pid !== undefined) {
         killed = why;
         try {
@@ -107,6 +114,10 @@ export async function bake(
   const exitCode = await new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   clearInterval(watch);
   return { exitCode, killed, stdout, stderr, wallSec: (performance.now() - started) / 1000 };
+}
+
+function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 async function storedRuns(out: string): Promise<number> {
@@ -213,7 +224,69 @@ export async function clearScratch(out: string): Promise<void> {
   await rm(root, { recursive: true, force: true });
 }
 
-/** `bakeoff verify <out> --json`. */
-export async function verify(out: string): Promise<{ exitCode: number | undefined; stdout: string; stderr: string }> {
-  return bakeoff(['verify', out, '--json', '--concurrency', '3']);
+/** `bakeoff verify <out> --json`, with the runs it disagrees on (or could not re-check) listed. */
+export async function verify(out: string): Promise<{ exitCode: number | undefined; problems: string[]; output: string }> {
+  const r = await bakeoff(['verify', out, '--json', '--concurrency', '3']);
+  const problems: string[] = [];
+  try {
+    const report = JSON.parse(r.stdout) as { runs: { task: string; agent: string; stored: unknown; regraded: unknown; verdict: unknown[]; artifacts: unknown[]; error: string | null }[] };
+    for (const run of report.runs) {
+      if (run.verdict.length === 0 && run.artifacts.length === 0 && !run.error) continue;
+      problems.push(`${scriptOf(run.agent)} on ${run.task}: ${JSON.stringify({ stored: run.stored, regraded: run.regraded, verdict: run.verdict, artifacts: run.artifacts, error: run.error }).slice(0, 600)}`);
+    }
+  } catch {
+    problems.push(`verify printed no JSON (exit ${r.exitCode}): ${r.stderr.slice(-1500)}`);
+  }
+  return { exitCode: r.exitCode, problems, output: r.stdout + r.stderr };
+}
+
+/** The agent spec of an attack. */
+export function agentOf(attack: Attack): string {
+  return attackAgent(attack.script, ...(attack.extra ?? []));
+}
+
+/** Every attack × task, as it.each rows. */
+export function cells(attacks: readonly Attack[], tasks: readonly string[]): (Attack & { task: string })[] {
+  return attacks.flatMap((a) => tasks.map((task) => ({ ...a, task })));
+}
+
+/** The run of an attack script (or gold/noop) on a task. */
+export function runOf(res: BatteryResults, script: string, task: string): BatteryRun | undefined {
+  return res.runs.find((r) => scriptOf(r.agent) === script && r.task === task);
+}
+
+/** What every attack × task must be: graded failed, for a named reason where the issue names one. */
+export function expectFailed(res: BatteryResults, cell: Attack & { task: string }): void {
+  const run = runOf(res, cell.script, cell.task);
+  const what = `${cell.script} on ${cell.task}: ${describeRun(run)}`;
+  expect(run, what).toBeDefined();
+  expect(run!.outcome, what).toBe('failed');
+  if (cell.reasons) expect(cell.reasons, what).toContain(run!.failReason);
+  if (cell.minLines !== undefined) expect(run!.linesAdded, `${what}; lines to review ${run!.linesAdded}`).toBeGreaterThanOrEqual(cell.minLines);
+}
+
+/** `bakeoff verify` re-grades every run of `out` to its stored verdict. */
+export async function expectVerified(out: string): Promise<void> {
+  const v = await verify(out);
+  expect(v.problems, v.output.slice(-1500)).toEqual([]);
+  expect(v.exitCode, v.output.slice(-1500)).toBe(0);
+}
+
+/** Temp folders of one test file: scratch of killed bakes cleared, everything deleted at the end. */
+export function tempFolders(): { make: (prefix: string) => Promise<string>; outs: string[]; dispose: () => Promise<void> } {
+  const made: string[] = [];
+  const outs: string[] = [];
+  return {
+    outs,
+    async make(prefix) {
+      const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+      made.push(dir);
+      if (prefix.includes('out')) outs.push(dir);
+      return dir;
+    },
+    async dispose() {
+      for (const out of outs) await clearScratch(out);
+      for (const dir of made) await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
