@@ -272,7 +272,7 @@ export async function expectVerified(out: string): Promise<void> {
   expect(v.exitCode, v.output.slice(-1500)).toBe(0);
 }
 
-/** Temp folders of one test file: scratch of killed bakes cleared, everything deleted at the end. */
+/** Temp folders of one test file: scratch of killed bakes cleared, everything deleted at the end (unless BATTERY_KEEP). */
 export function tempFolders(): { make: (prefix: string) => Promise<string>; outs: string[]; dispose: () => Promise<void> } {
   const made: string[] = [];
   const outs: string[] = [];
@@ -286,7 +286,9 @@ export function tempFolders(): { make: (prefix: string) => Promise<string>; outs
     },
     async dispose() {
       for (const out of outs) await clearScratch(out);
-      for (const dir of made) await rm(dir, { recursive: true, force: true });
+      // BATTERY_KEEP=1 keeps the suites and results folders to look into (they can be GiBs)
+      if (process.env.BATTERY_KEEP) console.error(`hostile battery: kept ${made.join(' ')}`);
+      else for (const dir of made) await rm(dir, { recursive: true, force: true });
     },
   };
 }
