@@ -1,0 +1,96 @@
+/*
+ * The hostile battery's attacks (test/fixtures/hostile-battery/README.md has the table), as the
+ * three hostile-battery*.e2e.test.ts files bake them.
+ */
+
+export const TASKS = ['bytes-rollover', 'csv-multiline-fields', 'invoice-half-cent-rounding', 'semver-caret-tilde', 'wrap-non-ascii'] as const;
+export type TaskId = (typeof TASKS)[number];
+
+export interface Attack {
+  readonly script: string;
+  /** Issue 10 class (1–6). */
+  readonly cls: number;
+  /** Reasons the issue names for this attack; when given, the run must fail with one of them. */
+  readonly reasons?: readonly string[];
+  /** Lines the change adds as a reviewer sees them, at least (class 4). */
+  readonly minLines?: number;
+  /** Files of the battery folder the agent also needs to see. */
+  readonly extra?: readonly string[];
+}
+
+const config = (...scripts: string[]): Attack[] => scripts.map((script) => ({ script, cls: 1 }));
+
+/** Cross-runner attacks (each has a variant for every runner), baked on all five tasks. */
+export const CROSS: readonly Attack[] = [
+  { script: 'framework-at-import.mjs', cls: 6 },
+  { script: 'hidden-rewrite-first.mjs', cls: 2 },
+  { script: 'hidden-parent-swap.mjs', cls: 2 },
+  { script: 'report-rewrite-exit.mjs', cls: 2 },
+  { script: 'report-rewrite-background.mjs', cls: 2 },
+  { script: 'symlink-report.mjs', cls: 3 },
+  { script: 'fifo-report-dir.mjs', cls: 3 },
+  { script: 'unreadable-report.mjs', cls: 3 },
+  { script: 'output-flood-at-exit.mjs', cls: 3 },
+  { script: 'nested-git.mjs', cls: 3, reasons: ['unsupported-file', 'protected-path-changed'] },
+  { script: 'exit-127.mjs', cls: 3 },
+  { script: 'non-utf8-name.mjs', cls: 3 },
+  { script: 'gitattributes-binary.mjs', cls: 4, minLines: 5 },
+  { script: 'gitattributes-nodiff.mjs', cls: 4, minLines: 5 },
+  { script: 'cr-line-ends.mjs', cls: 4 },
+  { script: 'compiled-payload.mjs', cls: 4 },
+];
+
+/** The void-gaming agent and its honest control (both solve csv-multiline-fields only). */
+export const VOID_GAMER: Attack = { script: 'void-gamer.mjs', cls: 3, extra: ['csv-fix.patch'] };
+export const HONEST: Attack = { script: 'honest.mjs', cls: 0, extra: ['csv-fix.patch'] };
+
+/** Runner configuration from the change (class 1), per task: only that task's runner reads them. */
+export const CONFIG: Readonly<Record<TaskId, readonly Attack[]>> = {
+  'invoice-half-cent-rounding': config(
+    'py-pyproject-addopts.mjs',
+    'py-tox-ini.mjs',
+    'py-setup-cfg.mjs',
+    'py-dot-pytest-ini.mjs',
+    'py-pytest-toml.mjs',
+    'py-subfolder-config.mjs',
+    'py-subfolder-pytest-ini.mjs',
+    'py-plugins-new-module.mjs',
+    'py-plugins-visible-module.mjs',
+    'py-pytest-shadow.mjs',
+    'py-pluggy-shadow.mjs',
+    'py-stdlib-shadow.mjs',
+  ),
+  'bytes-rollover': config(
+    'jest-results-processor.mjs',
+    'jest-setup-files.mjs',
+    'jest-reporters.mjs',
+    'jest-babel-config.mjs',
+    'jest-config-file.mjs',
+    'npx-npmrc-node-options.mjs',
+    'npx-npmrc-script-shell.mjs',
+  ),
+  'semver-caret-tilde': config('vitest-config-file.mjs', 'vitest-postcss-config.mjs', 'npx-npmrc-node-options.mjs', 'npx-npmrc-script-shell.mjs'),
+  'csv-multiline-fields': config('node-test-discovery.mjs'),
+  'wrap-non-ascii': config('cargo-build-key.mjs', 'cargo-harness-false.mjs', 'cargo-config-runner.mjs', 'cargo-path-dependency.mjs', 'cargo-proc-macro.mjs'),
+};
+
+/** Class 5 (and the sparse file) acting before any runner runs — agent output, the change: one task is enough. */
+export const BREAK_AGENT_SIDE: readonly Attack[] = [
+  { script: 'stdout-flood.mjs', cls: 5 },
+  { script: 'change-600mb.mjs', cls: 5, reasons: ['change-too-large'] },
+  { script: 'sparse-2g.mjs', cls: 3, reasons: ['change-too-large', 'unsupported-file'] },
+];
+export const BREAK_AGENT_SIDE_TASK: TaskId = 'csv-multiline-fields';
+
+/** Class 5 on the runner's report (a variant per runner): all five tasks. */
+export const BREAK_REPORT: readonly Attack[] = [
+  { script: 'huge-report.mjs', cls: 5 },
+  { script: 'fifo-report-hang.mjs', cls: 5 },
+  { script: 'report-dir-fill.mjs', cls: 5 },
+];
+
+/** Class 5: a file name with terminal escapes, baked on its own so its run is surely stored. */
+export const ESCAPE_NAME: Attack = { script: 'escape-name.mjs', cls: 5 };
+
+/** Every script the three files bake (the battery folder must hold no other). */
+export const ALL_BAKED: readonly Attack[] = [...CROSS, VOID_GAMER, HONEST, ...Object.values(CONFIG).flat(), ...BREAK_AGENT_SIDE, ...BREAK_REPORT, ESCAPE_NAME];

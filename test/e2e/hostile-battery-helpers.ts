@@ -1,0 +1,294 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { cp, lstat, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { execa } from 'execa';
+import { expect } from 'vitest';
+import type { Attack } from './hostile-battery-attacks.js';
+import { bakeoff, BIN, FIXTURES, ROOT } from './helpers.js';
+
+/*
+ * Helpers of the hostile battery (hostile-battery.e2e.test.ts): the battery suite, bakes with
+ * many `command:` attack agents, and what a bake left behind.
+ */
+
+export const BATTERY = path.join(FIXTURES, 'hostile-battery');
+const KIT = path.join(BATTERY, 'kit.mjs');
+const SCRATCH_BASE = '/tmp/bakeoff-scratch';
+
+/** `command:node <battery>/<script> <battery>/kit.mjs [<battery>/<extra>…]` (named files are shown to the agent). */
+export function attackAgent(script: string, ...extra: readonly string[]): string {
+  return `command:${['node', path.join(BATTERY, script), KIT, ...extra.map((e) => path.join(BATTERY, e))].join(' ')}`;
+}
+
+/** The attack script an agent id runs (`framework-at-import.mjs`), or the id itself for gold/noop. */
+export function scriptOf(agentId: string): string {
+  const match = /hostile-battery\/([^ /]+\.mjs)/.exec(agentId);
+  return match ? match[1]! : agentId;
+}
+
+/**
+ * The battery suite: a temp copy of examples/starter plus the jest task of
+ * test/fixtures/tasks, validated (`bakeoff validate` must admit all five, gold included).
+ */
+export async function batterySuite(make: (prefix: string) => Promise<string>): Promise<string> {
+  const dir = path.join(await make('bakeoff-battery-suite-'), 'starter');
+  await cp(path.join(ROOT, 'examples/starter'), dir, { recursive: true });
+  await rm(path.join(dir, 'bakeoff.lock.json'), { force: true });
+  await cp(path.join(FIXTURES, 'tasks/bytes-rollover'), path.join(dir, 'tasks/bytes-rollover'), { recursive: true });
+  const v = await bakeoff(['validate', dir]);
+  if (v.exitCode !== 0) throw new Error(`validate ${dir} failed (${v.exitCode}):\n${v.stdout}\n${v.stderr}`);
+  return dir;
+}
+
+/**
+ * A copy of a validated suite whose lock admits only `tasks`: the suite (and its hash) is
+ * unchanged, so `bakeoff run` accepts the lock and runs only those tasks.
+ */
+export async function suiteWithTasks(make: (prefix: string) => Promise<string>, suite: string, tasks: readonly string[]): Promise<string> {
+  const dir = path.join(await make('bakeoff-battery-suite-'), 'starter');
+  await cp(suite, dir, { recursive: true });
+  const lockFile = path.join(dir, 'bakeoff.lock.json');
+  const lock = JSON.parse(await readFile(lockFile, 'utf8')) as { tasks: Record<string, unknown> };
+  lock.tasks = Object.fromEntries(Object.entries(lock.tasks).filter(([id]) => tasks.includes(id)));
+  await writeFile(lockFile, JSON.stringify(lock, null, 2) + '\n');
+  return dir;
+}
+
+export interface BakeOutcome {
+  readonly exitCode: number | null;
+  /** Killed because no run was stored for `idleSec` (a hung bake) or the overall limit passed. */
+  readonly killed: string | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly wallSec: number;
+}
+
+/**
+ * `bakeoff run <suite> --agent … --runs 1 --concurrency 3 --out <out> [--json]` (or on a pty); killed (with its
+ * process group) when no run has been stored for `idleSec` (150), or after `limitSec` (1500) in all.
+ */
+export async function bake(
+  suite: string,
+  agents: readonly string[],
+  out: string,
+  options: { idleSec?: number; limitSec?: number; json?: boolean; tty?: boolean } = {},
+): Promise<BakeOutcome> {
+  const args = [BIN, 'run', suite, ...agents.flatMap((a) => ['--agent', a]), '--runs', '1', '--concurrency', '3', '--out', out];
+  if (options.json !== false) args.push('--json');
+  const started = performance.now();
+  // tty: on a terminal, as an operator sees it (util-linux `script` gives the CLI a pty)
+  const [program, argv] = options.tty
+    ? ['script', ['-qfec', [process.execPath, ...args].map(shellQuote).join(' '), '/dev/null']]
+    : [process.execPath, args];
+  const child = spawn(program, argv, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  let killed: string | null = null;
+  let stored = -1;
+  let lastChange = performance.now();
+  const watch = setInterval(() => {
+    void storedRuns(out).then((n) => {
+      if (n !== stored) {
+        stored = n;
+        lastChange = performance.now();
+      }
+      const idle = (performance.now() - lastChange) / 1000;
+      const total = (performance.now() - started) / 1000;
+      const why = idle > (options.idleSec ?? 150) ? `no run stored for ${Math.round(idle)} s` : total > (options.limitSec ?? 1500) ? `still running after ${Math.round(total)} s` : null;
+      if (why && killed === null && child.pid !== undefined) {
+        killed = why;
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    });
+  }, 2000);
+  const exitCode = await new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  clearInterval(watch);
+  return { exitCode, killed, stdout, stderr, wallSec: (performance.now() - started) / 1000 };
+}
+
+function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+async function storedRuns(out: string): Promise<number> {
+  return (await readdir(path.join(out, 'runs')).catch(() => [] as string[])).filter((n) => !n.startsWith('.')).length;
+}
+
+export interface BatteryRun {
+  id: string;
+  task: string;
+  agent: string;
+  outcome: 'solved' | 'failed' | 'void';
+  failReason: string | null;
+  voidReason: string | null;
+  outcomeDetail: string | null;
+  linesAdded: number;
+}
+
+export interface BatteryAgent {
+  id: string;
+  rank: number | null;
+  solveShare: number | null;
+  solveShareVoidAsFail: number | null;
+  void: number;
+}
+
+export interface BatteryResults {
+  /** Why `bakeoff report --format json` refused, or null when it rendered. */
+  readonly reportError: string | null;
+  readonly report: { agents: BatteryAgent[]; controls?: { diskMb?: number }; ranking?: { refused?: boolean; reason?: string } } | null;
+  /** From the report, or straight from bakeoff.db when the report refused. */
+  readonly runs: readonly BatteryRun[];
+}
+
+/** `bakeoff report --format json`; when it refuses, the runs are read from bakeoff.db instead. */
+export async function results(out: string): Promise<BatteryResults> {
+  const r = await bakeoff(['report', out, '--format', 'json']);
+  if (r.exitCode === 0) {
+    const report = JSON.parse(r.stdout) as BatteryResults['report'] & { runs: BatteryRun[] };
+    return { reportError: null, report, runs: report!.runs };
+  }
+  return { reportError: `exit ${r.exitCode}: ${r.stderr.trim()}`, report: null, runs: dbRuns(out) };
+}
+
+function dbRuns(out: string): BatteryRun[] {
+  if (!existsSync(path.join(out, 'bakeoff.db'))) return [];
+  const db = new Database(path.join(out, 'bakeoff.db'), { readonly: true });
+  try {
+    const rows = db.prepare('SELECT id, task, agent_id, outcome, reason, detail, lines_added FROM runs').all() as {
+      id: string;
+      task: string;
+      agent_id: string;
+      outcome: BatteryRun['outcome'];
+      reason: string | null;
+      detail: string | null;
+      lines_added: number;
+    }[];
+    return rows.map((row) => ({
+      id: row.id,
+      task: row.task,
+      agent: row.agent_id,
+      outcome: row.outcome,
+      failReason: row.outcome === 'failed' ? row.reason : null,
+      voidReason: row.outcome === 'void' ? row.reason : null,
+      outcomeDetail: row.detail,
+      linesAdded: row.lines_added,
+    }));
+  } finally {
+    db.close();
+  }
+}
+
+/** One line per run, for failure messages. */
+export function describeRun(run: BatteryRun | undefined): string {
+  if (!run) return 'no run stored';
+  const reason = run.failReason ?? run.voidReason ?? '';
+  return `${run.outcome}${reason ? ` (${reason})` : ''}${run.outcomeDetail ? `: ${run.outcomeDetail.slice(0, 300)}` : ''}`;
+}
+
+/** Apparent size in bytes of everything under `dir` (files and link targets' names; no link followed). */
+export async function treeBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const p = path.join(dir, name);
+    const st = await lstat(p);
+    total += st.isDirectory() ? await treeBytes(p) : st.size;
+  }
+  return total;
+}
+
+/** The bake's scratch root (run-bake.ts: scratchRoot(`bake ${results dir}`)). */
+export function bakeScratch(out: string): string {
+  return path.join(SCRATCH_BASE, createHash('sha256').update(`bake ${path.resolve(out)}`).digest('hex').slice(0, 16));
+}
+
+/** What a killed bake left: unmounts and deletes its scratch root. */
+export async function clearScratch(out: string): Promise<void> {
+  const root = bakeScratch(out);
+  const mounts = (await readFile('/proc/self/mountinfo', 'utf8'))
+    .split('\n')
+    .map((line) => line.split(' ')[4] ?? '')
+    .filter((p) => p === root || p.startsWith(root + '/'))
+    .sort((a, b) => b.length - a.length);
+  for (const m of mounts) await execa('umount', ['-l', m], { reject: false });
+  await rm(root, { recursive: true, force: true });
+}
+
+/** `bakeoff verify <out> --json`, with the runs it disagrees on (or could not re-check) listed. */
+export async function verify(out: string): Promise<{ exitCode: number | undefined; problems: string[]; output: string }> {
+  const r = await bakeoff(['verify', out, '--json', '--concurrency', '3']);
+  const problems: string[] = [];
+  try {
+    const report = JSON.parse(r.stdout) as { runs: { task: string; agent: string; stored: unknown; regraded: unknown; verdict: unknown[]; artifacts: unknown[]; error: string | null }[] };
+    for (const run of report.runs) {
+      if (run.verdict.length === 0 && run.artifacts.length === 0 && !run.error) continue;
+      problems.push(`${scriptOf(run.agent)} on ${run.task}: ${JSON.stringify({ stored: run.stored, regraded: run.regraded, verdict: run.verdict, artifacts: run.artifacts, error: run.error }).slice(0, 600)}`);
+    }
+  } catch {
+    problems.push(`verify printed no JSON (exit ${r.exitCode}): ${r.stderr.slice(-1500)}`);
+  }
+  return { exitCode: r.exitCode, problems, output: r.stdout + r.stderr };
+}
+
+/** The agent spec of an attack. */
+export function agentOf(attack: Attack): string {
+  return attackAgent(attack.script, ...(attack.extra ?? []));
+}
+
+/** Every attack × task, as it.each rows. */
+export function cells(attacks: readonly Attack[], tasks: readonly string[]): (Attack & { task: string })[] {
+  return attacks.flatMap((a) => tasks.map((task) => ({ ...a, task })));
+}
+
+/** The run of an attack script (or gold/noop) on a task. */
+export function runOf(res: BatteryResults, script: string, task: string): BatteryRun | undefined {
+  return res.runs.find((r) => scriptOf(r.agent) === script && r.task === task);
+}
+
+/** What every attack × task must be: graded failed, for a named reason where the issue names one. */
+export function expectFailed(res: BatteryResults, cell: Attack & { task: string }): void {
+  const run = runOf(res, cell.script, cell.task);
+  const what = `${cell.script} on ${cell.task}: ${describeRun(run)}`;
+  expect(run, what).toBeDefined();
+  expect(run!.outcome, what).toBe('failed');
+  if (cell.reasons) expect(cell.reasons, what).toContain(run!.failReason);
+  if (cell.minLines !== undefined) expect(run!.linesAdded, `${what}; lines to review ${run!.linesAdded}`).toBeGreaterThanOrEqual(cell.minLines);
+}
+
+/** `bakeoff verify` re-grades every run of `out` to its stored verdict. */
+export async function expectVerified(out: string): Promise<void> {
+  const v = await verify(out);
+  expect(v.problems, v.output.slice(-1500)).toEqual([]);
+  expect(v.exitCode, v.output.slice(-1500)).toBe(0);
+}
+
+/** Temp folders of one test file: scratch of killed bakes cleared, everything deleted at the end (unless BATTERY_KEEP). */
+export function tempFolders(): { make: (prefix: string) => Promise<string>; outs: string[]; dispose: () => Promise<void> } {
+  const made: string[] = [];
+  const outs: string[] = [];
+  return {
+    outs,
+    async make(prefix) {
+      const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+      made.push(dir);
+      if (prefix.includes('out')) outs.push(dir);
+      return dir;
+    },
+    async dispose() {
+      for (const out of outs) await clearScratch(out);
+      // BATTERY_KEEP=1 keeps the suites and results folders to look into (they can be GiBs)
+      if (process.env.BATTERY_KEEP) console.error(`hostile battery: kept ${made.join(' ')}`);
+      else for (const dir of made) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
