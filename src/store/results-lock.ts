@@ -6,7 +6,7 @@ import { currentProcess, judgeProcess, type ProcessIdentity } from '../util/proc
 import { refusal } from './describe-holder.js';
 
 /*
- * One process at a time per results folder (docs/decisions/006):
+ * One process at a time per results folder (docs/decisions/007):
  *
  *   <out>/holder.lock   an empty SQLite database. Its holder keeps an EXCLUSIVE lock on it (an
  *                       fcntl lock) for as long as it uses the folder; the kernel drops the lock

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 
 /*
  * Linux keeps a child running when its parent is SIGKILLed. Every program bakeoff starts is
- * therefore started so that it dies with bakeoff (docs/decisions/006):
+ * therefore started so that it dies with bakeoff (docs/decisions/007):
  *
  *   setpriv --pdeathsig KILL  program args…                                   (one-shot tools)
  *   setpriv --pdeathsig KILL  /bin/sh -c GUARD bakeoff-guard <pid>  program…  (guarded)

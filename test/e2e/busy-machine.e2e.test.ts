@@ -5,11 +5,12 @@ import { startBusyLoops } from '../busy-machine.js';
 import { calibrationCopy } from './calibration-copy.js';
 import { bakeoff, tempDir } from './helpers.js';
 
-// The calibration suite at level 3 (its heaviest checks; seeds 1 and 2, all three tasks) on
-// a quiet machine and on a saturated one: three busy-loop processes on the two cores plus
-// `--concurrency 4`. Level 3 only, to keep the file's time down: a full calibration validate
-// (levels 1-3) takes 6 min on this VM while it is quiet; at level 3 the file took 21 min with
-// other work on the machine (load 10-19), 10 of them for the saturated validate.
+// The calibration suite's access-policy task at level 3 (the heaviest checks of the suite: its
+// gold's heaviest check uses about a third of the 500 ms CPU limit; seeds 1 and 2) on a quiet
+// machine and on a saturated one: three busy-loop processes on the two cores plus
+// `--concurrency 4`. One task at one level, to keep the file's time down: all three tasks at
+// level 3 took 9 min in CI, 5 of them for the saturated validate. bench/checks-under-load.mjs
+// measures all three tasks.
 
 interface ValidateJson {
   tasks: { id: string; admitted: boolean; reason?: string; checks: number; notes: string[] }[];
@@ -49,7 +50,7 @@ describe('numbers on a saturated machine (three busy loops, --concurrency 4)', (
   let suite: string;
   let quiet: Record<string, unknown>;
   beforeAll(async () => {
-    suite = await calibrationCopy({ levels: [3], level: 3 });
+    suite = await calibrationCopy({ tasks: ['access-policy'], levels: [3], level: 3 });
     const validated = await bakeoff(['validate', suite, '--concurrency', '4', '--json']);
     expect(validated.exitCode, validated.stdout + validated.stderr).toBe(0);
     quiet = await bake(suite);
@@ -66,8 +67,6 @@ describe('numbers on a saturated machine (three busy loops, --concurrency 4)', (
     const out = JSON.parse(r.stdout) as ValidateJson;
     expect(out.tasks.map((t) => [t.id, t.admitted, t.reason ?? null, t.checks])).toEqual([
       ['access-policy', true, null, 64],
-      ['build-cache', true, null, 64],
-      ['event-ledger', true, null, 64],
     ]);
     expect(out.lockComparison).toMatchObject({ status: 'unchanged', written: false, differences: [] });
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
@@ -76,7 +75,7 @@ describe('numbers on a saturated machine (three busy loops, --concurrency 4)', (
   }, 1_200_000);
 
   it('two bakes of gold and noop give the verdicts, points and check results of the quiet bake', async () => {
-    expect(Object.keys(quiet).sort()).toEqual(['access-policy gold', 'access-policy noop', 'build-cache gold', 'build-cache noop', 'event-ledger gold', 'event-ledger noop']);
+    expect(Object.keys(quiet).sort()).toEqual(['access-policy gold', 'access-policy noop']);
     expect(quiet['access-policy gold']).toMatchObject({ outcome: 'solved', points: 64, maxPoints: 64 });
     const loops = await startBusyLoops(3);
     let loaded: Record<string, unknown>[];
