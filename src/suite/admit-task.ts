@@ -28,6 +28,8 @@ export type TaskAdmission =
       readonly orders: readonly OrderAdmission[];
       /** Seconds one gold test run took (all orders): the bare cost of grading this task. */
       readonly testSec: number;
+      /** What admission decided that the author should know (tests not required, and why). */
+      readonly notes?: readonly string[];
     }
   | { readonly admitted: false; readonly reason: string };
 
@@ -50,6 +52,7 @@ export interface AdmitOptions {
  */
 export async function admitTask(options: AdmitOptions): Promise<TaskAdmission> {
   const orders: OrderAdmission[] = [];
+  const notes: string[] = [];
   let testSec = 0;
   for (const order of options.task.orders) {
     const attempt = async (label: string, goldUpTo: number, extra: { network?: 'none' | 'host'; clock?: ClockShift } = {}): Promise<GradedTests> => {
@@ -104,12 +107,27 @@ export async function admitTask(options: AdmitOptions): Promise<TaskAdmission> {
     }
     const before = statuses(baseline);
     const passing = gold1.report.tests.filter((t) => t.status === 'pass' && !known.has(t.id)).map((t) => t.id).sort();
-    const failToPass = passing.filter((id) => before.get(id) !== 'pass');
+    // A test the gold's own change adds outside the graded test files (a doctest in a source
+    // file, a unit test in a module) is part of that solution, not of the task: another correct
+    // fix need not have it, so it is not required.
+    const graded = new Set(gold1.tree.gradedFiles);
+    const goldsOwn = passing.filter((id) => !before.has(id) && !graded.has(testIdFile(id)));
+    if (goldsOwn.length > 0) notes.push(`${where}not required: ${list(goldsOwn)} (added by the gold change outside the task's test files)`);
+    const failToPass = passing.filter((id) => before.get(id) !== 'pass' && !goldsOwn.includes(id));
     const passToPass = passing.filter((id) => before.get(id) === 'pass');
     if (failToPass.length === 0) return reject('no test fails on the unchanged repo (the fail-to-pass set is empty)');
     orders.push({ order: order.index, failToPass, passToPass });
   }
-  return { admitted: true, orders, testSec };
+  return { admitted: true, orders, testSec, ...(notes.length > 0 ? { notes } : {}) };
+}
+
+/**
+ * The file a test id names: `doc::src/lib.rs - item` → `src/lib.rs` (rustdoc), else the part
+ * before the first `::` (every runner's ids start with the file; a whole-file id is the file).
+ */
+export function testIdFile(id: string): string {
+  if (id.startsWith('doc::')) return id.slice(5).split(' - ')[0]!;
+  return id.split('::')[0]!;
 }
 
 /**

@@ -1,0 +1,56 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bakeoff, copySuite, FIXTURES, tempDir } from './helpers.js';
+
+/*
+ * Grading real code (issue 18): servo/rust-fnv, whose lib.rs carries crate-level doctests that
+ * rustdoc names by line (`lib.rs - (line 30)`). The gold fix adds crate documentation above
+ * them, moving every one, and a doctest of its own on `fnv_hash`. Admission must keep the moved
+ * doctests' ids (they are pass-to-pass), must not require the gold's own doctest, and every
+ * correct fix — the gold, or a one-line fix that moves nothing — is solved; noop fails.
+ */
+
+interface Lock { tasks: Record<string, { admitted: boolean; orders: { failToPass: string[]; passToPass: string[] }[] }> }
+interface JsonRun { agent: string; outcome: string; failReason: string | null; outcomeDetail: string | null }
+
+// the same fix without any documentation: swap the two lines of the loop back
+const ONE_LINE_FIX = `command:python3 -c "import re,pathlib; p=pathlib.Path('lib.rs'); s=p.read_text(); s=s.replace('        hash = hash.wrapping_mul(PRIME);\\n        hash ^= bytes[i] as u64;\\n', '        hash ^= bytes[i] as u64;\\n        hash = hash.wrapping_mul(PRIME);\\n', 1); p.write_text(s)"`;
+
+describe('a real crate whose fix moves every doctest (servo/rust-fnv)', () => {
+  let suite: string;
+  let lock: Lock;
+  let runs: JsonRun[];
+  let validateOut: string;
+
+  beforeAll(async () => {
+    suite = await copySuite(path.join(FIXTURES, 'suites/real-repos'));
+    const v = await bakeoff(['validate', suite]);
+    validateOut = v.stdout + v.stderr;
+    expect(v.exitCode, validateOut).toBe(0);
+    lock = JSON.parse(await readFile(path.join(suite, 'bakeoff.lock.json'), 'utf8')) as Lock;
+    const out = await tempDir();
+    const r = await bakeoff(['run', suite, '--agent', 'gold', '--agent', 'noop', '--agent', ONE_LINE_FIX, '--runs', '1', '--out', out, '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    runs = (JSON.parse((await bakeoff(['report', out, '--format', 'json'])).stdout) as { runs: JsonRun[] }).runs;
+  }, 900_000);
+
+  it('admits the task with the doctests as pass-to-pass ids without line numbers', () => {
+    const task = lock.tasks['fnv-const-hash']!;
+    expect(task.admitted).toBe(true);
+    const [order] = task.orders;
+    expect(order!.passToPass.filter((id) => id.startsWith('doc::'))).toEqual(['doc::lib.rs - #1', 'doc::lib.rs - #2']);
+    expect([...order!.failToPass, ...order!.passToPass].some((id) => /line \d+/.test(id))).toBe(false);
+  });
+
+  it("does not require the gold's own doctest, and says so", () => {
+    const order = lock.tasks['fnv-const-hash']!.orders[0]!;
+    expect(order.failToPass).toEqual(['tests/const_hash.rs::agrees_with_the_hasher', 'tests/const_hash.rs::matches_reference_values', 'tests/const_hash.rs::works_in_const_context']);
+    expect(validateOut).toContain('not required: doc::lib.rs - fnv_hash (added by the gold change outside the task\'s test files)');
+  });
+
+  it('solves the gold fix that moves every doctest and the one-line fix; noop fails', () => {
+    const byAgent = Object.fromEntries(runs.map((r) => [r.agent, `${r.outcome}${r.failReason ? ` ${r.failReason}` : ''}`]));
+    expect(byAgent, JSON.stringify(runs.map((r) => r.outcomeDetail))).toEqual({ gold: 'solved', noop: 'failed tests-failed', [ONE_LINE_FIX]: 'solved' });
+  });
+});
