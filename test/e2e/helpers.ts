@@ -1,4 +1,4 @@
-import { cp, mkdtemp } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -27,4 +27,15 @@ export async function copySuite(dir: string): Promise<string> {
 
 export async function tempDir(prefix = 'bakeoff-e2e-'): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), prefix));
+}
+
+/**
+ * Makes the lock of a copied, validated suite admit only `tasks`: the suite and its hash are
+ * unchanged, so `bakeoff run` accepts the lock and runs only those tasks.
+ */
+export async function admitOnly(suiteDir: string, tasks: readonly string[]): Promise<void> {
+  const lockFile = path.join(suiteDir, 'bakeoff.lock.json');
+  const lock = JSON.parse(await readFile(lockFile, 'utf8')) as { tasks: Record<string, unknown> };
+  lock.tasks = Object.fromEntries(Object.entries(lock.tasks).filter(([id]) => tasks.includes(id)));
+  await writeFile(lockFile, JSON.stringify(lock, null, 2) + '\n');
 }

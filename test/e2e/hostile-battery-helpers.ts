@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, lstat, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { execa } from 'execa';
 import { expect } from 'vitest';
 import type { Attack } from './hostile-battery-attacks.js';
-import { bakeoff, BIN, FIXTURES, ROOT } from './helpers.js';
+import { admitOnly, bakeoff, BIN, FIXTURES, ROOT } from './helpers.js';
 
 /*
  * Helpers of the hostile battery (hostile-battery.e2e.test.ts): the battery suite, bakes with
@@ -51,10 +51,7 @@ export async function batterySuite(make: (prefix: string) => Promise<string>): P
 export async function suiteWithTasks(make: (prefix: string) => Promise<string>, suite: string, tasks: readonly string[]): Promise<string> {
   const dir = path.join(await make('bakeoff-battery-suite-'), 'starter');
   await cp(suite, dir, { recursive: true });
-  const lockFile = path.join(dir, 'bakeoff.lock.json');
-  const lock = JSON.parse(await readFile(lockFile, 'utf8')) as { tasks: Record<string, unknown> };
-  lock.tasks = Object.fromEntries(Object.entries(lock.tasks).filter(([id]) => tasks.includes(id)));
-  await writeFile(lockFile, JSON.stringify(lock, null, 2) + '\n');
+  await admitOnly(dir, tasks);
   return dir;
 }
 

@@ -5,7 +5,7 @@ import { harnessNamed } from '../../../src/agents/harnesses/index.js';
 import type { HarnessName, HarnessTokens } from '../../../src/agents/harnesses/types.js';
 import { listPrice } from '../../../src/meter/prices.js';
 import { scriptedUsage } from '../../../src/model-server/index.js';
-import { bakeoff, tempDir } from '../helpers.js';
+import { admitOnly, bakeoff, copySuite, ROOT, tempDir } from '../helpers.js';
 import { AGENT_SPECS, readStore, requireHarnesses } from './agent-helpers.js';
 
 interface JsonRun {
@@ -114,12 +114,15 @@ describe('real agents on the starter suite with the scripted gold model', () => 
   });
 
   it('records each session so that it replays: the same CLI given the recorded answers solves the task again, token for token', async () => {
+    // the recorded answers are csv-multiline-fields's: replay on a copy admitting that task only
+    const csvOnly = await copySuite(path.join(ROOT, 'examples/starter'));
+    await admitOnly(csvOnly, ['csv-multiline-fields']);
     for (const [name, spec] of Object.entries(AGENT_SPECS) as [HarnessName, string][]) {
       const agent = agents.find((a) => a.harness === name)!;
       const run = runs.find((r) => r.agent === agent.id && r.task === 'csv-multiline-fields')!;
       const recorded = path.join(out.dir, 'runs', run.id, 'order-1', 'model-responses.jsonl');
       const again = await tempDir();
-      const r = await bakeoff(['run', 'examples/starter', '--agent', spec, '--upstream', `scripted:${recorded}`, '--runs', '1', '--out', again, '--json']);
+      const r = await bakeoff(['run', csvOnly, '--agent', spec, '--upstream', `scripted:${recorded}`, '--runs', '1', '--out', again, '--json']);
       expect(r.exitCode, r.stderr).toBe(0);
       const replayed = (JSON.parse((await bakeoff(['report', again, '--format', 'json'])).stdout) as { runs: JsonRun[] }).runs.find((x) => x.task === run.task)!;
       expect(replayed.outcome, `${name}: ${replayed.outcomeDetail}`).toBe('solved');
