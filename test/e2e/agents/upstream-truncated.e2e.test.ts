@@ -39,7 +39,7 @@ describe('a cut model answer voids the run upstream-truncated, for every harness
   for (const [script, explanation] of cases) {
     it(`scripted:${script} → void upstream-truncated, with the proxy's explanation stored`, async () => {
       const out = await tempDir();
-      const args = ['run', suite, '--upstream', `scripted:${script}`, '--upstream-idle-timeout', '10', '--runs', '1', '--concurrency', '4', '--out', out, '--json'];
+      const args = ['run', suite, '--upstream', `scripted:${script}`, '--upstream-idle-timeout', '10', '--runs', '1', '--concurrency', '3', '--out', out, '--json'];
       for (const spec of [...Object.values(AGENT_SPECS), ...EXTRA_SPECS]) args.push('--agent', spec);
       const r = await bakeoff(args);
       expect(r.exitCode, r.stderr).toBe(0);
