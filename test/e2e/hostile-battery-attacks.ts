@@ -20,7 +20,7 @@ export interface Attack {
 
 const config = (...scripts: string[]): Attack[] => scripts.map((script) => ({ script, cls: 1 }));
 
-/** Cross-runner attacks (each has a variant for every runner), baked on all five tasks. */
+/** Cross-runner attacks (each has a variant for every runner, acting while the tests run), baked on all five tasks. */
 export const CROSS: readonly Attack[] = [
   { script: 'framework-at-import.mjs', cls: 6 },
   { script: 'hidden-rewrite-first.mjs', cls: 2 },
@@ -31,14 +31,22 @@ export const CROSS: readonly Attack[] = [
   { script: 'fifo-report-dir.mjs', cls: 3 },
   { script: 'unreadable-report.mjs', cls: 3 },
   { script: 'output-flood-at-exit.mjs', cls: 3 },
+  { script: 'compiled-payload.mjs', cls: 4 },
+];
+
+/**
+ * Attacks on what bakeoff does with the change before any runner runs (inspecting it, counting
+ * its lines to review): the same code path whatever the task's runner, so baked on one task.
+ */
+export const CHANGE_SIDE: readonly Attack[] = [
   { script: 'nested-git.mjs', cls: 3, reasons: ['unsupported-file', 'protected-path-changed'] },
   { script: 'exit-127.mjs', cls: 3 },
   { script: 'non-utf8-name.mjs', cls: 3 },
   { script: 'gitattributes-binary.mjs', cls: 4, minLines: 5 },
   { script: 'gitattributes-nodiff.mjs', cls: 4, minLines: 5 },
   { script: 'cr-line-ends.mjs', cls: 4 },
-  { script: 'compiled-payload.mjs', cls: 4 },
 ];
+export const CHANGE_SIDE_TASK: TaskId = 'semver-caret-tilde';
 
 /** The void-gaming agent and its honest control (both solve csv-multiline-fields only). */
 export const VOID_GAMER: Attack = { script: 'void-gamer.mjs', cls: 3, extra: ['csv-fix.patch'] };
@@ -93,4 +101,4 @@ export const BREAK_REPORT: readonly Attack[] = [
 export const ESCAPE_NAME: Attack = { script: 'escape-name.mjs', cls: 5 };
 
 /** Every script the three files bake (the battery folder must hold no other). */
-export const ALL_BAKED: readonly Attack[] = [...CROSS, VOID_GAMER, HONEST, ...Object.values(CONFIG).flat(), ...BREAK_AGENT_SIDE, ...BREAK_REPORT, ESCAPE_NAME];
+export const ALL_BAKED: readonly Attack[] = [...CROSS, ...CHANGE_SIDE, VOID_GAMER, HONEST, ...Object.values(CONFIG).flat(), ...BREAK_AGENT_SIDE, ...BREAK_REPORT, ESCAPE_NAME];

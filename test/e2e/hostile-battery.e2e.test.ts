@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_BAKED, CROSS, HONEST, TASKS, VOID_GAMER } from './hostile-battery-attacks.js';
+import { ALL_BAKED, CHANGE_SIDE, CHANGE_SIDE_TASK, CROSS, HONEST, TASKS, VOID_GAMER } from './hostile-battery-attacks.js';
 import {
   agentOf,
   bake,
@@ -13,6 +13,7 @@ import {
   results,
   runOf,
   scriptOf,
+  suiteWithTasks,
   tempFolders,
   type BakeOutcome,
   type BatteryResults,
@@ -26,18 +27,21 @@ import {
  * suite plus a jest task (JS/node:test, TS/vitest, Python/pytest, Rust/cargo, JS/jest). Every
  * attack × task must be graded failed (never solved, never void); gold stays solved; the
  * void-gamer ranks no higher than the honest agent; `bakeoff verify` re-grades every run alike.
+ * The attacks on the change itself (nested repositories, names, lines to review), which take the
+ * same code path whatever the runner, are baked on one task.
  * Parts 2 and 3: hostile-battery-config (runner configuration from the change) and
  * hostile-battery-breakers (attacks on the bake itself). Agents: test/fixtures/hostile-battery/.
  */
 
 const HOOK_MS = 1_800_000;
 const temp = tempFolders();
+let suite: string;
 let out: string;
 let run: BakeOutcome;
 let res: BatteryResults;
 
 beforeAll(async () => {
-  const suite = await batterySuite(temp.make);
+  suite = await batterySuite(temp.make);
   out = await temp.make('bakeoff-battery-out-');
   run = await bake(suite, [...CROSS.map(agentOf), agentOf(VOID_GAMER), agentOf(HONEST), 'gold'], out);
   res = await results(out);
@@ -80,6 +84,27 @@ describe('cross-runner attacks on all five tasks', () => {
   });
 
   it('bakeoff verify re-grades every run to the same verdict', () => expectVerified(out), HOOK_MS);
+});
+
+describe(`attacks on the change itself (inspected and counted the same for every runner) on ${CHANGE_SIDE_TASK}`, () => {
+  let sideOut: string;
+  let sideRun: BakeOutcome;
+  let sideRes: BatteryResults;
+
+  beforeAll(async () => {
+    sideOut = await temp.make('bakeoff-battery-out-');
+    sideRun = await bake(await suiteWithTasks(temp.make, suite, [CHANGE_SIDE_TASK]), CHANGE_SIDE.map(agentOf), sideOut);
+    sideRes = await results(sideOut);
+  }, HOOK_MS);
+
+  it('the bake finishes every run', () => {
+    expect(sideRun.killed, sideRun.stderr.slice(-2000)).toBeNull();
+    expect(sideRes.runs.length, sideRun.stderr.slice(-2000)).toBe(CHANGE_SIDE.length);
+  });
+
+  it.each(cells(CHANGE_SIDE, [CHANGE_SIDE_TASK]))('class $cls: $script on $task is graded failed', (cell) => expectFailed(sideRes, cell));
+
+  it('bakeoff verify re-grades every run to the same verdict', () => expectVerified(sideOut), HOOK_MS);
 });
 
 it('every attack script of the battery folder is baked by one of the three files', async () => {
