@@ -40,6 +40,8 @@ export interface GradingTree {
   /** sha256 of each graded file as placed (tripwires included), to compare after the run. */
   readonly digests: ReadonlyMap<string, string>;
   readonly tripwires: readonly Tripwire[];
+  /** Graded test files that cannot hold tripwires (`TestRunner.holdsTripwires`): whole-file tests, judged by their own result. */
+  readonly unwired: readonly string[];
   /** Test files the change added (removed here) or edited or deleted (put back). */
   readonly removed: readonly string[];
   readonly restored: readonly string[];
@@ -63,9 +65,14 @@ export async function buildGradingTree(options: GradingTreeOptions): Promise<Gra
   for (const [rel, source] of hidden) await replaceEntry(repoDir, rel, source);
 
   const tripwires: Tripwire[] = [];
+  const unwired: string[] = [];
   const targets = await tripwireTargets(repoDir, [...hidden.keys()], options.expectedIds, isTest);
   for (const rel of targets) {
     const text = await readFile(path.join(repoDir, rel), 'utf8');
+    if (options.runner.holdsTripwires && !options.runner.holdsTripwires(text)) {
+      unwired.push(rel);
+      continue;
+    }
     const drawn = drawTripwires(rel, options.runner.testNamePrefix);
     const target: TripwireTarget = { ...drawn.target, text, moduleKind: await moduleKind(repoDir, rel, text) };
     await appendFile(path.join(repoDir, rel), options.runner.tripwireSource(target));
@@ -81,7 +88,7 @@ export async function buildGradingTree(options: GradingTreeOptions): Promise<Gra
   const gradedFiles: string[] = [];
   for (const rel of [...graded].sort()) if (await isRegularFile(path.join(repoDir, rel))) gradedFiles.push(rel);
   const digests = await digestFiles(repoDir, gradedFiles);
-  return { gradedFiles, digests, tripwires, removed, restored, binds: immutableBinds(repoDir, gradedFiles) };
+  return { gradedFiles, digests, tripwires, unwired, removed, restored, binds: immutableBinds(repoDir, gradedFiles) };
 }
 
 /**

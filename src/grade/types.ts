@@ -74,6 +74,12 @@ export interface TestRunner {
    */
   tripwireSource(target: TripwireTarget): string;
   /**
+   * Whether a test file can hold tripwires without changing what it is (default: yes). node:test
+   * reports a file that does not use node:test (a plain script, tape) only as a whole; tests
+   * appended to it would turn it into a file of tests and hide its own result.
+   */
+  readonly holdsTripwires?: (text: string) => boolean;
+  /**
    * Adds the reporter to the bare command. `reportDir` is the report folder (outside the
    * workspace; its files are made from `reportFiles` first); `configDir` an empty folder the
    * runner may write configuration into, shown read-only to the tests; `configSource` the

@@ -197,7 +197,7 @@ function disagreement(ids: readonly string[], a: GradedTests, b: GradedTests): s
 /** Why the gold run's tripwires say its report cannot be trusted, or null. */
 function tripwireProblem(run: GradedTests): string | null {
   const { tree, tripwires, gradedChanged } = run;
-  if (tree.tripwires.length === 0) {
+  if (tree.tripwires.length === 0 && tree.unwired.length === 0) {
     return "bakeoff could not place its tripwire tests: no hidden file (nor any file of the repo) is a test file by the runner's file patterns; name the test files with task.yaml test.files";
   }
   if (run.testRun.report.unreadable !== undefined) return `the gold run's report cannot be read: ${run.testRun.report.unreadable}`;

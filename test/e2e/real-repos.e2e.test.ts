@@ -4,15 +4,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { bakeoff, copySuite, FIXTURES, tempDir } from './helpers.js';
 
 /*
- * Grading real code (issue 18): servo/rust-fnv, whose lib.rs carries crate-level doctests that
+ * Grading real code (issue 18). servo/rust-fnv, whose lib.rs carries crate-level doctests that
  * rustdoc names by line (`lib.rs - (line 30)`). The gold fix adds crate documentation above
  * them, moving every one, and a doctest of its own on `fnv_hash`. Admission must keep the moved
  * doctests' ids (they are pass-to-pass), must not require the gold's own doctest, and every
  * correct fix — the gold, or a one-line fix that moves nothing — is solved; noop fails.
+ * minimistjs/minimist's tests are tape scripts, which node:test reports only per file: each
+ * file is one test whose id is the file (no tripwires can go into such a file; decision 002).
  */
 
 interface Lock { tasks: Record<string, { admitted: boolean; orders: { failToPass: string[]; passToPass: string[] }[] }> }
-interface JsonRun { agent: string; outcome: string; failReason: string | null; outcomeDetail: string | null }
+interface JsonRun { task: string; agent: string; outcome: string; failReason: string | null; outcomeDetail: string | null }
 
 // the same fix without any documentation: swap the two lines of the loop back
 const ONE_LINE_FIX = `command:python3 -c "import re,pathlib; p=pathlib.Path('lib.rs'); s=p.read_text(); s=s.replace('        hash = hash.wrapping_mul(PRIME);\\n        hash ^= bytes[i] as u64;\\n', '        hash ^= bytes[i] as u64;\\n        hash = hash.wrapping_mul(PRIME);\\n', 1); p.write_text(s)"`;
@@ -50,7 +52,23 @@ describe('a real crate whose fix moves every doctest (servo/rust-fnv)', () => {
   });
 
   it('solves the gold fix that moves every doctest and the one-line fix; noop fails', () => {
-    const byAgent = Object.fromEntries(runs.map((r) => [r.agent, `${r.outcome}${r.failReason ? ` ${r.failReason}` : ''}`]));
-    expect(byAgent, JSON.stringify(runs.map((r) => r.outcomeDetail))).toEqual({ gold: 'solved', noop: 'failed tests-failed', [ONE_LINE_FIX]: 'solved' });
+    const fnv = runs.filter((r) => r.task === 'fnv-const-hash');
+    const byAgent = Object.fromEntries(fnv.map((r) => [r.agent, `${r.outcome}${r.failReason ? ` ${r.failReason}` : ''}`]));
+    expect(byAgent, JSON.stringify(fnv.map((r) => r.outcomeDetail))).toEqual({ gold: 'solved', noop: 'failed tests-failed', [ONE_LINE_FIX]: 'solved' });
+  });
+
+  it('admits the tape suite with one test per file, the hidden file fail-to-pass', () => {
+    const task = lock.tasks['minimist-negation']!;
+    expect(task.admitted).toBe(true);
+    const [order] = task.orders;
+    expect(order!.failToPass).toEqual(['test/parse.js']);
+    expect(order!.passToPass).toHaveLength(15);
+    expect(order!.passToPass.every((id) => /^test\/\w+\.js$/.test(id))).toBe(true);
+  });
+
+  it('solves the tape task with the gold and fails noop on the hidden file', () => {
+    const tape = runs.filter((r) => r.task === 'minimist-negation' && (r.agent === 'gold' || r.agent === 'noop'));
+    expect(Object.fromEntries(tape.map((r) => [r.agent, `${r.outcome}${r.failReason ? ` ${r.failReason}` : ''}`]))).toEqual({ gold: 'solved', noop: 'failed tests-failed' });
+    expect(tape.find((r) => r.agent === 'noop')!.outcomeDetail).toContain('test/parse.js');
   });
 });

@@ -57,6 +57,7 @@ export const nodeTestRunner: TestRunner = {
   reportFiles: [REPORT_FILE, 'root.txt'],
   testNamePrefix: '',
   tripwireSource: nodeTestTripwires,
+  holdsTripwires: (text) => /['"]node:test['"]/.test(text),
   instrument(command, { reportDir }) {
     // The reporter is copied next to the report: the report folder is the one harness folder
     // a sandboxed test command is sure to see.
