@@ -61,7 +61,7 @@ const SAMPLES: readonly Sample[] = [
     format: 'jest',
     command: fromBin(
       JEST_BINS.find((bin) => bin !== undefined && existsSync(bin)),
-      'jest (a devDependency) is missing: run npm ci, or set BAKEOFF_JEST_BIN',
+      'jest (a devDependency) is missing: run ./scripts/install.sh, or set BAKEOFF_JEST_BIN',
     ),
   },
   {
