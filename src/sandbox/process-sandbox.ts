@@ -41,8 +41,8 @@ async function execInNamespaces(bwrap: string, request: ExecRequest): Promise<Ex
     outputPath: request.outputPath,
     timeoutMs: request.timeoutMs,
     ...(request.maxOutputBytes !== undefined ? { maxOutputBytes: request.maxOutputBytes } : {}),
-          ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
-          ...(request.onOutput ? { onOutput: request.onOutput } : {}),
+    ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
+    ...(request.onOutput ? { onOutput: request.onOutput } : {}),
   });
   return { ...result, limitHit: null };
 }

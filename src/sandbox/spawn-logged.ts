@@ -59,19 +59,15 @@ export async function spawnLogged(options: {
       timedOut = true;
       killGroup();
     }, options.timeoutMs);
-    let idle: NodeJS.Timeout | undefined;
-    const armIdle = (): void => {
-      if (options.idleTimeoutMs === undefined) return;
-      clearTimeout(idle);
-      idle = setTimeout(() => {
-        idleTimedOut = true;
-        killGroup();
-      }, options.idleTimeoutMs);
-    };
-    armIdle();
+    const idle = options.idleTimeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          idleTimedOut = true;
+          killGroup();
+        }, options.idleTimeoutMs);
     let writes = Promise.resolve();
     child.stdout.on('data', (chunk: Buffer) => {
-      armIdle();
+      idle?.refresh();
       options.onOutput?.(chunk);
       writes = writes.then(() => log.write(chunk));
     });

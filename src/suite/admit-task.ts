@@ -111,9 +111,9 @@ export async function admitTask(options: AdmitOptions): Promise<TaskAdmission> {
     // file, a unit test in a module) is part of that solution, not of the task: another correct
     // fix need not have it, so it is not required.
     const graded = new Set(gold1.tree.gradedFiles);
-    const goldsOwn = passing.filter((id) => !before.has(id) && !graded.has(testIdFile(id)));
-    if (goldsOwn.length > 0) notes.push(`${where}not required: ${list(goldsOwn)} (added by the gold change outside the task's test files)`);
-    const failToPass = passing.filter((id) => before.get(id) !== 'pass' && !goldsOwn.includes(id));
+    const goldsOwn = new Set(passing.filter((id) => !before.has(id) && !graded.has(testIdFile(id))));
+    if (goldsOwn.size > 0) notes.push(`${where}not required: ${list([...goldsOwn])} (added by the gold change outside the task's test files)`);
+    const failToPass = passing.filter((id) => before.get(id) !== 'pass' && !goldsOwn.has(id));
     const passToPass = passing.filter((id) => before.get(id) === 'pass');
     if (failToPass.length === 0) return reject('no test fails on the unchanged repo (the fail-to-pass set is empty)');
     orders.push({ order: order.index, failToPass, passToPass });

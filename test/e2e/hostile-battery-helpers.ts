@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, lstat, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -9,6 +8,9 @@ import { execa } from 'execa';
 import { expect } from 'vitest';
 import type { Attack } from './hostile-battery-attacks.js';
 import { admitOnly, bakeoff, BIN, FIXTURES, ROOT } from './helpers.js';
+import { bakeScratch } from './isolation/iso-helpers.js';
+
+export { bakeScratch };
 
 /*
  * Helpers of the hostile battery (hostile-battery.e2e.test.ts): the battery suite, bakes with
@@ -17,8 +19,6 @@ import { admitOnly, bakeoff, BIN, FIXTURES, ROOT } from './helpers.js';
 
 export const BATTERY = path.join(FIXTURES, 'hostile-battery');
 const KIT = path.join(BATTERY, 'kit.mjs');
-const SCRATCH_BASE = '/tmp/bakeoff-scratch';
-
 /** `command:node <battery>/<script> <battery>/kit.mjs [<battery>/<extra>…]` (named files are shown to the agent). */
 export function attackAgent(script: string, ...extra: readonly string[]): string {
   return `command:${['node', path.join(BATTERY, script), KIT, ...extra.map((e) => path.join(BATTERY, e))].join(' ')}`;
@@ -204,10 +204,6 @@ export async function treeBytes(dir: string): Promise<number> {
   return total;
 }
 
-/** The bake's scratch root (run-bake.ts: scratchRoot(`bake ${results dir}`)). */
-export function bakeScratch(out: string): string {
-  return path.join(SCRATCH_BASE, createHash('sha256').update(`bake ${path.resolve(out)}`).digest('hex').slice(0, 16));
-}
 
 /** What a killed bake left: unmounts and deletes its scratch root. */
 export async function clearScratch(out: string): Promise<void> {
