@@ -18,7 +18,7 @@ import { createWorkspace, disposeScratch, scratchRoot } from '../dist/sandbox/wo
 import { placeHiddenFiles } from '../dist/grade/grading-tree.js';
 import { runGradedTests } from '../dist/grade/run-graded-tests.js';
 import { getTestRunner } from '../dist/grade/runners/registry.js';
-import { patchPaths } from '../dist/run/patch-paths.js';
+import { patchPaths } from '../dist/sandbox/patch-paths.js';
 import { baseEnv } from '../dist/run/base-env.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

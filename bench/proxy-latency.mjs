@@ -57,8 +57,8 @@ async function serveUpstream() {
 
 /** Child: the metering proxy on a unix socket. Answers `count` with how many requests it metered with usage. */
 async function serveProxy(upstreamUrl, socket) {
-  const { startMeterProxy } = await import('../dist/meter/proxy.js');
-  const { scriptedUpstream } = await import('../dist/meter/upstream.js');
+  const { startMeterProxy } = await import('../dist/meter/proxy/proxy.js');
+  const { scriptedUpstream } = await import('../dist/meter/proxy/upstream.js');
   const proxy = await startMeterProxy({ listen: { socket }, upstream: scriptedUpstream(upstreamUrl) });
   process.on('message', (message) => {
     const metered = proxy.requests();

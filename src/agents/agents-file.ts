@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InputError, type InputIssue } from '../errors.js';
-import { readYamlFile } from '../util/read-yaml-file.js';
+import { readYamlFile } from '../util/index.js';
 
 /** One named agent of an agents file. */
 export interface NamedAgent {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { InfraError } from '../errors.js';
 import type { Harness } from './harnesses/types.js';
-import { execFileWithParent } from '../util/die-with-parent.js';
+import { execFileWithParent } from '../util/index.js';
 
 const run = execFileWithParent;
 

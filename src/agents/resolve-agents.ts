@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { InputError, UserError } from '../errors.js';
-import type { WireFormat } from '../meter/types.js';
+import type { WireFormat } from '../meter/index.js';
 import { readAgentsFile } from './agents-file.js';
 import { createHarnessAgent } from './harness-agent/create-harness-agent.js';
 import type { Price } from './harness-agent/account-session.js';

@@ -1,6 +1,6 @@
-import type { RequestRow } from '../store/open-store.js';
+import type { RequestRow } from '../store/index.js';
 import type { AgentInfo, TokenUsage, VoidReason } from '../types.js';
-import type { Sandbox } from '../sandbox/types.js';
+import type { Sandbox } from '../sandbox/index.js';
 
 /** Everything one agent session may use. The agent works in `workspace` and nowhere else. */
 export interface SessionContext {

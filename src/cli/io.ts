@@ -22,3 +22,6 @@ export function parsePositiveInt(value: string): number {
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected a whole number >= 1, received ${JSON.stringify(value)}`);
   return n;
 }
+
+/** `bakeoff report --format`: what the leaderboard is rendered as. */
+export const OUTPUT_FORMATS = ['table', 'md', 'json'] as const;

@@ -1,7 +1,6 @@
 import { InfraError } from '../errors.js';
-import { checkSandbox } from '../sandbox/check-sandbox.js';
-import { createIsolation, type Isolation } from '../sandbox/isolation.js';
-import type { Controls } from '../suite/schema.js';
+import { checkSandbox, createIsolation, type Isolation } from '../sandbox/index.js';
+import type { Controls } from '../suite/index.js';
 import type { Notes } from './notes.js';
 
 /**

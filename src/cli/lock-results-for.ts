@@ -1,5 +1,4 @@
-import { describeHolder } from '../store/describe-holder.js';
-import { lockResults, type ResultsLock } from '../store/results-lock.js';
+import { describeHolder, lockResults, type ResultsLock } from '../store/index.js';
 import type { Notes } from './notes.js';
 
 /**

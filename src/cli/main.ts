@@ -1,20 +1,15 @@
 import { Command, CommanderError, Option } from 'commander';
 import { InfraError, UserError } from '../errors.js';
-import { escapeControl } from '../util/escape-control.js';
+import { escapeControl } from '../util/index.js';
 import { BAKEOFF_VERSION } from '../version.js';
-import { agentsCommand } from './commands/agents.js';
-import { doctorCommand } from './commands/doctor.js';
-import { modelServerCommand } from '../model-server/index.js';
-import { publishCommand } from './commands/publish.js';
-import { REPORT_FORMATS, reportCommand } from './commands/report.js';
-import { runCommand } from './commands/run.js';
-import { validateCommand } from './commands/validate.js';
-import { verifyCommand } from './commands/verify.js';
-import { EXIT, parsePositiveInt, type CliIo } from './io.js';
+import { EXIT, OUTPUT_FORMATS, parsePositiveInt, type CliIo } from './io.js';
 
 const defaultIo = (): CliIo => ({ stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env });
 
-/** Parses argv, runs one command, and maps every error to an exit code. The only catch. */
+/**
+ * Parses argv, runs one command, and maps every error to an exit code. The only catch. Each
+ * command's module is loaded when it runs, so `--help` and a mistyped flag answer at once.
+ */
 export async function main(argv: readonly string[], io: CliIo = defaultIo()): Promise<number> {
   let code: number = EXIT.ok;
   const program = new Command('bakeoff')
@@ -33,7 +28,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--task <id>', 'validate this task only (repeatable); the other tasks keep their verdicts from the lock', collect, [])
     .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false)
     .action(async (suite: string, flags) => {
-      code = await validateCommand(suite, flags, io);
+      code = await (await import('./commands/validate.js')).validateCommand(suite, flags, io);
     });
 
   program
@@ -53,17 +48,17 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--wait', 'when another bakeoff is using the results folder, wait for it to finish instead of refusing', false)
     .option('--unsafe-no-sandbox', 'development only: run agents and tests without the sandbox (recorded in every run)', false)
     .action(async (suite: string, flags) => {
-      code = await runCommand(suite, flags, io);
+      code = await (await import('./commands/run.js')).runCommand(suite, flags, io);
     });
 
   program
     .command('report <results>')
     .description('print the leaderboard of a results folder')
-    .addOption(new Option('--format <format>', 'output format').choices(REPORT_FORMATS).default('table'))
+    .addOption(new Option('--format <format>', 'output format').choices(OUTPUT_FORMATS).default('table'))
     .option('--out <path>', 'write to a file instead of stdout')
     .option('--compare <agents...>', 'paired comparison of two agent ids (A B): wins, ties, void, exact McNemar p, paired difference')
     .action(async (results: string, flags) => {
-      code = await reportCommand(results, flags, io);
+      code = await (await import('./commands/report.js')).reportCommand(results, flags, io);
     });
 
   program
@@ -75,7 +70,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--wait', 'when another bakeoff is using the results folder, wait for it to finish instead of refusing', false)
     .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false)
     .action(async (results: string, flags) => {
-      code = await verifyCommand(results, flags, io);
+      code = await (await import('./commands/verify.js')).verifyCommand(results, flags, io);
     });
 
   program
@@ -88,7 +83,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--wait', 'when another bakeoff is using the results folder, wait for it to finish instead of refusing', false)
     .option('--unsafe-no-sandbox', 'development only: verify without the sandbox', false)
     .action(async (results: string, flags) => {
-      code = await publishCommand(results, flags, io);
+      code = await (await import('./commands/publish.js')).publishCommand(results, flags, io);
     });
 
   program
@@ -96,7 +91,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .description('check the sandbox and toolchains; say what to install')
     .option('--json', 'machine-readable output', false)
     .action(async (flags) => {
-      code = await doctorCommand(flags, io);
+      code = await (await import('./commands/doctor.js')).doctorCommand(flags, io);
     });
 
   program
@@ -104,7 +99,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .description('list agent specs and harnesses (installed versions, effort levels); `agents install [harness...]` installs the pinned CLIs')
     .option('--json', 'machine-readable output', false)
     .action(async (action: string | undefined, harnesses: string[], flags) => {
-      code = await agentsCommand(action, harnesses, flags, io);
+      code = await (await import('./commands/agents.js')).agentsCommand(action, harnesses, flags, io);
     });
 
   program
@@ -116,7 +111,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--log <file.jsonl>', 'append every request (headers and body) to this file')
     .option('--session <file.json>', 'the change the gold script makes for every request: {workspace, edits: [{path, before, after}]}')
     .action(async (flags) => {
-      code = await modelServerCommand(flags, io);
+      code = await (await import('../model-server/index.js')).modelServerCommand(flags, io);
     });
 
   try {

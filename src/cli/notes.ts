@@ -1,4 +1,4 @@
-import { escapeControl } from '../util/escape-control.js';
+import { escapeControl } from '../util/index.js';
 
 /**
  * What a command tells the operator besides its result: notes (a task skipped, a stale lock

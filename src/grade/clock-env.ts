@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { InfraError } from '../errors.js';
-import type { ClockShift } from '../sandbox/types.js';
+import type { ClockShift } from '../sandbox/index.js';
 import type { ReportFormat } from './types.js';
 
 const LIBFAKETIME = [

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { quotedPath } from '../util/escape-control.js';
+import { quotedPath } from '../util/index.js';
 import type { ReportFormat } from './types.js';
 
 /*

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { appendFile, cp, lstat, mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import type { Bind } from '../sandbox/types.js';
-import { listTree } from '../util/fs.js';
+import type { Bind } from '../sandbox/index.js';
+import { listTree } from '../util/index.js';
 import { drawTripwires, type Tripwire } from './tripwires.js';
 import type { TestRunner, TripwireTarget } from './types.js';
 

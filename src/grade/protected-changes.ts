@@ -1,7 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { quotedPath } from '../util/escape-control.js';
+import { quotedPath } from '../util/index.js';
 import { configChanges } from './config-changes.js';
 import { pythonShadows } from './python-shadow.js';
 import type { ReportFormat, TestRunner } from './types.js';

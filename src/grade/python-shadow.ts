@@ -1,8 +1,8 @@
 import { lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Sandbox } from '../sandbox/types.js';
-import { quotedPath } from '../util/escape-control.js';
+import type { Sandbox } from '../sandbox/index.js';
+import { quotedPath } from '../util/index.js';
 
 /*
  * `python -m pytest` puts the repo root first on sys.path, and pytest's default import mode

@@ -2,8 +2,7 @@ import { execFile } from 'node:child_process';
 import { chown, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { Owner } from '../sandbox/workspace.js';
-import { disposeScratch } from '../sandbox/workspace.js';
+import { type Owner, disposeScratch } from '../sandbox/index.js';
 
 const run = promisify(execFile);
 

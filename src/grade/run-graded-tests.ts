@@ -1,6 +1,6 @@
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { ClockShift, Sandbox } from '../sandbox/types.js';
+import type { ClockShift, Sandbox } from '../sandbox/index.js';
 import { buildGradingTree, changedGradedFiles, type GradingTree } from './grading-tree.js';
 import { runTests, type TestRun } from './run-tests.js';
 import { getTestRunner } from './runners/registry.js';

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Bind, ClockShift, ExecResult, Sandbox } from '../sandbox/types.js';
-import { readBoundedFile } from '../util/bounded-file.js';
+import type { Bind, ClockShift, ExecResult, Sandbox } from '../sandbox/index.js';
+import { readBoundedFile } from '../util/index.js';
 import { clockEnv } from './clock-env.js';
 import { createReportDir } from './report-dir.js';
 import { ReportUnreadableError } from './runners/read-report-file.js';

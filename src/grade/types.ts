@@ -11,8 +11,8 @@ export interface TestResult {
 }
 
 /** The report formats bakeoff can read (task.yaml `test.format`). */
-export const REPORT_FORMATS = ['pytest', 'node-test', 'vitest', 'jest', 'cargo'] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
+export { REPORT_FORMATS, type ReportFormat } from '../types.js';
+import type { ReportFormat } from '../types.js';
 
 /** What the grader runs: the task's bare test command with the report options added. */
 export interface InstrumentedCommand {

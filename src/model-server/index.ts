@@ -19,3 +19,4 @@ export type {
   SessionResolver,
 } from './types.js';
 export { SESSION_HEADER } from './types.js';
+export { FAULT_SCRIPTS } from './fault-reply.js';

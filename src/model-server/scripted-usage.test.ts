@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readPayloads } from '../meter/read-payloads.js';
-import { parseUsage } from '../meter/parse-usage.js';
+import { readPayloads } from '../meter/usage/read-payloads.js';
+import { parseUsage } from '../meter/usage/parse-usage.js';
 import { scriptedUsage } from './scripted-usage.js';
 import { startModelServer } from './start-model-server.js';
 import type { ModelServer, WireFormat } from './types.js';

@@ -2,7 +2,7 @@
  * Shell commands the gold script sends through a harness's shell tool when it has no file
  * tool for the job: writing a file byte for byte with a quoted heredoc, and removing one.
  */
-import { quoteShellArg } from '../util/shell-quote.js';
+import { quoteShellArg } from '../util/index.js';
 
 /**
  * Writes `content` to `path` exactly. A quoted heredoc expands nothing; its delimiter is

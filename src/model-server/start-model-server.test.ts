@@ -5,7 +5,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
-import { parseUsage } from '../meter/parse-usage.js';
+import { parseUsage } from '../meter/usage/parse-usage.js';
 import { REPLAY_EXHAUSTED } from './load-replay-script.js';
 import { startModelServer } from './start-model-server.js';
 import type { GoldSession, ModelServer, ModelServerOptions } from './types.js';

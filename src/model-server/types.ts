@@ -1,4 +1,4 @@
-import type { RequestUsage, WireFormat } from '../meter/types.js';
+import type { RequestUsage, WireFormat } from '../meter/index.js';
 
 /** One file of an order's reference change; null content: the file does not exist on that side. */
 export interface FileEdit {

@@ -1,4 +1,4 @@
-import { sha256 } from '../util/hash.js';
+import { sha256 } from '../util/index.js';
 
 /** One planned run: which agent does which task, and which replay it is. */
 export interface RunSpec {

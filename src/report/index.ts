@@ -1,4 +1,4 @@
-export { summarize } from './summarize.js';
+export { summarize } from './view/summarize.js';
 export type {
   AgentSummary,
   LeaderboardView,
@@ -9,9 +9,9 @@ export type {
   TaskCell,
   TaskRow,
   VoidTaskSummary,
-} from './leaderboard-view.js';
-export { readReportControls, type ReplayRule, type ReportControls } from './read-report-controls.js';
-export { scoreTasks, type ScoredTask, type TaskScore, type VoidTask } from './score-tasks.js';
+} from './view/leaderboard-view.js';
+export { readReportControls, type ReplayRule, type ReportControls } from './view/read-report-controls.js';
+export { scoreTasks, type ScoredTask, type TaskScore, type VoidTask } from './view/score-tasks.js';
 export {
   comparePaired,
   type ComparePairedOptions,
@@ -19,26 +19,28 @@ export {
   type PairedComparison,
   type PairedResult,
   type PairedTask,
-} from './compare-paired.js';
-export { formatPairedSentence, type PairedSentenceInput } from './format-paired-sentence.js';
-export { renderComparison } from './render-comparison.js';
-export { renderComparisonMarkdown } from './render-comparison-markdown.js';
-export { renderComparisonJson, type JsonComparisonReport } from './render-comparison-json.js';
-export { renderTable, type RenderTableOptions } from './render-table.js';
-export { renderMarkdown } from './render-markdown.js';
+} from './view/compare-paired.js';
+export { formatPairedSentence, type PairedSentenceInput } from './render/format-paired-sentence.js';
+export { renderComparison } from './render/render-comparison.js';
+export { renderComparisonMarkdown } from './render/render-comparison-markdown.js';
+export { renderComparisonJson, type JsonComparisonReport } from './render/render-comparison-json.js';
+export { renderTable, type RenderTableOptions } from './render/render-table.js';
+export { renderMarkdown } from './render/render-markdown.js';
 export {
   buildJsonReport,
   renderJson,
   type JsonAgent,
   type JsonReport,
   type JsonRun,
-} from './render-json.js';
-export { detectMixed } from './detect-mixed.js';
-export type { Interval } from './interval.js';
-export { wilson } from './wilson.js';
-export { clusteredShareCi, type ClusteredShareCi } from './clustered-share-ci.js';
-export { exactMcNemar } from './exact-mcnemar.js';
-export { pairedDifference, type PairedDifference } from './paired-difference.js';
-export { studentTCdf, studentTQuantile } from './student-t-quantile.js';
-export { median } from './median.js';
-export { passAtK, passHatK } from './pass-at-k.js';
+} from './render/render-json.js';
+export { detectMixed } from './view/detect-mixed.js';
+export type { Interval } from './stats/interval.js';
+export { wilson } from './stats/wilson.js';
+export { clusteredShareCi, type ClusteredShareCi } from './stats/clustered-share-ci.js';
+export { exactMcNemar } from './stats/exact-mcnemar.js';
+export { pairedDifference, type PairedDifference } from './stats/paired-difference.js';
+export { studentTCdf, studentTQuantile } from './stats/student-t-quantile.js';
+export { median } from './stats/median.js';
+export { passAtK, passHatK } from './stats/pass-at-k.js';
+export { SITE_MARKER, renderSite } from './site/index.js';
+export type { PrivateOrderDetail } from './site/index.js';

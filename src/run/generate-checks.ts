@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { Check } from '../grade/checks/types.js';
-import { canonicalJson, sha256 } from '../util/hash.js';
-import { execFileWithParent } from '../util/die-with-parent.js';
+import type { Check } from '../grade/index.js';
+import { canonicalJson, sha256, execFileWithParent } from '../util/index.js';
 
 const run = execFileWithParent;
 

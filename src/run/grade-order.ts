@@ -1,21 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadSources } from '../grade/checks/load-sources.js';
-import { runChecks } from '../grade/checks/run-checks.js';
-import { evaluate, type Evaluation, type ExpectedTests } from '../grade/evaluate.js';
-import { evaluateChecks } from '../grade/evaluate-checks.js';
-import { protectedChanges } from '../grade/protected-changes.js';
-import { installedPythonModules } from '../grade/python-shadow.js';
-import { runGradedTests } from '../grade/run-graded-tests.js';
-import type { TestRun } from '../grade/run-tests.js';
-import { getTestRunner } from '../grade/runners/registry.js';
-import type { ReportFormat } from '../grade/types.js';
-import { applyPatch } from '../sandbox/git.js';
-import type { Isolation } from '../sandbox/isolation.js';
-import { createWorkspace } from '../sandbox/workspace.js';
-import type { Task } from '../suite/types.js';
+import { loadSources, runChecks, evaluate, type Evaluation, type ExpectedTests, evaluateChecks, protectedChanges, installedPythonModules, runGradedTests, type TestRun, getTestRunner, type ReportFormat } from '../grade/index.js';
+import { applyPatch, type Isolation, createWorkspace, patchPaths } from '../sandbox/index.js';
+import type { Task } from '../suite/index.js';
 import type { GeneratedSet } from './generate-checks.js';
-import { patchPaths } from './patch-paths.js';
 
 /** How an order is graded: by hidden tests, or by generated checks. */
 export type OrderGrading =

@@ -1,5 +1,4 @@
-import type { TaskLock } from '../suite/lock.js';
-import type { Order, Task } from '../suite/types.js';
+import type { TaskLock, Order, Task } from '../suite/index.js';
 import type { Outcome } from '../types.js';
 import type { GeneratedSet } from './generate-checks.js';
 import type { OrderGrading } from './grade-order.js';

@@ -1,7 +1,5 @@
-import type { Isolation } from '../sandbox/isolation.js';
-import { prepareRepo, type PrepareResult, type SetupProgress } from '../sandbox/prepare-repo.js';
-import type { Controls } from '../suite/schema.js';
-import type { Task } from '../suite/types.js';
+import { type Isolation, prepareRepo, type PrepareResult, type SetupProgress } from '../sandbox/index.js';
+import type { Controls, Task } from '../suite/index.js';
 
 /**
  * A task's prepared repo (its repo after the setup command, owned by the sandbox user),

@@ -1,7 +1,6 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Isolation } from '../sandbox/isolation.js';
-import { createWorkspace } from '../sandbox/workspace.js';
+import { type Isolation, createWorkspace } from '../sandbox/index.js';
 
 /**
  * The workspace kind (`overlay` or `copy`) runs get on this machine, found by making one over

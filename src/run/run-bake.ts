@@ -1,20 +1,16 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Agent } from '../agents/types.js';
-import { planRuns, type RunSpec } from '../plan/plan-runs.js';
-import type { Isolation } from '../sandbox/isolation.js';
-import { disposeScratch, scratchRoot } from '../sandbox/workspace.js';
-import type { Store } from '../store/open-store.js';
-import type { ResultsLock } from '../store/results-lock.js';
-import type { SuiteLock } from '../suite/lock.js';
-import type { Order, Suite, Task } from '../suite/types.js';
+import type { Agent } from '../agents/index.js';
+import { planRuns, type RunSpec } from '../plan/index.js';
+import { type Isolation, disposeScratch, scratchRoot, type SetupProgress } from '../sandbox/index.js';
+import type { Store, ResultsLock } from '../store/index.js';
+import type { SuiteLock, Order, Suite, Task } from '../suite/index.js';
 import { createBudget, type Budget } from './budget.js';
 import { generateChecks, type GeneratedSet } from './generate-checks.js';
 import type { RunRecord } from '../types.js';
 import { baseEnv } from './base-env.js';
 import { runPool } from './pool.js';
 import { prepareTask } from './prepare-task.js';
-import type { SetupProgress } from '../sandbox/prepare-repo.js';
 import { probeWorkspaceMode } from './probe-workspace-mode.js';
 import { runTask } from './run-task.js';
 

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { probeVersion } from '../util/probe-version.js';
+import { probeVersion } from '../util/index.js';
 
 /** Versions of the runtimes tasks run on, recorded with every run (comparability). */
 export async function runtimeVersions(bakeoffVersion: string): Promise<Record<string, string>> {

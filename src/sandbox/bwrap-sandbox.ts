@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parentGuard } from '../util/die-with-parent.js';
+import { parentGuard } from '../util/index.js';
 import { createCommandCgroup, type Limits } from './cgroups.js';
 import { spawnLogged } from './spawn-logged.js';
 import { toolchainEnv, type ToolMount } from './toolchains.js';

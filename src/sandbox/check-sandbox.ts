@@ -1,8 +1,8 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Controls } from '../suite/schema.js';
-import { probeVersion } from '../util/probe-version.js';
+import { Controls } from '../suite/index.js';
+import { probeVersion } from '../util/index.js';
 import { cgroupVersion } from './cgroups.js';
 import { createIsolation } from './isolation.js';
 import type { Sandbox } from './types.js';

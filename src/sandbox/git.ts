@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
-import { dieWithParent } from '../util/die-with-parent.js';
+import { dieWithParent } from '../util/index.js';
 import { InfraError } from '../errors.js';
 
 /*

@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { quotedPath } from '../util/escape-control.js';
+import { quotedPath } from '../util/index.js';
 import { git, openWorkspaceGit } from './git.js';
 import type { Workspace } from './workspace.js';
 

@@ -1,4 +1,4 @@
-import type { Controls } from '../suite/schema.js';
+import type { Controls } from '../suite/index.js';
 import { createBwrapSandbox } from './bwrap-sandbox.js';
 import { sweepStaleCgroups } from './cgroups.js';
 import { createProcessSandbox } from './process-sandbox.js';

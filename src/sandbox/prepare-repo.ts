@@ -1,8 +1,6 @@
 import { appendFile, copyFile, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { escapeControl } from '../util/escape-control.js';
+import { escapeControl, sha256, exists, IGNORED_NAMES } from '../util/index.js';
 import path from 'node:path';
-import { sha256 } from '../util/hash.js';
-import { exists, IGNORED_NAMES } from '../util/fs.js';
 import { git, initSingleCommit } from './git.js';
 import type { Sandbox } from './types.js';
 import { chownTree, type Owner } from './workspace.js';

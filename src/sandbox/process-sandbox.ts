@@ -1,7 +1,7 @@
 import type { ExecRequest, ExecResult, Sandbox } from './types.js';
 import { bridgeScript } from './bwrap-sandbox.js';
 import { spawnLogged } from './spawn-logged.js';
-import { dieWithParent } from '../util/die-with-parent.js';
+import { dieWithParent } from '../util/index.js';
 
 /**
  * The unsafe backend: each command gets its own pid namespace (so killing it kills every

@@ -1,5 +1,5 @@
 import { InfraError } from '../errors.js';
-import { execFileWithParent } from '../util/die-with-parent.js';
+import { execFileWithParent } from '../util/index.js';
 
 const run = execFileWithParent;
 

@@ -3,7 +3,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { InfraError } from '../errors.js';
-import { execFileWithParent } from '../util/die-with-parent.js';
+import { execFileWithParent } from '../util/index.js';
 
 const run = execFileWithParent;
 

@@ -2,8 +2,7 @@ import { chmod, mkdir, readFile, rm, statfs } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { InfraError } from '../errors.js';
-import { sha256 } from '../util/hash.js';
-import { execFileWithParent } from '../util/die-with-parent.js';
+import { sha256, execFileWithParent } from '../util/index.js';
 
 const run = execFileWithParent;
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
-import { hashFileSync } from '../util/bounded-file.js';
+import { hashFileSync } from '../util/index.js';
 
 /** One file of a run's artifacts folder, as recorded when the run was stored. */
 export interface ArtifactDigest {

@@ -1,8 +1,20 @@
 import os from 'node:os';
 import path from 'node:path';
-import { escapeControl } from '../util/escape-control.js';
-import { quoteShellArg } from '../util/shell-quote.js';
-import type { LockHolder } from './results-lock.js';
+import { escapeControl, quoteShellArg, type ProcessIdentity } from '../util/index.js';
+
+/** Who holds (or last held) a results folder. */
+export interface LockHolder extends ProcessIdentity {
+  readonly schemaVersion: 1;
+  /** The bakeoff command holding it: `run`, `verify`, `publish`. */
+  readonly command: string;
+  /** The holder's command line, and the folder it ran in. */
+  readonly argv: readonly string[];
+  readonly cwd: string;
+  /** When the holder process started (ISO). */
+  readonly startedAt: string;
+  /** When it took the lock (ISO). */
+  readonly since: string;
+}
 
 /**
  * One line about a lock holder for a terminal, e.g.

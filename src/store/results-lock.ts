@@ -2,8 +2,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ResultsBusyError, UserError } from '../errors.js';
-import { currentProcess, judgeProcess, type ProcessIdentity } from '../util/process-identity.js';
-import { refusal } from './describe-holder.js';
+import { currentProcess, judgeProcess, type ProcessIdentity } from '../util/index.js';
+import { refusal, type LockHolder } from './describe-holder.js';
+
+export type { LockHolder } from './describe-holder.js';
 
 /*
  * One process at a time per results folder (docs/decisions/007):
@@ -20,20 +22,6 @@ import { refusal } from './describe-holder.js';
  */
 const LOCK_FILE = 'holder.lock';
 const HOLDER_FILE = 'holder.json';
-
-/** Who holds (or last held) a results folder. */
-export interface LockHolder extends ProcessIdentity {
-  readonly schemaVersion: 1;
-  /** The bakeoff command holding it: `run`, `verify`, `publish`. */
-  readonly command: string;
-  /** The holder's command line, and the folder it ran in. */
-  readonly argv: readonly string[];
-  readonly cwd: string;
-  /** When the holder process started (ISO). */
-  readonly startedAt: string;
-  /** When it took the lock (ISO). */
-  readonly since: string;
-}
 
 /** A held lock on a results folder. */
 export interface ResultsLock {

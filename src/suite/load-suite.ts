@@ -1,9 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError, type InputIssue } from '../errors.js';
-import { canonicalJson, sha256 } from '../util/hash.js';
-import { exists, listTree } from '../util/fs.js';
-import { readYamlFile } from '../util/read-yaml-file.js';
+import { canonicalJson, sha256, exists, listTree, readYamlFile } from '../util/index.js';
 import { ALWAYS_PROTECTED, ID_PATTERN, keysAt, SuiteManifest, TaskManifest } from './schema.js';
 import { hashSuite, hashTask } from './suite-hash.js';
 import type { Order, Suite, Task } from './types.js';

@@ -2,8 +2,8 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { InputError, UserError } from '../errors.js';
-import { toInputIssues } from '../util/zod-issues.js';
-import type { TaskAdmission } from './admit-task.js';
+import { toInputIssues } from '../util/index.js';
+import type { TaskAdmission } from './types.js';
 import type { Suite } from './types.js';
 
 /*

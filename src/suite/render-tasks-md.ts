@@ -1,4 +1,4 @@
-import type { TaskAdmission } from './admit-task.js';
+import type { TaskAdmission } from './types.js';
 import type { Suite } from './types.js';
 
 /** TASKS.md: the human contract of a suite, one row per task. Pure. */

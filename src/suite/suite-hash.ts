@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { canonicalJson, sha256 } from '../util/hash.js';
-import { listTree, readEntry } from '../util/fs.js';
+import { canonicalJson, sha256, listTree, readEntry } from '../util/index.js';
 import type { SuiteManifest, TaskManifest } from './schema.js';
 
 /*

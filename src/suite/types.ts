@@ -39,3 +39,25 @@ export interface Suite {
   /** sha256 over everything that defines the contract (see suite-hash.ts). */
   readonly hash: string;
 }
+
+/** What admission decided for one order: the tests grading expects of it. */
+export interface OrderAdmission {
+  readonly order: number;
+  readonly failToPass: readonly string[];
+  readonly passToPass: readonly string[];
+  /** Checks-graded orders: digest of the generated checks per "<seed>:<level>". */
+  readonly checks?: Readonly<Record<string, string>>;
+  /** Checks-graded orders: how many checks the order has (the same at every seed and level). */
+  readonly checkCount?: number;
+}
+
+export type TaskAdmission =
+  | {
+      readonly admitted: true;
+      readonly orders: readonly OrderAdmission[];
+      /** Seconds one gold test run took (all orders): the bare cost of grading this task. */
+      readonly testSec: number;
+      /** What admission decided that the author should know (tests not required, and why). */
+      readonly notes?: readonly string[];
+    }
+  | { readonly admitted: false; readonly reason: string };

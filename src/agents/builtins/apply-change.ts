@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { applyPatch } from '../../sandbox/git.js';
+import { applyPatch } from '../../sandbox/index.js';
 import type { SessionResult } from '../types.js';
 
 /**

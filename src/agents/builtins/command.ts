@@ -2,8 +2,8 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../../errors.js';
-import { sha256 } from '../../util/hash.js';
-import type { Bind } from '../../sandbox/types.js';
+import { sha256 } from '../../util/index.js';
+import type { Bind } from '../../sandbox/index.js';
 import type { Agent } from '../types.js';
 
 const MAX_AGENT_FILE_BYTES = 16 * 1024 * 1024;

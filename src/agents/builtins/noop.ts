@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { sha256 } from '../../util/hash.js';
+import { sha256 } from '../../util/index.js';
 import type { Agent } from '../types.js';
 
 /** Changes nothing: must fail every admitted task. */

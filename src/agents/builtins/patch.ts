@@ -2,8 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { InputError, type InputIssue } from '../../errors.js';
-import { sha256 } from '../../util/hash.js';
-import { toInputIssues } from '../../util/zod-issues.js';
+import { sha256, toInputIssues } from '../../util/index.js';
 import type { Agent } from '../types.js';
 import { applyChangeSession } from './apply-change.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listPrice } from '../../meter/prices.js';
+import { listPrice } from '../../meter/prices/prices.js';
 import type { RequestUsage } from '../../meter/types.js';
 import { describePrice, type Price, sessionCost, sumUsage, tokenDisagreements } from './account-session.js';
 

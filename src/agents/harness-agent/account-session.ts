@@ -1,6 +1,4 @@
-import { costOf } from '../../meter/cost-of.js';
-import type { ModelPrice } from '../../meter/prices.js';
-import type { RequestUsage } from '../../meter/types.js';
+import { costOf, type ModelPrice, type RequestUsage } from '../../meter/index.js';
 import type { TokenUsage } from '../../types.js';
 import type { HarnessTokens } from '../harnesses/types.js';
 

@@ -2,9 +2,8 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { patchPaths } from '../../run/patch-paths.js';
-import { applyPatch } from '../../sandbox/git.js';
-import type { FileEdit } from '../../model-server/types.js';
+import { patchPaths, applyPatch } from '../../sandbox/index.js';
+import type { FileEdit } from '../../model-server/index.js';
 
 /**
  * The files an order's reference change touches, with their content in the workspace now and

@@ -1,11 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { sha256 } from '../../util/hash.js';
-import { scriptedUpstream, upstreamFor, type Upstream } from '../../meter/upstream.js';
-import { FAULT_SCRIPTS } from '../../model-server/fault-reply.js';
+import { sha256 } from '../../util/index.js';
+import { scriptedUpstream, upstreamFor, type Upstream, type WireFormat } from '../../meter/index.js';
+import { FAULT_SCRIPTS, type GoldSession } from '../../model-server/index.js';
 import { startModelServer } from '../../model-server/index.js';
-import type { GoldSession } from '../../model-server/types.js';
-import type { WireFormat } from '../../meter/types.js';
 
 /** The model API every harness session of a bake talks to, through its metering proxy. */
 export interface ModelUpstream {

@@ -1,5 +1,5 @@
-import type { MeteredRequest } from '../../meter/proxy-types.js';
-import type { RequestRow } from '../../store/open-store.js';
+import type { MeteredRequest } from '../../meter/index.js';
+import type { RequestRow } from '../../store/index.js';
 import type { RequestCost } from './account-session.js';
 
 /**

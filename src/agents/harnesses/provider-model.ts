@@ -1,5 +1,5 @@
 import { UserError } from '../../errors.js';
-import type { WireFormat } from '../../meter/types.js';
+import type { WireFormat } from '../../meter/index.js';
 
 /** A pi/OpenCode model id split at its first slash: `openrouter/qwen/qwen3-coder` → `openrouter`, `qwen/qwen3-coder`. */
 export interface ProviderModel {

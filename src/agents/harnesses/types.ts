@@ -1,4 +1,4 @@
-import type { WireFormat } from '../../meter/types.js';
+import type { WireFormat } from '../../meter/index.js';
 
 /** The coding-agent CLIs bakeoff drives, by the name used in agent specs (`<harness>:<model>[@effort]`). */
 export type HarnessName = 'claude-code' | 'codex' | 'pi' | 'opencode' | 'gemini-cli';

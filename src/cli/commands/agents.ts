@@ -1,9 +1,5 @@
 import { UserError } from '../../errors.js';
-import { HARNESS_NAMES } from '../../agents/harness-spec.js';
-import { harnessNamed } from '../../agents/harnesses/index.js';
-import type { HarnessName } from '../../agents/harnesses/types.js';
-import { installDirOf, installedVersion, installHarness } from '../../agents/install-harness.js';
-import { SPEC_FORMS } from '../../agents/registry.js';
+import { HARNESS_NAMES, harnessNamed, type HarnessName, installDirOf, installedVersion, installHarness, SPEC_FORMS } from '../../agents/index.js';
 import { EXIT, type CliIo } from '../io.js';
 
 const DESCRIPTIONS: Readonly<Record<(typeof SPEC_FORMS)[number], string>> = {

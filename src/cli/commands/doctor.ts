@@ -1,8 +1,6 @@
-import { HARNESS_NAMES } from '../../agents/harness-spec.js';
-import { harnessNamed } from '../../agents/harnesses/index.js';
-import { installDirOf, installedVersion } from '../../agents/install-harness.js';
-import { checkSandbox, type Check } from '../../sandbox/check-sandbox.js';
-import { probeVersion } from '../../util/probe-version.js';
+import { HARNESS_NAMES, harnessNamed, installDirOf, installedVersion } from '../../agents/index.js';
+import { checkSandbox, type Check } from '../../sandbox/index.js';
+import { probeVersion } from '../../util/index.js';
 import { EXIT, type CliIo } from '../io.js';
 
 const TOOLCHAINS: readonly { name: string; cmd: string; args: string[]; fix: string }[] = [

@@ -11,18 +11,15 @@ import {
   renderTable,
   summarize,
 } from '../../report/index.js';
-import { describeHolder } from '../../store/describe-holder.js';
-import { openStore } from '../../store/open-store.js';
-import { readHolder } from '../../store/results-lock.js';
-import { judgeProcess } from '../../util/process-identity.js';
+import { describeHolder, openStore, readHolder } from '../../store/index.js';
+import { judgeProcess } from '../../util/index.js';
 import { createNotes } from '../notes.js';
 import type { RunRecord } from '../../types.js';
-import { EXIT, type CliIo } from '../io.js';
+import { EXIT, type CliIo, type OUTPUT_FORMATS } from '../io.js';
 
-export const REPORT_FORMATS = ['table', 'md', 'json'] as const;
 
 export interface ReportFlags {
-  readonly format: (typeof REPORT_FORMATS)[number];
+  readonly format: (typeof OUTPUT_FORMATS)[number];
   readonly out?: string;
   /** Two agent ids: a paired comparison instead of the leaderboard. */
   readonly compare?: readonly string[];

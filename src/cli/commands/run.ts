@@ -1,19 +1,13 @@
 import os from 'node:os';
 import path from 'node:path';
-import { openModelUpstream } from '../../agents/harness-agent/model-upstream.js';
-import { resolveAgents } from '../../agents/resolve-agents.js';
-import type { PriceBook } from '../../meter/price-book.js';
+import { openModelUpstream, resolveAgents, type Agent } from '../../agents/index.js';
+import type { PriceBook } from '../../meter/index.js';
 import { UserError } from '../../errors.js';
 import { summarize, renderTable } from '../../report/index.js';
-import { runBake } from '../../run/run-bake.js';
-import { runtimeVersions } from '../../run/runtime-versions.js';
-import { requireTools } from '../../sandbox/require-tools.js';
-import { loadSuite } from '../../suite/load-suite.js';
-import { readLock, type SuiteLock } from '../../suite/lock.js';
-import type { Suite } from '../../suite/types.js';
-import type { Agent } from '../../agents/types.js';
-import { openStore } from '../../store/open-store.js';
-import type { ResultsLock } from '../../store/results-lock.js';
+import { runBake, runtimeVersions } from '../../run/index.js';
+import { requireTools } from '../../sandbox/index.js';
+import { loadSuite, readLock, type SuiteLock, type Suite } from '../../suite/index.js';
+import { openStore, type ResultsLock } from '../../store/index.js';
 import { BAKEOFF_VERSION } from '../../version.js';
 import { clock, createProgress } from '../progress.js';
 import { isolationFor } from '../isolation-for.js';
@@ -58,7 +52,7 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
     suiteTasks: new Map(suite.tasks.map((t) => [t.id, t.orders.length])),
     ...(flags.agents ? { agentsFile: flags.agents } : {}),
     openUpstream: async (formats) => {
-      const { openPriceBook } = await import('../../meter/price-book.js');
+      const { openPriceBook } = await import('../../meter/index.js');
       prices = await openPriceBook(flags.prices ? path.resolve(io.cwd, flags.prices) : undefined);
       return openModelUpstream(flags.upstream, { cwd: io.cwd, env: io.env, formats });
     },

@@ -1,10 +1,10 @@
 import { UserError } from '../../errors.js';
-import { loadSuite } from '../../suite/load-suite.js';
-import { escapeControl } from '../../util/escape-control.js';
+import { loadSuite } from '../../suite/index.js';
+import { escapeControl } from '../../util/index.js';
 import { isolationFor } from '../isolation-for.js';
 import { createNotes } from '../notes.js';
-import { requireTools } from '../../sandbox/require-tools.js';
-import { validateSuite, type LockWrite, type ValidateResult } from '../../suite/validate-suite.js';
+import { requireTools } from '../../sandbox/index.js';
+import { validateSuite, type LockWrite, type ValidateResult } from '../../admit/index.js';
 import { cacheDir, EXIT, type CliIo } from '../io.js';
 
 export interface ValidateFlags {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunVerification, VerifyResult } from '../../run/verify-results.js';
+import type { RunVerification, VerifyResult } from '../../verify/verify-results.js';
 import { renderVerify } from './verify.js';
 
 const base: RunVerification = {

@@ -1,9 +1,8 @@
 import path from 'node:path';
-import { verifyResults, type RunVerification, type VerifyResult } from '../../run/verify-results.js';
-import type { OrderPoints, VerdictMismatch } from '../../run/compare-verdicts.js';
-import { requireTools } from '../../sandbox/require-tools.js';
+import { verifyResults, type RunVerification, type VerifyResult, type OrderPoints, type VerdictMismatch } from '../../verify/index.js';
+import { requireTools } from '../../sandbox/index.js';
 import type { Outcome } from '../../types.js';
-import { escapeControl } from '../../util/escape-control.js';
+import { escapeControl } from '../../util/index.js';
 import { isolationFor } from '../isolation-for.js';
 import { lockResultsFor } from '../lock-results-for.js';
 import { createNotes } from '../notes.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { TestRunner } from '../types.js';
 import { readJestJsonReport } from './jest-json-report.js';
 import { recordRepoRoot } from './repo-root.js';
-import { quoteShellArg } from '../../util/shell-quote.js';
+import { quoteShellArg } from '../../util/index.js';
 import { JEST_CONFIG, JEST_TEST_FILES } from './js-config.js';
 import { jestTripwires } from './tripwire-sources.js';
 

@@ -8,7 +8,7 @@ import { parseJsonLines } from './parse-json-lines.js';
 import { readReportFile } from './read-report-file.js';
 import { readRepoRoots, recordRepoRoot, toRepoRelativePath } from './repo-root.js';
 import { resolveReportersDir } from './reporters-dir.js';
-import { quoteNodeOption } from '../../util/shell-quote.js';
+import { quoteNodeOption } from '../../util/index.js';
 import { JS_SHARED_CONFIG, NODE_TEST_FILES } from './js-config.js';
 import { nodeTestTripwires } from './tripwire-sources.js';
 

@@ -9,7 +9,7 @@ import { readReportFile } from './read-report-file.js';
 import { resolveReportersDir } from './reporters-dir.js';
 import { pytestConfigArgs } from './pytest-config.js';
 import { pythonTripwires } from './tripwire-sources.js';
-import { quoteShellArg } from '../../util/shell-quote.js';
+import { quoteShellArg } from '../../util/index.js';
 
 /** Written by `src/grade/reporters/bakeoff_pytest_report.py`. */
 const REPORT_FILE = 'pytest.jsonl';

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { readBoundedFile } from '../../util/bounded-file.js';
-import { escapeControl } from '../../util/escape-control.js';
+import { readBoundedFile, escapeControl } from '../../util/index.js';
 
 /**
  * Largest report file read, whatever the report folder allows (it is a tmpfs of the controls'

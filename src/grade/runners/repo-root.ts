@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { readReportFile } from './read-report-file.js';
-import { quoteShellArg } from '../../util/shell-quote.js';
+import { quoteShellArg } from '../../util/index.js';
 
 /**
  * Report files name test files by absolute path as the test command saw them. Inside a sandbox

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { TestRunner } from '../types.js';
 import { readJestJsonReport } from './jest-json-report.js';
 import { recordRepoRoot } from './repo-root.js';
-import { quoteShellArg } from '../../util/shell-quote.js';
+import { quoteShellArg } from '../../util/index.js';
 import { VITEST_CONFIG, VITEST_TEST_FILES } from './js-config.js';
 import { vitestTripwires } from './tripwire-sources.js';
 

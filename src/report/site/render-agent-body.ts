@@ -1,7 +1,7 @@
 import type { RunRecord } from '../../types.js';
-import { formatDuration, formatShare, formatUsd } from '../format-cells.js';
-import { formatReplayRule } from '../format-replay-rule.js';
-import type { AgentSummary, LeaderboardView } from '../leaderboard-view.js';
+import { formatDuration, formatShare, formatUsd } from '../render/format-cells.js';
+import { formatReplayRule } from '../render/format-replay-rule.js';
+import type { AgentSummary, LeaderboardView } from '../view/leaderboard-view.js';
 import { escapeHtml } from './escape-html.js';
 import { outcomeCell } from './render-run-body.js';
 

@@ -1,4 +1,4 @@
-import type { ComparePairedResult } from '../compare-paired.js';
+import type { ComparePairedResult } from '../view/compare-paired.js';
 import { escapeHtml } from './escape-html.js';
 
 /**

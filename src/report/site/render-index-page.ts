@@ -1,5 +1,5 @@
-import { formatCount, formatDuration, formatShare, formatTokens, formatUsd } from '../format-cells.js';
-import type { AgentSummary, LeaderboardView } from '../leaderboard-view.js';
+import { formatCount, formatDuration, formatShare, formatTokens, formatUsd } from '../render/format-cells.js';
+import type { AgentSummary, LeaderboardView } from '../view/leaderboard-view.js';
 import { escapeHtml } from './escape-html.js';
 import { renderScatter } from './render-scatter.js';
 

@@ -1,4 +1,4 @@
-import type { LeaderboardView } from '../leaderboard-view.js';
+import type { LeaderboardView } from '../view/leaderboard-view.js';
 import { escapeHtml } from './escape-html.js';
 
 /** The body of `matrix.html`: one row per task, one column per agent (rank order): solved/runs, void, points per order. Pure. */

@@ -1,6 +1,6 @@
-import { describeRulesShort } from '../describe-rules.js';
-import { unsafeWarning } from '../format-cells.js';
-import type { LeaderboardView } from '../leaderboard-view.js';
+import { describeRulesShort } from '../render/describe-rules.js';
+import { unsafeWarning } from '../render/format-cells.js';
+import type { LeaderboardView } from '../view/leaderboard-view.js';
 import { escapeHtml } from './escape-html.js';
 
 /** One page of the site: its title, body HTML, and how deep it sits below the site root. */

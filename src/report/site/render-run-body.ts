@@ -1,5 +1,5 @@
 import type { RunRecord } from '../../types.js';
-import { formatDuration, formatTokens, formatUsd } from '../format-cells.js';
+import { formatDuration, formatTokens, formatUsd } from '../render/format-cells.js';
 import { escapeHtml } from './escape-html.js';
 import type { PrivateOrderDetail } from './site-input.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentInfo, Outcome, RunRecord } from '../../types.js';
-import { comparePaired } from '../compare-paired.js';
-import { summarize } from '../summarize.js';
+import { comparePaired } from '../view/compare-paired.js';
+import { summarize } from '../view/summarize.js';
 import { escapeHtml, slugify } from './escape-html.js';
 import { renderSite } from './render-site.js';
 

@@ -1,6 +1,6 @@
 import type { RunRecord } from '../../types.js';
-import type { ComparePairedResult } from '../compare-paired.js';
-import type { LeaderboardView } from '../leaderboard-view.js';
+import type { ComparePairedResult } from '../view/compare-paired.js';
+import type { LeaderboardView } from '../view/leaderboard-view.js';
 
 /** What the private site adds to one order of a run page (absent from the public site). */
 export interface PrivateOrderDetail {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { harnessNamed } from '../../../src/agents/harnesses/index.js';
 import type { HarnessName, HarnessTokens } from '../../../src/agents/harnesses/types.js';
-import { listPrice } from '../../../src/meter/prices.js';
+import { listPrice } from '../../../src/meter/prices/prices.js';
 import { scriptedUsage } from '../../../src/model-server/index.js';
 import { admitOnly, bakeoff, copySuite, ROOT, tempDir } from '../helpers.js';
 import { AGENT_SPECS, readStore, requireHarnesses } from './agent-helpers.js';

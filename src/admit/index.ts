@@ -1,0 +1,2 @@
+export { validateSuite } from './validate-suite.js';
+export type { LockWrite, ValidateResult } from './validate-suite.js';

@@ -1,0 +1,164 @@
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { baseEnv, runPool, prepareTask } from '../run/index.js';
+import { type Isolation, disposeScratch, scratchRoot } from '../sandbox/index.js';
+import { admitChecksTask, type NotedAdmission } from './admit-checks-task.js';
+import { admitTask } from './admit-task.js';
+import { compareLocks, type LockDifference, admissionFromLock, lockFromAdmissions, readLockFile, writeLock, LOCK_FILE, type SuiteLock, renderTasksMd, type Suite } from '../suite/index.js';
+import { GoldPatchError } from './workspace-with-gold.js';
+import { UserError } from '../errors.js';
+
+/**
+ * When validate writes the lock and TASKS.md:
+ * - `stable` (the default): when there was no lock, when the lock is for another suite hash
+ *   (the suite itself changed), or when the verdicts are the lock's; never over a lock of the
+ *   same suite whose verdicts differ, or a lock file that cannot be read.
+ * - `update` (`--update-lock`): always.
+ * - `never` (`--check`): never.
+ */
+export type LockWrite = 'stable' | 'update' | 'never';
+
+/**
+ * How the fresh verdicts relate to the suite's lock file:
+ * `created` (there was none), `suite-changed` (it was for another suite hash), `unchanged`,
+ * `differs` (same suite hash, other verdicts) or `unreadable` (not a lock bakeoff wrote).
+ */
+export type LockStatus = 'created' | 'suite-changed' | 'unchanged' | 'differs' | 'unreadable';
+
+export interface LockComparison {
+  readonly status: LockStatus;
+  /** Per task, what differs from the lock (also listed for `suite-changed`). */
+  readonly differences: readonly LockDifference[];
+  /** The suite hash the lock was written for, when it could be read. */
+  readonly lockedHash?: string;
+  /** For `unreadable`: what is wrong with the file. */
+  readonly problem?: string;
+}
+
+export interface ValidateOptions {
+  readonly isolation: Isolation;
+  readonly cacheDir: string;
+  readonly concurrency: number;
+  readonly lockWrite?: LockWrite;
+  /**
+   * Validate these tasks only (`--task`), keeping every other task's verdict from the lock —
+   * allowed when the lock was written under the same controls and no other task changed since.
+   */
+  readonly tasks?: readonly string[];
+  readonly onTaskEnd?: (task: string, admission: NotedAdmission) => void;
+}
+
+export interface ValidateResult {
+  readonly suite: Suite;
+  readonly admissions: ReadonlyMap<string, NotedAdmission>;
+  readonly comparison: LockComparison;
+  /** True when the lock and TASKS.md were written. */
+  readonly written: boolean;
+  readonly lockPath: string;
+  readonly tasksMdPath: string;
+}
+
+/**
+ * Runs the admission checks on every task, compares the verdicts with the suite's lock file,
+ * and writes TASKS.md and the lock as {@link LockWrite} says.
+ */
+export async function validateSuite(suite: Suite, options: ValidateOptions): Promise<ValidateResult> {
+  const env = baseEnv();
+  const admissions = new Map<string, NotedAdmission>(options.tasks ? await keptAdmissions(suite, options.tasks) : []);
+  const scratch = await scratchRoot(`validate ${process.pid} ${Date.now()}`);
+  try {
+    await runPool(suite.tasks.filter((t) => !admissions.has(t.id)), options.concurrency, async (task) => {
+      const admission = withoutScratch(await admitOne(suite, task, { ...options, env, scratch }), scratch);
+      admissions.set(task.id, admission);
+      options.onTaskEnd?.(task.id, admission);
+    });
+  } finally {
+    await disposeScratch(scratch);
+  }
+  const lock = lockFromAdmissions(suite, admissions);
+  const comparison = await compareWithLockFile(suite, lock);
+  const mode = options.lockWrite ?? 'stable';
+  const written = mode === 'update' || (mode === 'stable' && comparison.status !== 'differs' && comparison.status !== 'unreadable');
+  const lockPath = path.join(suite.dir, LOCK_FILE);
+  const tasksMdPath = path.join(suite.dir, 'TASKS.md');
+  if (written) {
+    await writeLock(suite.dir, lock);
+    await writeFile(tasksMdPath, renderTasksMd(suite, admissions));
+  }
+  return { suite, admissions, comparison, written, lockPath, tasksMdPath };
+}
+
+/**
+ * For `--task`: the verdicts of every task not named, taken from the lock, which must have been
+ * written under these controls with each of those tasks as it is now (its `taskHash`).
+ */
+async function keptAdmissions(suite: Suite, selected: readonly string[]): Promise<Map<string, NotedAdmission>> {
+  const known = new Set(suite.tasks.map((t) => t.id));
+  const unknown = selected.filter((id) => !known.has(id));
+  if (unknown.length > 0) throw new UserError(`--task: no task ${unknown.map((u) => JSON.stringify(u)).join(', ')} in ${suite.dir} (tasks: ${[...known].join(', ')})`);
+  const whole = `validate the whole suite (without --task)`;
+  const state = await readLockFile(suite.dir);
+  if (state.kind !== 'ok') throw new UserError(`--task: ${state.file} ${state.kind === 'missing' ? 'does not exist' : 'cannot be read'}; ${whole} first`);
+  const { lock } = state;
+  if (lock.suite.id !== suite.id || lock.suite.controlsDigest !== suite.controlsDigest) {
+    throw new UserError(`--task: ${state.file} was written for ${lock.suite.controlsDigest === undefined ? 'an older bakeoff (no controls digest)' : 'other controls or another suite'}; ${whole}`);
+  }
+  const kept = new Map<string, NotedAdmission>();
+  const changed: string[] = [];
+  for (const task of suite.tasks) {
+    if (selected.includes(task.id)) continue;
+    const entry = lock.tasks[task.id];
+    if (!entry || entry.taskHash !== task.hash) changed.push(task.id);
+    else kept.set(task.id, admissionFromLock(entry));
+  }
+  if (changed.length > 0) {
+    throw new UserError(`--task: ${changed.join(', ')} also changed since ${state.file} was written (or ${changed.length === 1 ? 'is' : 'are'} not in it): add --task ${changed.join(' --task ')}, or ${whole}`);
+  }
+  return kept;
+}
+
+async function compareWithLockFile(suite: Suite, lock: SuiteLock): Promise<LockComparison> {
+  const before = await readLockFile(suite.dir);
+  if (before.kind === 'missing') return { status: 'created', differences: [] };
+  if (before.kind === 'invalid') return { status: 'unreadable', differences: [], problem: before.error.message };
+  const differences = compareLocks(before.lock, lock);
+  const status = before.lock.suite.hash !== suite.hash ? 'suite-changed' : differences.length ? 'differs' : 'unchanged';
+  return { status, differences, lockedHash: before.lock.suite.hash };
+}
+
+/**
+ * Reasons may name files in validate's scratch folder, which is gone once validate ends and is
+ * named differently every time; `<scratch>` stands in for it, so the lock reads the same.
+ */
+function withoutScratch(admission: NotedAdmission, scratch: string): NotedAdmission {
+  return admission.admitted ? admission : { ...admission, reason: admission.reason.replaceAll(scratch, '<scratch>') };
+}
+
+async function admitOne(
+  suite: Suite,
+  task: Suite['tasks'][number],
+  options: ValidateOptions & { env: Record<string, string>; scratch: string },
+): Promise<NotedAdmission> {
+  const prepared = await prepareTask({ task, controls: suite.controls, isolation: options.isolation, env: options.env, cacheDir: options.cacheDir });
+  if (!prepared.ok) return { admitted: false, reason: prepared.reason };
+  const scratchDir = path.join(options.scratch, task.id);
+  try {
+    const admitOptions = {
+      task,
+      preparedRepo: prepared.repo,
+      isolation: options.isolation,
+      env: options.env,
+      testTimeoutMs: suite.controls.testWallClockSec * 1000,
+      outputBytes: suite.controls.outputMb * 1024 * 1024,
+      scratchDir,
+    };
+    return task.manifest.grading === 'checks'
+      ? await admitChecksTask({ ...admitOptions, controls: suite.controls })
+      : await admitTask(admitOptions);
+  } catch (error) {
+    if (error instanceof GoldPatchError) return { admitted: false, reason: error.message };
+    throw error;
+  } finally {
+    await rm(scratchDir, { recursive: true, force: true });
+  }
+}

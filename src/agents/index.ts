@@ -1,0 +1,8 @@
+export { openModelUpstream } from './harness-agent/model-upstream.js';
+export { HARNESS_NAMES } from './harness-spec.js';
+export { harnessNamed } from './harnesses/index.js';
+export type { HarnessName } from './harnesses/types.js';
+export { installDirOf, installHarness, installedVersion } from './install-harness.js';
+export { SPEC_FORMS, resolveAgent } from './registry.js';
+export { resolveAgents } from './resolve-agents.js';
+export type { Agent, SessionContext, SessionResult } from './types.js';

@@ -1,0 +1,14 @@
+export { loadSources } from './checks/load-sources.js';
+export { runChecks } from './checks/run-checks.js';
+export { DEFAULT_CHECK_LIMITS } from './checks/types.js';
+export type { Check, CheckResult } from './checks/types.js';
+export { evaluateChecks } from './evaluate-checks.js';
+export { crossCheck, evaluate } from './evaluate.js';
+export type { Evaluation, ExpectedTests } from './evaluate.js';
+export { protectedChanges } from './protected-changes.js';
+export { installedPythonModules } from './python-shadow.js';
+export { runGradedTests } from './run-graded-tests.js';
+export type { GradedTests } from './run-graded-tests.js';
+export type { TestRun } from './run-tests.js';
+export { getTestRunner } from './runners/registry.js';
+export type { ReportFormat, TestStatus } from './types.js';

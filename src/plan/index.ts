@@ -1,0 +1,2 @@
+export { planRuns } from './plan-runs.js';
+export type { RunSpec } from './plan-runs.js';

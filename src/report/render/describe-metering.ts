@@ -1,0 +1,27 @@
+import type { RunRecord } from '../../types.js';
+
+/** How model agents' tokens and cost were measured, for every rendering of a report. */
+export interface MeteringNotes {
+  /** Model APIs the runs talked to (`runtime.upstream`), sorted. */
+  readonly upstreams: readonly string[];
+  /** Price sources (`runtime.prices`): the catalog, its date, any prices file. */
+  readonly prices: readonly string[];
+  /** Runs with a flag (e.g. the harness's token counts disagree with the meter). */
+  readonly flaggedRuns: number;
+}
+
+export function meteringNotes(runs: readonly RunRecord[]): MeteringNotes {
+  const distinct = (key: string) => [...new Set(runs.map((r) => r.runtime[key]).filter((v): v is string => v !== undefined))].sort();
+  return { upstreams: distinct('upstream'), prices: distinct('prices'), flaggedRuns: runs.filter((r) => (r.flags ?? []).length > 0).length };
+}
+
+/** The notes as sentences; none when no model agent ran. */
+export function describeMetering(notes: MeteringNotes): string[] {
+  if (notes.upstreams.length === 0) return [];
+  const lines = [
+    `Model agents' tokens are counted by bakeoff's metering proxy (the same way for every harness); cost = metered tokens × list prices (${notes.prices.join('; ') || 'no price source recorded'}), or the provider's charge where it reports one.`,
+    `Model API: ${notes.upstreams.join(', ')}.${notes.upstreams.every((u) => u.startsWith('scripted:')) ? ' Scripted: no tokens were spent; token and cost figures are the script\'s.' : ''}`,
+  ];
+  if (notes.flaggedRuns > 0) lines.push(`${notes.flaggedRuns} run(s) carry flags (e.g. the harness's own token counts disagree with the meter): see the JSON report.`);
+  return lines;
+}

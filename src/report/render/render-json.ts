@@ -1,0 +1,142 @@
+import type { MeteringNotes } from './describe-metering.js';
+import type { FailReason, RunRecord, TokenUsage, VoidReason } from '../../types.js';
+import { compareText } from './compare-text.js';
+import type { AgentSummary, LeaderboardView, MixedProblem, Ranking, TaskRow } from '../view/leaderboard-view.js';
+import type { ReplayRule } from '../view/read-report-controls.js';
+
+/** One agent in the JSON report: its identity flattened, then the fields of its summary. */
+export interface JsonAgent extends Omit<AgentSummary, 'agent'> {
+  readonly id: string;
+  readonly harness: string;
+  readonly version: string | null;
+  readonly model: string | null;
+  readonly effort: string | null;
+}
+
+/** One run in the JSON report. */
+export interface JsonRun {
+  readonly id: string;
+  readonly task: string;
+  /** Agent id. */
+  readonly agent: string;
+  readonly replay: number;
+  readonly seed: number | null;
+  readonly level: number | null;
+  readonly outcome: 'solved' | 'failed' | 'void';
+  /** Set when `outcome` is `failed`. */
+  readonly failReason: FailReason | null;
+  /** Set when `outcome` is `void`. */
+  readonly voidReason: VoidReason | null;
+  readonly outcomeDetail: string | null;
+  readonly agentSec: number;
+  readonly costUsd: number | null;
+  readonly tokensIn: number | null;
+  readonly tokensOut: number | null;
+  /** Metered tokens by class (model agents), else null. */
+  readonly usage: TokenUsage | null;
+  /** E.g. the harness's own token counts disagree with the meter. */
+  readonly flags: readonly string[];
+  readonly linesAdded: number;
+  readonly linesRemoved: number;
+  readonly points: number;
+  readonly maxPoints: number;
+  /** Points per order: each order is graded on its own. */
+  readonly orders: RunRecord['orders'];
+}
+
+/** `bakeoff report --format json` (DESIGN.md §5). Numbers are plain JSON numbers. */
+export interface JsonReport {
+  readonly schemaVersion: 1;
+  readonly suite: { readonly id: string; readonly hash: string } | null;
+  /** The controls given to summarize; null when none were given. */
+  readonly controls: unknown;
+  readonly controlsDigest: string | null;
+  readonly standardRunsPerTask: number;
+  /** From the controls; null: runs are independent samples. */
+  readonly replayRule: ReplayRule | null;
+  /** From the controls; null: no limit. */
+  readonly voidLimit: number | null;
+  /** `{ refused: true, reason }` when some agent has more void tasks than the void limit. */
+  readonly ranking: Ranking;
+  readonly mixed: readonly MixedProblem[];
+  readonly sandboxes: readonly string[];
+  /** Runs made with --unsafe-no-sandbox (0 for a publishable report). */
+  readonly unsafeRuns: number;
+  /** Model APIs, price sources, flagged runs. */
+  readonly metering: MeteringNotes;
+  /** In rank order (by id, with null ranks, when the ranking was refused). */
+  readonly agents: readonly JsonAgent[];
+  /** The task × agent matrix. */
+  readonly tasks: readonly TaskRow[];
+  /** Sorted by task, agent, replay, id. */
+  readonly runs: readonly JsonRun[];
+}
+
+/** The JSON report as an object: the view plus every run. */
+export function buildJsonReport(view: LeaderboardView, runs: readonly RunRecord[]): JsonReport {
+  return {
+    schemaVersion: 1,
+    suite: view.suite,
+    controls: view.controls ?? null,
+    controlsDigest: view.controlsDigest,
+    standardRunsPerTask: view.standardRunsPerTask,
+    replayRule: view.replayRule,
+    voidLimit: view.voidLimit,
+    ranking: view.ranking,
+    mixed: view.mixed,
+    sandboxes: view.sandboxes,
+    unsafeRuns: view.unsafeRuns,
+    metering: view.metering,
+    agents: view.agents.map(({ agent, ...summary }) => ({
+      id: agent.id,
+      harness: agent.harness,
+      version: agent.version,
+      model: agent.model,
+      effort: agent.effort,
+      ...summary,
+    })),
+    tasks: view.tasks,
+    runs: [...runs].sort(compareRuns).map(toJsonRun),
+  };
+}
+
+/** The JSON report as text, two-space indented, ending with a newline. */
+export function renderJson(view: LeaderboardView, runs: readonly RunRecord[]): string {
+  return `${JSON.stringify(buildJsonReport(view, runs), null, 2)}\n`;
+}
+
+function toJsonRun(run: RunRecord): JsonRun {
+  const { outcome } = run;
+  return {
+    id: run.id,
+    task: run.task,
+    agent: run.agent.id,
+    replay: run.replay,
+    seed: run.seed,
+    level: run.level,
+    outcome: outcome.kind,
+    failReason: outcome.kind === 'failed' ? outcome.reason : null,
+    voidReason: outcome.kind === 'void' ? outcome.reason : null,
+    outcomeDetail: outcome.kind === 'solved' ? null : (outcome.detail ?? null),
+    agentSec: run.agentSec,
+    costUsd: run.costUsd,
+    tokensIn: run.tokensIn,
+    tokensOut: run.tokensOut,
+    usage: run.usage ?? null,
+    flags: run.flags ?? [],
+    linesAdded: run.linesAdded,
+    linesRemoved: run.linesRemoved,
+    points: run.points,
+    maxPoints: run.maxPoints,
+    orders: run.orders,
+  };
+}
+
+function compareRuns(a: RunRecord, b: RunRecord): number {
+  return (
+    compareText(a.task, b.task) ||
+    compareText(a.agent.id, b.agent.id) ||
+    a.replay - b.replay ||
+    compareText(a.id, b.id)
+  );
+}

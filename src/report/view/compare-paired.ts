@@ -1,0 +1,156 @@
+import type { RunRecord, VoidReason } from '../../types.js';
+import { compareText } from '../render/compare-text.js';
+import { detectMixed } from './detect-mixed.js';
+import { exactMcNemar } from '../stats/exact-mcnemar.js';
+import { formatPairedSentence } from '../render/format-paired-sentence.js';
+import type { Interval } from '../stats/interval.js';
+import { pairedDifference } from '../stats/paired-difference.js';
+import { readReportControls, type ReplayRule } from './read-report-controls.js';
+import { scoreTasks, type TaskScore } from './score-tasks.js';
+
+/** Options of {@link comparePaired}. */
+export interface ComparePairedOptions {
+  /** Agent ids. */
+  readonly a: string;
+  readonly b: string;
+  /** The controls both agents ran under: their replay rule and void limit apply. */
+  readonly controls?: unknown;
+}
+
+/** Who won one task. */
+export type PairedResult = 'a-wins' | 'b-wins' | 'tie' | 'void';
+
+/** One task of a paired comparison. */
+export interface PairedTask {
+  readonly task: string;
+  /** `void` when either side is void on the task (or never ran it); else the higher share wins. */
+  readonly result: PairedResult;
+  /** A's share solved on the task (see scoreTasks); null when void for A. */
+  readonly aShare: number | null;
+  readonly bShare: number | null;
+  /** Why the task is void for A: its void reason, or `no-runs`; null when A has a share. */
+  readonly aVoid: VoidReason | 'no-runs' | null;
+  readonly bVoid: VoidReason | 'no-runs' | null;
+}
+
+/** A paired comparison of two agents on the same tasks (DESIGN.md §1 item 2). */
+export interface PairedComparison {
+  readonly a: string;
+  readonly b: string;
+  readonly suite: { readonly id: string; readonly hash: string };
+  readonly controlsDigest: string;
+  readonly replayRule: ReplayRule | null;
+  readonly voidLimit: number | null;
+  /** Fewest and most runs either agent made of one task it ran. */
+  readonly attemptsPerTask: { readonly min: number; readonly max: number };
+  /** Tasks either agent ran: aWins + bWins + ties + void. */
+  readonly tasks: number;
+  readonly aWins: number;
+  readonly bWins: number;
+  readonly ties: number;
+  readonly void: number;
+  /** More void tasks than the void limit: the counts stand, but no winner may be declared. */
+  readonly overVoidLimit: boolean;
+  /** Exact McNemar (two-sided sign test) on the discordant tasks: exactMcNemar(aWins, bWins). */
+  readonly pValue: number;
+  /**
+   * Mean over non-void tasks of A's share − B's share (positive: A solved more), with its 95%
+   * t interval (pairedDifference); null with fewer than 2 non-void tasks.
+   */
+  readonly meanDifference: number | null;
+  readonly ci95: Interval | null;
+  /** `On <suite>, with <N> attempts per task and a frozen oracle, A won …, B won …, … tied, … void.` */
+  readonly sentence: string;
+  /** Sorted by task. */
+  readonly perTask: readonly PairedTask[];
+}
+
+/** A comparison, or why it was refused (a user error: unknown agent, incomparable runs). */
+export type ComparePairedResult =
+  | { readonly ok: true; readonly comparison: PairedComparison }
+  | { readonly ok: false; readonly reason: string };
+
+/**
+ * Compare agents A and B task by task (notes/statistics.md, "Paired comparison"): A wins a task
+ * when its share solved there is higher than B's, B wins when lower, a tie when equal, void when
+ * either side is void there (see {@link scoreTasks}: under a replay rule, replay drift voids a
+ * task). Refused when an id is unknown, when A and B are the same agent, or when their runs
+ * differ in suite, suite hash, controls digest, level, runtime or seeds (DESIGN.md §6). Pure.
+ */
+export function comparePaired(runs: readonly RunRecord[], options: ComparePairedOptions): ComparePairedResult {
+  const { a, b } = options;
+  const known = [...new Set(runs.map((run) => run.agent.id))].sort(compareText);
+  const unknown = [a, b].filter((id) => !known.includes(id));
+  if (unknown.length > 0) {
+    const which = unknown.map((id) => JSON.stringify(id)).join(' and ');
+    return { ok: false, reason: `unknown agent ${which}; known agents: ${known.join(', ') || '(none)'}` };
+  }
+  if (a === b) return { ok: false, reason: `cannot compare ${a} with itself; known agents: ${known.join(', ')}` };
+  const aRuns = runs.filter((run) => run.agent.id === a);
+  const bRuns = runs.filter((run) => run.agent.id === b);
+  const problems = incomparable(aRuns, bRuns);
+  if (problems.length > 0) {
+    return { ok: false, reason: `refusing to compare ${a} and ${b}: their runs differ in ${problems.join('; ')}` };
+  }
+  return { ok: true, comparison: compare(aRuns, bRuns, options) };
+}
+
+/** What makes two agents' runs incomparable: detectMixed over both, plus their seeds. */
+function incomparable(aRuns: readonly RunRecord[], bRuns: readonly RunRecord[]): string[] {
+  const problems = detectMixed([...aRuns, ...bRuns]).map((m) => `${m.field} (${m.values.join(' vs ')})`);
+  const seeds = (runs: readonly RunRecord[]): string =>
+    [...new Set(runs.map((run) => (run.seed === null ? '(none)' : String(run.seed))))].sort(compareText).join(', ');
+  const [aSeeds, bSeeds] = [seeds(aRuns), seeds(bRuns)];
+  if (aSeeds !== bSeeds) problems.push(`seed (${aRuns[0]?.agent.id}: ${aSeeds} vs ${bRuns[0]?.agent.id}: ${bSeeds})`);
+  return problems;
+}
+
+function compare(aRuns: readonly RunRecord[], bRuns: readonly RunRecord[], options: ComparePairedOptions): PairedComparison {
+  const { replayRule, voidLimit } = readReportControls(options.controls);
+  const aScores = byTask(scoreTasks(aRuns, replayRule));
+  const bScores = byTask(scoreTasks(bRuns, replayRule));
+  const tasks = [...new Set([...aScores.keys(), ...bScores.keys()])].sort(compareText);
+  const perTask = tasks.map((task) => pairTask(task, aScores.get(task), bScores.get(task)));
+  const count = (result: PairedResult): number => perTask.filter((t) => t.result === result).length;
+  const counts = { aWins: count('a-wins'), bWins: count('b-wins'), ties: count('tie'), void: count('void') };
+  const valid = tasks.flatMap((task) => {
+    const [sa, sb] = [aScores.get(task), bScores.get(task)];
+    return sa?.kind === 'scored' && sb?.kind === 'scored' ? [[sa.scores, sb.scores] as const] : [];
+  });
+  const difference =
+    valid.length >= 2 ? pairedDifference(valid.map(([sa]) => sa), valid.map(([, sb]) => sb)) : null;
+  const runCounts = [...aScores.values(), ...bScores.values()].map((score) => score.runs);
+  const attemptsPerTask = { min: Math.min(...runCounts), max: Math.max(...runCounts) };
+  const first = aRuns[0]!;
+  return {
+    a: options.a,
+    b: options.b,
+    suite: { id: first.suiteId, hash: first.suiteHash },
+    controlsDigest: first.controlsDigest,
+    replayRule,
+    voidLimit,
+    attemptsPerTask,
+    tasks: tasks.length,
+    ...counts,
+    overVoidLimit: voidLimit !== null && counts.void > voidLimit,
+    pValue: exactMcNemar(counts.aWins, counts.bWins),
+    meanDifference: difference?.mean ?? null,
+    ci95: difference?.ci95 ?? null,
+    sentence: formatPairedSentence({ suiteId: first.suiteId, attemptsPerTask, a: options.a, b: options.b, ...counts }),
+    perTask,
+  };
+}
+
+function byTask(scores: readonly TaskScore[]): Map<string, TaskScore> {
+  return new Map(scores.map((score) => [score.task, score]));
+}
+
+function pairTask(task: string, a: TaskScore | undefined, b: TaskScore | undefined): PairedTask {
+  const share = (s: TaskScore | undefined): number | null => (s?.kind === 'scored' ? s.share : null);
+  const why = (s: TaskScore | undefined): VoidReason | 'no-runs' | null =>
+    s === undefined ? 'no-runs' : s.kind === 'void' ? s.reason : null;
+  const [aShare, bShare] = [share(a), share(b)];
+  const result: PairedResult =
+    aShare === null || bShare === null ? 'void' : aShare > bShare ? 'a-wins' : aShare < bShare ? 'b-wins' : 'tie';
+  return { task, result, aShare, bShare, aVoid: why(a), bVoid: why(b) };
+}

@@ -1,0 +1,45 @@
+import type { RunRecord } from '../../types.js';
+import { compareText } from '../render/compare-text.js';
+import type { MixedProblem } from './leaderboard-view.js';
+
+const NONE = '(none)';
+
+/** Runtime keys only model agents' runs carry (their model API and price source): runs without one do not conflict. */
+const MODEL_ONLY = new Set(['upstream', 'prices']);
+
+/**
+ * Find what makes a set of runs incomparable (DESIGN.md §6: numbers from different suite hashes,
+ * controls, levels or runtimes are never mixed). Seeds are not checked: a bake may plan several
+ * seeds on purpose. Also flags an agent id recorded with different harness, version, model or
+ * effort, since its leaderboard line could only show one of them.
+ *
+ * @returns one problem per field with more than one distinct value, sorted by field; empty when
+ *   the runs are comparable
+ */
+export function detectMixed(runs: readonly RunRecord[]): MixedProblem[] {
+  const fields = new Map<string, Set<string>>();
+  const see = (field: string, value: string): void => {
+    const values = fields.get(field) ?? new Set<string>();
+    values.add(value);
+    fields.set(field, values);
+  };
+  const runtimeKeys = new Set(runs.flatMap((run) => Object.keys(run.runtime)));
+  for (const run of runs) {
+    see('suiteId', run.suiteId);
+    see('suiteHash', run.suiteHash);
+    see('controlsDigest', run.controlsDigest);
+    see('level', run.level === null ? NONE : String(run.level));
+    for (const key of runtimeKeys) {
+      // A void run may lack what only work records (results stored before void records carried
+      // every runtime field): a key it lacks conflicts with nothing. A value it has still counts.
+      if (run.runtime[key] === undefined && (MODEL_ONLY.has(key) || run.outcome.kind === 'void')) continue;
+      see(`runtime.${key}`, run.runtime[key] ?? NONE);
+    }
+    const { harness, version, model, effort } = run.agent;
+    see(`agent:${run.agent.id}`, JSON.stringify({ harness, version, model, effort }));
+  }
+  return [...fields]
+    .filter(([, values]) => values.size > 1)
+    .map(([field, values]) => ({ field, values: [...values].sort(compareText) }))
+    .sort((a, b) => compareText(a.field, b.field));
+}

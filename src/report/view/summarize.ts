@@ -1,0 +1,127 @@
+import { meteringNotes } from '../render/describe-metering.js';
+import type { RunRecord } from '../../types.js';
+import { compareAgents } from './compare-agents.js';
+import { compareText } from '../render/compare-text.js';
+import { detectMixed } from './detect-mixed.js';
+import type { AgentSummary, LeaderboardView, Ranking, SummarizeOptions, TaskRow } from './leaderboard-view.js';
+import { readReportControls } from './read-report-controls.js';
+import { scoreTasks } from './score-tasks.js';
+import { summarizeAgent } from './summarize-agent.js';
+
+/** `runtime.sandbox` of runs made with `--unsafe-no-sandbox`. */
+export const UNSAFE_SANDBOX = 'unsafe-no-sandbox';
+
+/**
+ * Build the leaderboard from finished runs: one line per agent (keyed by `agent.id`) in rank
+ * order, the task × agent matrix, and the list of reasons the runs are not comparable. Pure; for
+ * comparable runs (`mixed` empty) the same runs in any order give the same view. Suite, controls
+ * digest and each agent's identity are read from the first run that has them.
+ *
+ * Counting rules (DESIGN.md §1): the share solved excludes void runs (the instrument broke, not
+ * the agent); cost per fix divides the cost of all runs, void and failed included, by the runs
+ * that solved. When the controls carry a replay rule the runs of a task are its replays: a task
+ * whose replays disagree (or one of which is void) is void for that agent, and the share is
+ * over tasks (see {@link scoreTasks}). When the controls carry a void limit and some agent has
+ * more void tasks, the ranking is refused: ranks are null and agents are sorted by id.
+ */
+export function summarize(runs: readonly RunRecord[], options: SummarizeOptions): LeaderboardView {
+  const taskIds = [...new Set([...(options.tasks ?? []), ...runs.map((run) => run.task)])].sort(compareText);
+  const runsByAgent = new Map<string, RunRecord[]>();
+  for (const run of runs) {
+    const agentRuns = runsByAgent.get(run.agent.id) ?? [];
+    agentRuns.push(run);
+    runsByAgent.set(run.agent.id, agentRuns);
+  }
+  const { replayRule, voidLimit } = readReportControls(options.controls);
+  const summaries = [...runsByAgent.values()]
+    .map((agentRuns) =>
+      summarizeAgent({
+        runs: agentRuns,
+        tasks: taskIds,
+        standardRunsPerTask: options.standardRunsPerTask,
+        taskScores: scoreTasks(agentRuns, replayRule),
+        replayRule,
+      }),
+    )
+    .sort(compareAgents);
+  const ranking = checkVoidLimit(summaries, voidLimit);
+  const agents: AgentSummary[] = ranking.refused
+    ? summaries
+        .sort((a, b) => compareText(a.agent.id, b.agent.id))
+        .map((summary) => ({ rank: null, ...summary }))
+    : summaries.map((summary, index) => ({ rank: index + 1, ...summary }));
+  const first = runs[0];
+  const runsByTask = groupBy(runs, (run) => run.task);
+  return {
+    suite: first === undefined ? null : { id: first.suiteId, hash: first.suiteHash },
+    controlsDigest: first?.controlsDigest ?? null,
+    controls: options.controls,
+    standardRunsPerTask: options.standardRunsPerTask,
+    replayRule,
+    voidLimit,
+    ranking,
+    agents,
+    tasks: taskIds.map((task) => taskRow(task, agents, runsByTask.get(task) ?? [])),
+    mixed: detectMixed(runs),
+    sandboxes: [...new Set(runs.map((run) => run.runtime.sandbox ?? 'unknown'))].sort(),
+    unsafeRuns: runs.filter((run) => run.runtime.sandbox === UNSAFE_SANDBOX).length,
+    metering: meteringNotes(runs),
+  };
+}
+
+/** Refuse to rank when any agent has more void tasks than the limit (DESIGN.md §1 item 2). */
+function checkVoidLimit(agents: readonly Omit<AgentSummary, 'rank'>[], voidLimit: number | null): Ranking {
+  if (voidLimit === null) return { refused: false };
+  const over = agents.filter((a) => a.voidTasks.length > voidLimit);
+  if (over.length === 0) return { refused: false };
+  const who = over.map((a) => {
+    const reasons = Object.entries(a.voidTasksByReason).map(([reason, count]) => `${reason} ${count}`);
+    return `${a.agent.id} has ${a.voidTasks.length} of ${a.tasks} tasks void (${reasons.join(', ')})`;
+  });
+  return {
+    refused: true,
+    reason: `more void tasks than the void limit of ${voidLimit}: ${who.join('; ')}. The instrument broke too often for a ranking to mean anything.`,
+  };
+}
+
+function sumOrderPoints(runs: readonly RunRecord[]): { points: number; maxPoints: number }[] {
+  const sums: { points: number; maxPoints: number }[] = [];
+  for (const run of runs) {
+    for (const o of run.orders) {
+      const slot = (sums[o.order - 1] ??= { points: 0, maxPoints: 0 });
+      slot.points += o.points;
+      slot.maxPoints += o.maxPoints;
+    }
+  }
+  return Array.from(sums, (s) => s ?? { points: 0, maxPoints: 0 });
+}
+
+/** Runs grouped by a key, in their original order (one pass, not a filter per group). */
+function groupBy(runs: readonly RunRecord[], key: (run: RunRecord) => string): Map<string, RunRecord[]> {
+  const groups = new Map<string, RunRecord[]>();
+  for (const run of runs) {
+    const k = key(run);
+    const group = groups.get(k);
+    if (group) group.push(run);
+    else groups.set(k, [run]);
+  }
+  return groups;
+}
+
+function taskRow(task: string, agents: readonly AgentSummary[], taskRuns: readonly RunRecord[]): TaskRow {
+  return {
+    task,
+    cells: agents.map(({ agent }) => {
+      const cellRuns = taskRuns.filter((run) => run.agent.id === agent.id);
+      const count = (kind: string): number => cellRuns.filter((run) => run.outcome.kind === kind).length;
+      return {
+        agentId: agent.id,
+        runs: cellRuns.length,
+        solved: count('solved'),
+        failed: count('failed'),
+        void: count('void'),
+        orderPoints: sumOrderPoints(cellRuns.filter((run) => run.outcome.kind !== 'void')),
+      };
+    }),
+  };
+}

@@ -1,0 +1,11 @@
+export { agentsOrOurs } from './agents-or-ours.js';
+export { baseEnv } from './base-env.js';
+export { GeneratorError, generateChecks } from './generate-checks.js';
+export type { GeneratedSet } from './generate-checks.js';
+export { gradeOrder } from './grade-order.js';
+export { orderGrading } from './order-grading.js';
+export { runPool } from './pool.js';
+export { prepareTask } from './prepare-task.js';
+export { runBake } from './run-bake.js';
+export { runtimeVersions } from './runtime-versions.js';
+export { worstOutcome } from './worst-outcome.js';

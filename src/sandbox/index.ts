@@ -1,0 +1,14 @@
+export { checkSandbox } from './check-sandbox.js';
+export type { Check } from './check-sandbox.js';
+export { applyPatch, captureChange } from './git.js';
+export type { Change } from './git.js';
+export { inspectChange } from './inspect-change.js';
+export { createIsolation } from './isolation.js';
+export type { Isolation } from './isolation.js';
+export { patchPaths } from './patch-paths.js';
+export { prepareRepo } from './prepare-repo.js';
+export type { PrepareResult, SetupProgress } from './prepare-repo.js';
+export { requireTools } from './require-tools.js';
+export type { Bind, ClockShift, ExecResult, Sandbox } from './types.js';
+export { createBoundedDir, createWorkspace, disposeScratch, scratchRoot } from './workspace.js';
+export type { Owner, Workspace, WorkspaceOptions } from './workspace.js';

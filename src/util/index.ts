@@ -1,0 +1,11 @@
+export { hashFileSync, readBoundedFile } from './bounded-file.js';
+export { dieWithParent, execFileWithParent, parentGuard } from './die-with-parent.js';
+export { escapeControl, quotedPath } from './escape-control.js';
+export { IGNORED_NAMES, exists, listTree, readEntry } from './fs.js';
+export { canonicalJson, sha256 } from './hash.js';
+export { probeVersion } from './probe-version.js';
+export { currentProcess, judgeProcess } from './process-identity.js';
+export type { ProcessIdentity } from './process-identity.js';
+export { readYamlFile } from './read-yaml-file.js';
+export { quoteNodeOption, quoteShellArg } from './shell-quote.js';
+export { toInputIssues } from './zod-issues.js';

@@ -1,0 +1,216 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { UserError } from '../errors.js';
+import { type Isolation, disposeScratch, scratchRoot } from '../sandbox/index.js';
+import { prepareTask, baseEnv, generateChecks, type GeneratedSet, runPool } from '../run/index.js';
+import { compareArtifactDigests, digestArtifacts, type ArtifactMismatch, openStore, type Store } from '../store/index.js';
+import { loadSuite, readLock, type SuiteLock, type Controls, type Order, type Suite, type Task } from '../suite/index.js';
+import type { Outcome, RunRecord } from '../types.js';
+import { exists } from '../util/index.js';
+import { compareVerdicts, comparisonBasis, type Regrade, type VerdictMismatch } from './compare-verdicts.js';
+import { regradeRun } from './regrade-run.js';
+
+export interface VerifyOptions {
+  /** Suite folder to re-grade with; default: the folder the runs were baked from (recorded in the results). */
+  readonly suiteDir?: string;
+  /** The isolation for the suite's controls (the CLI's: a working sandbox, or none when asked). */
+  readonly isolationFor: (controls: Controls) => Promise<Isolation>;
+  /** Where prepared repos are kept (shared with `bakeoff run`). */
+  readonly cacheDir: string;
+  /** Runs re-graded at once. */
+  readonly concurrency: number;
+  readonly onRunVerified?: (run: RunVerification) => void;
+}
+
+/** One stored run, checked. */
+export interface RunVerification {
+  readonly id: string;
+  readonly task: string;
+  readonly agent: string;
+  readonly replay: number;
+  /** The stored outcome. */
+  readonly stored: Outcome;
+  /**
+   * What was compared besides the checksums: `outcome-and-points`; `points` when the stored
+   * failure came from the agent's session (a re-grade cannot reproduce it); `checksums` for
+   * void runs (nothing was graded, so nothing is re-graded).
+   */
+  readonly basis: 'outcome-and-points' | 'points' | 'checksums';
+  /** What re-grading gave; null for void runs and runs that could not be re-graded. */
+  readonly regraded: Regrade | null;
+  /** False for runs stored before bakeoff recorded artifact checksums (theirs are not checked). */
+  readonly checksumsRecorded: boolean;
+  /** Artifact files changed, missing or extra since the run was stored. */
+  readonly artifacts: readonly ArtifactMismatch[];
+  /** Where the stored verdict and the re-grade disagree. */
+  readonly verdict: readonly VerdictMismatch[];
+  /** Why the run could not be re-graded (setup failed, grading broke); null when it was. */
+  readonly error: string | null;
+  readonly durationMs: number;
+}
+
+export interface VerifyResult {
+  /** The results folder (absolute). */
+  readonly results: string;
+  readonly suite: { readonly id: string; readonly hash: string; readonly dir: string };
+  /** Every stored run, in stored order. */
+  readonly runs: readonly RunVerification[];
+  /** Runs with at least one artifact or verdict mismatch. */
+  readonly mismatches: number;
+  /** Runs that could not be re-graded (an infrastructure problem, not a finding). */
+  readonly unverified: number;
+  readonly durationMs: number;
+}
+
+/**
+ * Re-checks every stored run of a results folder from scratch:
+ * - artifacts: the sha256 of every file under `runs/<run-id>/` against the ones recorded when
+ *   the run was stored (a changed, missing or extra file is a mismatch);
+ * - verdict: every order re-graded from its stored `order-<n>/change.patch` with the grading
+ *   code of a run (`gradeOrder`), compared by outcome kind and reason and by points per order.
+ * Void runs are only checksum-verified (nothing was graded). A run whose stored failure comes
+ * from the agent's session (session-timeout, memory-limit, pids-limit, disk-limit) is compared
+ * on points only: grading its change alone cannot reproduce that outcome.
+ *
+ * The suite is loaded from the folder the runs were baked from (or `suiteDir`) and must have
+ * the runs' suite hash; prepared repos come from the same cache as `bakeoff run`. Only reads
+ * the results folder (the store's migrations aside). Throws UserError when the results or the
+ * suite do not fit; a run's problems are data.
+ */
+export async function verifyResults(resultsDir: string, options: VerifyOptions): Promise<VerifyResult> {
+  const started = performance.now();
+  const store = openStore(path.resolve(resultsDir), { create: false });
+  try {
+    const runs = store.listRuns();
+    if (runs.length === 0) throw new UserError(`${resultsDir}: no finished runs to verify`);
+    const suite = await suiteOfRuns(store, runs, options.suiteDir);
+    const lock = await readLock(suite);
+    const isolation = await options.isolationFor(suite.controls);
+    const scratch = await scratchRoot(`verify ${store.dir}`);
+    await disposeScratch(scratch);
+    await mkdir(scratch, { recursive: true, mode: 0o711 });
+    try {
+      const ctx: Context = { store, suite, lock, isolation, scratch, env: baseEnv(), prepared: new Map(), checks: new Map() };
+      await prepareTasks(ctx, runs, options.cacheDir);
+      const out: RunVerification[] = new Array(runs.length);
+      await runPool([...runs.keys()], options.concurrency, async (i) => {
+        out[i] = await verifyRun(ctx, runs[i]!);
+        options.onRunVerified?.(out[i]!);
+      });
+      return {
+        results: store.dir,
+        suite: { id: suite.id, hash: suite.hash, dir: suite.dir },
+        runs: out,
+        mismatches: out.filter((r) => r.artifacts.length > 0 || r.verdict.length > 0).length,
+        unverified: out.filter((r) => r.error !== null).length,
+        durationMs: performance.now() - started,
+      };
+    } finally {
+      await disposeScratch(scratch);
+    }
+  } finally {
+    store.close();
+  }
+}
+
+interface Context {
+  readonly store: Store;
+  readonly suite: Suite;
+  readonly lock: SuiteLock;
+  readonly isolation: Isolation;
+  readonly scratch: string;
+  readonly env: Readonly<Record<string, string>>;
+  /** Prepared repo (or why setup failed) by task id. */
+  readonly prepared: Map<string, { repo: string } | { error: string }>;
+  /** Generated checks by task, order, seed and level (generated once per verify). */
+  readonly checks: Map<string, Promise<GeneratedSet>>;
+}
+
+/** The suite the runs were graded with: one suite hash, from the recorded folder or `suiteDir`. */
+async function suiteOfRuns(store: Store, runs: readonly RunRecord[], suiteDir: string | undefined): Promise<Suite> {
+  const hashes = [...new Set(runs.map((r) => r.suiteHash))];
+  if (hashes.length > 1) {
+    throw new UserError(`${store.dir}: runs of ${hashes.length} suite hashes (${hashes.join(', ')}); verify one suite's results folder at a time`);
+  }
+  const hash = hashes[0]!;
+  let dir = suiteDir;
+  if (dir === undefined) {
+    dir = store.bakes().find((b) => b.suiteHash === hash)?.suiteDir;
+    if (dir === undefined) {
+      throw new UserError(`${store.dir}: no suite folder recorded for suite hash ${hash} (results stored before bakeoff recorded it); pass --suite DIR`);
+    }
+    if (!(await exists(dir))) throw new UserError(`${dir}: the suite folder these runs were baked from is gone; pass --suite DIR`);
+  }
+  const suite = await loadSuite(dir);
+  if (suite.hash !== hash) {
+    throw new UserError(
+      `${suite.dir}: suite hash ${suite.hash}, but the runs in ${store.dir} were graded with suite hash ${hash}; ` +
+        'verify needs the suite exactly as it was when the runs were made',
+    );
+  }
+  return suite;
+}
+
+/** Prepares the repo of every task with a run to re-grade, exactly as `runBake` does. */
+async function prepareTasks(ctx: Context, runs: readonly RunRecord[], cacheDir: string): Promise<void> {
+  const needed = new Set(runs.filter((r) => r.outcome.kind !== 'void').map((r) => r.task));
+  for (const task of ctx.suite.tasks.filter((t) => needed.has(t.id))) {
+    const result = await prepareTask({ task, controls: ctx.suite.controls, isolation: ctx.isolation, env: ctx.env, cacheDir });
+    ctx.prepared.set(task.id, result.ok ? { repo: result.repo } : { error: `setup failed: ${result.reason}` });
+  }
+}
+
+async function verifyRun(ctx: Context, run: RunRecord): Promise<RunVerification> {
+  const started = performance.now();
+  const artifactsDir = path.join(ctx.store.runsDir, run.id);
+  const recorded = ctx.store.artifactDigests(run.id);
+  const base = {
+    id: run.id,
+    task: run.task,
+    agent: run.agent.id,
+    replay: run.replay,
+    stored: run.outcome,
+    checksumsRecorded: recorded !== null,
+    artifacts: recorded ? compareArtifactDigests(recorded, digestArtifacts(artifactsDir)) : [],
+  };
+  const done = (rest: Pick<RunVerification, 'basis' | 'regraded' | 'verdict' | 'error'>): RunVerification => ({
+    ...base,
+    ...rest,
+    durationMs: performance.now() - started,
+  });
+  if (run.outcome.kind === 'void') return done({ basis: 'checksums', regraded: null, verdict: [], error: null });
+  const basis = comparisonBasis(run.outcome);
+  const task = ctx.suite.tasks.find((t) => t.id === run.task);
+  const taskLock = ctx.lock.tasks[run.task];
+  const prepared = ctx.prepared.get(run.task);
+  const cannot = (error: string): RunVerification => done({ basis, regraded: null, verdict: [], error });
+  if (!task || taskLock?.admitted !== true) return cannot(`task ${run.task} is not admitted in ${path.join(ctx.suite.dir, 'bakeoff.lock.json')}`);
+  if (!prepared || 'error' in prepared) return cannot(prepared?.error ?? 'no prepared repo');
+  const scratchDir = path.join(ctx.scratch, run.id);
+  try {
+    const regraded = await regradeRun({
+      run,
+      task,
+      lock: taskLock,
+      artifactsDir,
+      preparedRepo: prepared.repo,
+      isolation: ctx.isolation,
+      env: ctx.env,
+      testTimeoutMs: ctx.suite.controls.testWallClockSec * 1000,
+      outputBytes: ctx.suite.controls.outputMb * 1024 * 1024,
+      checksFor: (order) => checksFor(ctx, task, order, run),
+      scratchDir,
+    });
+    return done({ basis, regraded, verdict: compareVerdicts(run, regraded), error: null });
+  } catch (error) {
+    return cannot(`re-grading broke: ${(error as Error).message}`);
+  } finally {
+    await disposeScratch(scratchDir);
+  }
+}
+
+function checksFor(ctx: Context, task: Task, order: Order, run: RunRecord): Promise<GeneratedSet> {
+  const key = `${task.id}:${order.index}:${run.seed}:${run.level}`;
+  if (!ctx.checks.has(key)) ctx.checks.set(key, generateChecks(order.hiddenDir, run.seed ?? 0, run.level ?? 1));
+  return ctx.checks.get(key)!;
+}

@@ -1,0 +1,42 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { checkLayers, readImports } from './module-graph.js';
+
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+
+describe('the module map', () => {
+  it('holds: every import between modules points down a layer and enters through index.ts; no ring of files', () => {
+    expect(checkLayers(readImports(SRC)).map((v) => v.message)).toEqual([]);
+  });
+
+  it('fails on a planted upward import, a sideways import, a deep import and a ring, naming file and line', async () => {
+    const copy = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-architecture-'));
+    try {
+      await cp(SRC, copy, { recursive: true });
+      const plant = async (file: string, line: string): Promise<void> => {
+        const text = await readFile(path.join(copy, file), 'utf8');
+        await writeFile(path.join(copy, file), `${line}\n${text}`);
+      };
+      await plant('suite/load-suite.ts', "import '../cli/index.js';");
+      await plant('store/open-store.ts', "import '../report/index.js';");
+      await plant('grade/evaluate.ts', "import { git } from '../sandbox/git.js';");
+      await plant('util/hash.ts', "import './fs.js';");
+      await plant('util/fs.ts', "import './hash.js';");
+      const found = checkLayers(readImports(copy));
+      expect([...new Set(found.map((v) => v.rule))].sort()).toEqual(['cycle', 'deep', 'sideways', 'upward']);
+      expect(found.find((v) => v.rule === 'upward')?.message).toBe(
+        'src/suite/load-suite.ts:1 imports src/cli/index.ts: suite (layer 2) may not import cli (layer 9, above it)',
+      );
+      expect(found.find((v) => v.rule === 'deep')?.message).toBe('src/grade/evaluate.ts:1 imports src/sandbox/git.ts: enter sandbox through src/sandbox/index.ts');
+      expect(found.filter((v) => v.rule === 'cycle').map((v) => v.message)).toContain('files import each other in a ring: src/util/fs.ts, src/util/hash.ts');
+      expect(found.find((v) => v.rule === 'sideways')?.message).toBe(
+        'src/store/open-store.ts:1 imports src/report/index.ts: store and report share layer 2; modules of one layer do not import each other',
+      );
+    } finally {
+      await rm(copy, { recursive: true, force: true });
+    }
+  });
+});

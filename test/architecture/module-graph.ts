@@ -1,0 +1,129 @@
+/**
+ * The import graph of `src/`, read with the TypeScript scanner (no type checking, no code run),
+ * and the rules the module map must keep: every import between modules points to a lower layer
+ * and enters the module through its `index.ts`, and no files import each other in a ring.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+
+/** The layers, lowest first. A module may import only modules of lower layers. */
+export const LAYERS: readonly (readonly string[])[] = [
+  ['core'], // types.ts, errors.ts, version.ts: the vocabulary
+  ['util'],
+  ['suite', 'plan', 'store', 'report'],
+  ['sandbox', 'meter'],
+  ['grade', 'model-server'],
+  ['agents'],
+  ['run'],
+  ['admit', 'verify'],
+  ['api'],
+  ['cli'],
+  ['entry'], // src/index.ts: the package's surface
+];
+
+/** Root files that are modules of their own; every other file's module is its top folder. */
+const ROOT_FILES: Readonly<Record<string, string>> = { 'types.ts': 'core', 'errors.ts': 'core', 'version.ts': 'core', 'index.ts': 'entry' };
+
+export interface Import {
+  /** Importing file, relative to the source root. */
+  readonly from: string;
+  /** Imported file, relative to the source root (`.ts`). */
+  readonly to: string;
+  readonly line: number;
+}
+
+export interface Violation {
+  readonly rule: 'upward' | 'sideways' | 'deep' | 'unknown-module' | 'cycle';
+  readonly message: string;
+}
+
+/** The module a source file belongs to. */
+export function moduleOf(file: string): string {
+  const parts = file.split('/');
+  return parts.length === 1 ? (ROOT_FILES[file] ?? 'unknown') : parts[0]!;
+}
+
+function sourceFiles(root: string, dir = root): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...sourceFiles(root, full));
+    else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts')) out.push(path.relative(root, full).split(path.sep).join('/'));
+  }
+  return out;
+}
+
+/** Every relative import (and `export … from`) of the non-test `.ts` files under `root`. */
+export function readImports(root: string): Import[] {
+  const imports: Import[] = [];
+  for (const from of sourceFiles(root)) {
+    const text = readFileSync(path.join(root, from), 'utf8');
+    for (const ref of ts.preProcessFile(text, true, true).importedFiles) {
+      if (!ref.fileName.startsWith('.')) continue;
+      const to = path.posix.normalize(path.posix.join(path.posix.dirname(from), ref.fileName)).replace(/\.js$/, '.ts');
+      const line = ts.getLineAndCharacterOfPosition(ts.createSourceFile(from, text, ts.ScriptTarget.Latest), ref.pos).line + 1;
+      imports.push({ from, to, line });
+    }
+  }
+  return imports;
+}
+
+/** The rules broken by `imports`, each with the file and line that breaks it. */
+export function checkLayers(imports: readonly Import[], layers: readonly (readonly string[])[] = LAYERS): Violation[] {
+  const rank = new Map<string, number>();
+  layers.forEach((mods, i) => mods.forEach((m) => rank.set(m, i)));
+  const violations: Violation[] = [];
+  for (const { from, to, line } of imports) {
+    const a = moduleOf(from);
+    const b = moduleOf(to);
+    const where = `src/${from}:${line} imports src/${to}`;
+    if (!rank.has(a) || !rank.has(b)) {
+      violations.push({ rule: 'unknown-module', message: `${where}: module ${rank.has(a) ? b : a} is in no layer (add it to LAYERS in test/architecture/module-graph.ts)` });
+      continue;
+    }
+    if (a === b) continue;
+    const ra = rank.get(a)!;
+    const rb = rank.get(b)!;
+    if (rb > ra) violations.push({ rule: 'upward', message: `${where}: ${a} (layer ${ra}) may not import ${b} (layer ${rb}, above it)` });
+    else if (rb === ra) violations.push({ rule: 'sideways', message: `${where}: ${a} and ${b} share layer ${ra}; modules of one layer do not import each other` });
+    else if (b !== 'core' && to !== `${b}/index.ts`) violations.push({ rule: 'deep', message: `${where}: enter ${b} through src/${b}/index.ts` });
+  }
+  return [...violations, ...fileCycles(imports)];
+}
+
+/** Rings of files that import each other (Tarjan's strongly connected components). */
+function fileCycles(imports: readonly Import[]): Violation[] {
+  const next = new Map<string, string[]>();
+  for (const { from, to } of imports) next.set(from, [...(next.get(from) ?? []), to]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const rings: string[][] = [];
+  let counter = 0;
+  const visit = (v: string): void => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const ring: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        ring.push(w);
+      } while (w !== v);
+      if (ring.length > 1) rings.push(ring.sort());
+    }
+  };
+  for (const v of [...next.keys()].sort()) if (!index.has(v)) visit(v);
+  return rings.map((ring) => ({ rule: 'cycle', message: `files import each other in a ring: ${ring.map((f) => `src/${f}`).join(', ')}` }));
+}
