@@ -1,6 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { homedir } from 'node:os';
-import path from 'node:path';
+import { cacheDirOf } from '../api/index.js';
 
 /** Where a command writes: stdout for results, stderr for progress and warnings. */
 export interface CliIo {
@@ -14,7 +13,7 @@ export const EXIT = { ok: 0, checksFailed: 1, usage: 2, infra: 3 } as const;
 
 /** Prepared repos and validation scratch: `$BAKEOFF_CACHE_DIR`, else `~/.cache/bakeoff`. */
 export function cacheDir(io: CliIo): string {
-  return io.env.BAKEOFF_CACHE_DIR ? path.resolve(io.cwd, io.env.BAKEOFF_CACHE_DIR) : path.join(homedir(), '.cache', 'bakeoff');
+  return cacheDirOf({ cwd: io.cwd, env: io.env });
 }
 
 export function parsePositiveInt(value: string): number {

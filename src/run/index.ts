@@ -9,3 +9,4 @@ export { prepareTask } from './prepare-task.js';
 export { runBake } from './run-bake.js';
 export { runtimeVersions } from './runtime-versions.js';
 export { worstOutcome } from './worst-outcome.js';
+export type { BakeEvent, BakeOptions, BakeSummary } from './run-bake.js';

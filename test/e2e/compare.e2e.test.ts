@@ -1,18 +1,37 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bakeoff, copySuite, FIXTURES, tempDir } from './helpers.js';
+import { execa } from 'execa';
+import { bakeoff, copySuite, FIXTURES, ROOT, tempDir } from './helpers.js';
 
-describe('report --compare, end to end', () => {
+// The runs come from examples/library.mjs: bakeoff through the library alone (validate, bake,
+// report, verify, publish), so the CLI's report below reads what the library wrote.
+describe('the library example, then report --compare on its results, end to end', () => {
   let out: string;
   let hash: string;
+  let example: { exitCode: number | undefined; stdout: string; stderr: string };
   beforeAll(async () => {
     const suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
-    const validate = await bakeoff(['validate', suite, '--json']);
-    expect(validate.exitCode, validate.stderr).toBe(0);
-    hash = (JSON.parse(validate.stdout) as { suite: { hash: string } }).suite.hash;
     out = await tempDir();
-    const run = await bakeoff(['run', suite, '--agent', 'gold', '--agent', 'noop', '--runs', '2', '--out', out, '--json']);
-    expect(run.exitCode, run.stderr).toBe(0);
+    const site = path.join(await tempDir(), 'site');
+    const result = await execa(process.execPath, [path.join(ROOT, 'examples/library.mjs'), suite, out, site], { cwd: ROOT, reject: false });
+    example = { exitCode: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
+    expect(example.exitCode, example.stderr).toBe(0);
+    hash = /^suite hash (\S+)$/m.exec(example.stdout)![1]!;
+  });
+
+  it('the example validates, bakes, reports, verifies and publishes through the library entry points alone', async () => {
+    const lines = example.stdout.split('\n');
+    expect(lines[0]).toBe('validated tiny: 2 of 2 tasks admitted');
+    expect(example.stdout).toContain('baked: 8 run(s) this time, 0 already done');
+    expect(example.stdout).toContain('gold: solved 4 of 4');
+    expect(example.stdout).toContain('noop: solved 0 of 4');
+    expect(example.stdout).toContain('verified 8 runs: 0 mismatches');
+    expect(example.stdout).toMatch(/^published \d+ pages to .*site$/m);
+    // what the library stored is what the CLI reads
+    const cli = await bakeoff(['report', out, '--format', 'json']);
+    expect(cli.exitCode, cli.stderr).toBe(0);
+    const agents = (JSON.parse(cli.stdout) as { agents: { id: string; solved: number; runs: number }[] }).agents;
+    expect(agents.map((a) => [a.id, a.solved, a.runs])).toEqual([['gold', 4, 4], ['noop', 0, 4]]);
   });
 
   it('prints the legal sentence, the suite hash, the controls, the void count, the rule and a p-value', async () => {

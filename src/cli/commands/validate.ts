@@ -1,10 +1,7 @@
 import { UserError } from '../../errors.js';
-import { loadSuite } from '../../suite/index.js';
+import { validate, type LockWrite, type ValidateOutcome } from '../../api/index.js';
 import { escapeControl } from '../../util/index.js';
-import { isolationFor } from '../isolation-for.js';
 import { createNotes } from '../notes.js';
-import { requireTools } from '../../sandbox/index.js';
-import { validateSuite, type LockWrite, type ValidateResult } from '../../admit/index.js';
 import { cacheDir, EXIT, type CliIo } from '../io.js';
 
 export interface ValidateFlags {
@@ -24,36 +21,27 @@ export interface ValidateFlags {
  */
 export async function validateCommand(dir: string, flags: ValidateFlags, io: CliIo): Promise<number> {
   if (flags.check && flags.updateLock) throw new UserError('--check writes nothing and --update-lock writes the lock: give one of them, not both');
-  await requireTools(['bwrap', 'faketime', 'git']);
-  const suite = await loadSuite(dir);
   const notes = createNotes(io.stderr);
   const lockWrite: LockWrite = flags.check ? 'never' : flags.updateLock ? 'update' : 'stable';
-  const result = await validateSuite(suite, {
-    isolation: await isolationFor(suite.controls, flags.unsafeNoSandbox, notes),
+  const result = await validate({
+    suite: dir,
+    cwd: io.cwd,
+    env: io.env,
     cacheDir: cacheDir(io),
     concurrency: flags.concurrency,
     lockWrite,
+    unsafeNoSandbox: flags.unsafeNoSandbox,
     ...(flags.task && flags.task.length > 0 ? { tasks: flags.task } : {}),
-    onTaskEnd: (task, a) => {
-      if (!flags.json) io.stderr.write(a.admitted ? `  admitted  ${task}\n` : `  REJECTED  ${task}: ${escapeControl(a.reason)}\n`);
+    onEvent: (event) => {
+      if (event.type === 'note') notes.note(event.message);
+      else if (event.type === 'error') notes.error(event.message);
+      else if (!flags.json) {
+        const a = event.admission;
+        io.stderr.write(a.admitted ? `  admitted  ${event.task}\n` : `  REJECTED  ${event.task}: ${escapeControl(a.reason)}\n`);
+      }
     },
   });
-  const tasks = result.suite.tasks.map((t) => {
-    const a = result.admissions.get(t.id)!;
-    const taskNotes = a.notes ?? [];
-    return a.admitted
-      ? {
-          id: t.id,
-          admitted: true,
-          failToPass: sum(a.orders.map((o) => o.failToPass.length)),
-          passToPass: sum(a.orders.map((o) => o.passToPass.length)),
-          checks: sum(a.orders.map((o) => o.checkCount ?? 0)),
-          notes: taskNotes,
-        }
-      : { id: t.id, admitted: false, reason: a.reason, notes: taskNotes };
-  });
-  const rejected = tasks.filter((t) => !t.admitted).length;
-  const { comparison, written } = result;
+  const { tasks, rejected, comparison, written } = result;
   const lockLines = describeLock(result, lockWrite, dir);
   if (flags.json) {
     const lock = { status: comparison.status, written, differences: comparison.differences, ...(comparison.lockedHash ? { lockedHash: comparison.lockedHash } : {}), ...(comparison.problem ? { problem: comparison.problem } : {}) };
@@ -65,7 +53,7 @@ export async function validateCommand(dir: string, flags: ValidateFlags, io: Cli
       `suite ${result.suite.id}: ${tasks.length - rejected} of ${tasks.length} tasks admitted`,
       ...tasks.flatMap((t) => [
         !t.admitted
-          ? `  ✗ ${t.id}  ${escapeControl(t.reason ?? '')}`
+          ? `  ✗ ${t.id}  ${escapeControl(t.reason)}`
           : t.checks
             ? `  ✓ ${t.id}  ${t.checks} generated checks, gold full at seeds ${result.suite.controls.seeds.join(', ')} × levels ${result.suite.controls.levels.join(', ')}`
             : `  ✓ ${t.id}  fail-to-pass ${t.failToPass}  pass-to-pass ${t.passToPass}`,
@@ -76,16 +64,14 @@ export async function validateCommand(dir: string, flags: ValidateFlags, io: Cli
     ];
     io.stdout.write(lines.join('\n') + '\n');
   }
-  const unwrittenChange = !written && (comparison.status === 'differs' || comparison.status === 'unreadable');
-  const checkFailed = flags.check && comparison.status !== 'unchanged';
-  return rejected > 0 || unwrittenChange || checkFailed ? EXIT.checksFailed : EXIT.ok;
+  return result.ok ? EXIT.ok : EXIT.checksFailed;
 }
 
 /** Differences from the lock listed in the terminal; --json lists all. */
 const MAX_SHOWN = 12;
 
 /** What happened to the lock and TASKS.md, and why, in lines for the terminal. */
-function describeLock({ suite, comparison, written, lockPath, tasksMdPath }: ValidateResult, mode: LockWrite, dir: string): string[] {
+function describeLock({ suite, comparison, written, lockPath, tasksMdPath }: ValidateOutcome, mode: LockWrite, dir: string): string[] {
   const shown = comparison.differences.slice(0, MAX_SHOWN).map((d) => `  changed  ${d.task}: ${d.change}`);
   const hidden = comparison.differences.length - shown.length;
   const changes = hidden > 0 ? [...shown, `  … and ${hidden} more (all of them: --json)`] : shown;
@@ -108,8 +94,4 @@ function describeLock({ suite, comparison, written, lockPath, tasksMdPath }: Val
         ...(written ? ['(--update-lock: the new verdicts replace the old ones)'] : [rerun]),
       ];
   }
-}
-
-function sum(xs: readonly number[]): number {
-  return xs.reduce((a, b) => a + b, 0);
 }

@@ -1,10 +1,7 @@
-import path from 'node:path';
-import { verifyResults, type RunVerification, type VerifyResult, type OrderPoints, type VerdictMismatch } from '../../verify/index.js';
-import { requireTools } from '../../sandbox/index.js';
+import { verify } from '../../api/index.js';
+import type { RunVerification, VerifyResult, OrderPoints, VerdictMismatch } from '../../verify/index.js';
 import type { Outcome } from '../../types.js';
 import { escapeControl } from '../../util/index.js';
-import { isolationFor } from '../isolation-for.js';
-import { lockResultsFor } from '../lock-results-for.js';
 import { createNotes } from '../notes.js';
 import { cacheDir, EXIT, type CliIo } from '../io.js';
 
@@ -23,7 +20,6 @@ export interface VerifyFlags {
  * re-graded (and nothing mismatched), else 0.
  */
 export async function verifyCommand(results: string, flags: VerifyFlags, io: CliIo): Promise<number> {
-  await requireTools(flags.unsafeNoSandbox ? ['git'] : ['bwrap', 'git']);
   const live = !flags.json && io.stderr.isTTY === true;
   let done = 0;
   const line = (): void => {
@@ -36,27 +32,25 @@ export async function verifyCommand(results: string, flags: VerifyFlags, io: Cli
       line();
     },
   });
-  const dir = path.resolve(io.cwd, results);
-  const resultsLock = await lockResultsFor(dir, { command: 'verify', create: false, wait: flags.wait, notes });
-  let result: VerifyResult;
-  try {
-    result = await verifyResults(dir, {
-      ...(flags.suite ? { suiteDir: path.resolve(io.cwd, flags.suite) } : {}),
-      isolationFor: (controls) => isolationFor(controls, flags.unsafeNoSandbox, notes),
-      cacheDir: cacheDir(io),
-      concurrency: flags.concurrency,
-      onRunVerified: (run) => {
+  const result = await verify({
+    results,
+    ...(flags.suite ? { suite: flags.suite } : {}),
+    concurrency: flags.concurrency,
+    wait: flags.wait,
+    unsafeNoSandbox: flags.unsafeNoSandbox,
+    cwd: io.cwd,
+    env: io.env,
+    cacheDir: cacheDir(io),
+    onEvent: (event) => {
+      if (event.type === 'note') notes.note(event.message);
+      else if (event.type === 'error') notes.error(event.message);
+      else {
         done++;
-        if (run.error !== null) notes.error(`run ${run.id} (${run.task}, ${run.agent}) could not be re-graded: ${run.error}`);
-        else line();
-      },
-    });
-  } finally {
-    resultsLock.release();
-  }
+        if (event.run.error === null) line();
+      }
+    },
+  });
   if (live) io.stderr.write('\r\x1b[2K');
-  const legacy = result.runs.filter((r) => !r.checksumsRecorded).length;
-  if (legacy > 0) notes.note(`${plural(legacy, 'run')} stored before bakeoff recorded artifact checksums: their artifacts were not checked`);
   io.stdout.write(flags.json ? JSON.stringify({ schemaVersion: 1, ...result, notes: notes.notes, errors: notes.errors }, null, 2) + '\n' : renderVerify(result));
   if (result.mismatches > 0) return EXIT.checksFailed;
   return result.unverified > 0 ? EXIT.infra : EXIT.ok;

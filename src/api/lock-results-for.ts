@@ -1,5 +1,5 @@
 import { describeHolder, lockResults, type ResultsLock } from '../store/index.js';
-import type { Notes } from './notes.js';
+import type { Notify } from './events.js';
 
 /**
  * Takes a results folder's lock for a command (refused at once with the holder named, or —
@@ -7,7 +7,7 @@ import type { Notes } from './notes.js';
  */
 export function lockResultsFor(
   dir: string,
-  options: { readonly command: string; readonly create: boolean; readonly wait: boolean; readonly notes: Pick<Notes, 'note'> },
+  options: { readonly command: string; readonly create: boolean; readonly wait: boolean; readonly notes: Pick<Notify, 'note'> },
 ): Promise<ResultsLock> {
   const { notes } = options;
   return lockResults(dir, {

@@ -1,13 +1,13 @@
 import { InfraError } from '../errors.js';
 import { checkSandbox, createIsolation, type Isolation } from '../sandbox/index.js';
 import type { Controls } from '../suite/index.js';
-import type { Notes } from './notes.js';
+import type { Notify } from './events.js';
 
 /**
  * The isolation a command runs with: the bubblewrap sandbox after checking it works, or —
  * only when asked — none, with a warning (every run records it; every report shows it).
  */
-export async function isolationFor(controls: Controls, unsafe: boolean, notes: Pick<Notes, 'note'>): Promise<Isolation> {
+export async function isolationFor(controls: Controls, unsafe: boolean, notes: Pick<Notify, 'note'>): Promise<Isolation> {
   if (unsafe) {
     notes.note(
       'WARNING: --unsafe-no-sandbox: agents and tests run without a sandbox (they can read hidden tests, ' +

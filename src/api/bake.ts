@@ -1,0 +1,166 @@
+import os from 'node:os';
+import path from 'node:path';
+import { openModelUpstream, resolveAgents, type Agent } from '../agents/index.js';
+import { UserError } from '../errors.js';
+import type { PriceBook } from '../meter/index.js';
+import { summarize, type LeaderboardView } from '../report/index.js';
+import { runBake, runtimeVersions, type BakeEvent, type BakeSummary } from '../run/index.js';
+import { requireTools, type Isolation } from '../sandbox/index.js';
+import { openStore, type ResultsLock, type Store } from '../store/index.js';
+import { loadSuite, readLock, type Suite, type SuiteLock } from '../suite/index.js';
+import { BAKEOFF_VERSION } from '../version.js';
+import { notifyVia, type NoteEvent } from './events.js';
+import { isolationFor } from './isolation-for.js';
+import { lockResultsFor } from './lock-results-for.js';
+import { cacheDirOf, cwdOf, envOf, type Place } from './paths.js';
+
+export interface BakeRequest extends Place {
+  /** The suite folder (validated: its lock file says which tasks are admitted). */
+  readonly suite: string;
+  /** Agent specs: `gold`, `noop`, `patch:<file>`, `command:<cmd>`, `<harness>:<model>[@effort]`. */
+  readonly agents: readonly string[];
+  /** An agents file of named model agents. */
+  readonly agentsFile?: string;
+  /** Where model agents' requests go: `vendor` (default), `openrouter`, a base URL, `scripted:<script>`. */
+  readonly upstream?: string;
+  /** A prices file overriding the catalog's list prices. */
+  readonly prices?: string;
+  /** Seconds without a byte from the model API before a request counts as hung (default 120). */
+  readonly upstreamIdleTimeoutSec?: number;
+  /** Run model agents under strace and flag every address they try other than the proxy. */
+  readonly traceNetwork?: boolean;
+  /** `patch:` agents on tasks their file does not name: `skip` (default) or `empty` changes. */
+  readonly patchMissing?: 'skip' | 'empty';
+  /** Runs per (task, agent); default: the suite's `runsPerTask`. */
+  readonly runs?: number;
+  /** The results folder; default `results/<suite id>`. */
+  readonly out?: string;
+  /** Runs at once (default 2). */
+  readonly concurrency?: number;
+  /** Wait for another process using the results folder to finish, instead of refusing. */
+  readonly wait?: boolean;
+  /** Development only: agents and tests run without the sandbox. */
+  readonly unsafeNoSandbox?: boolean;
+  readonly onEvent?: (event: BakeApiEvent) => void;
+}
+
+export type BakeApiEvent = BakeEvent | NoteEvent;
+
+export interface BakeOutcome {
+  /** The results folder (absolute). */
+  readonly results: string;
+  readonly suite: { readonly id: string; readonly hash: string };
+  readonly summary: BakeSummary;
+  /** The leaderboard of every finished run of this suite in the folder (this bake's and earlier ones). */
+  readonly view: LeaderboardView;
+  /** Runs void because the instrument broke (each also sent as an `error` event). */
+  readonly infraErrors: number;
+}
+
+/**
+ * Everything a bake holds open: the suite and its lock, the agents, the sandbox, the results
+ * folder's lock and store. `bake()` opens one, runs the missing runs and closes it; a queue
+ * worker opens one per job and runs that job's runs with the same parts.
+ */
+export interface OpenBake {
+  readonly suite: Suite;
+  readonly lock: SuiteLock;
+  readonly agents: readonly Agent[];
+  readonly isolation: Isolation;
+  readonly store: Store;
+  readonly resultsLock: ResultsLock;
+  /** Versions and sources every run records (bakeoff, node, toolchains, upstream, prices). */
+  readonly runtime: Readonly<Record<string, string>>;
+  readonly cacheDir: string;
+  /** Releases the results folder, closes the store and the model upstream. */
+  close(): Promise<void>;
+}
+
+/** Opens a bake: loads and checks everything a run needs before the first run starts. */
+export async function openBake(request: BakeRequest): Promise<OpenBake> {
+  if (request.agents.length === 0 && !request.agentsFile) throw new UserError('--agent: expected at least one agent spec (or --agents <file>), received none');
+  const notify = notifyVia(request.onEvent);
+  const cwd = cwdOf(request);
+  const cacheDir = cacheDirOf(request);
+  const suite = await loadSuite(path.resolve(cwd, request.suite));
+  const lock = await readLock(suite);
+  const out = path.resolve(cwd, request.out ?? path.join('results', suite.id));
+  const forbiddenRoots = [suite.dir, out, cacheDir, path.join(os.tmpdir(), 'bakeoff-scratch')];
+  // The price catalog is large: loaded only when a model agent is asked for (it opens the upstream first).
+  let prices: PriceBook | undefined;
+  const { agents, upstream } = await resolveAgents(request.agents, {
+    cwd,
+    forbiddenRoots,
+    suiteTasks: new Map(suite.tasks.map((t) => [t.id, t.orders.length])),
+    ...(request.agentsFile ? { agentsFile: request.agentsFile } : {}),
+    openUpstream: async (formats) => {
+      const { openPriceBook } = await import('../meter/index.js');
+      prices = await openPriceBook(request.prices ? path.resolve(cwd, request.prices) : undefined);
+      return openModelUpstream(request.upstream ?? 'vendor', { cwd, env: envOf(request), formats });
+    },
+    priceOf: (model, at) => prices!.priceOf(model, undefined, at),
+    idleTimeoutMs: (request.upstreamIdleTimeoutSec ?? 120) * 1000,
+    traceNetwork: request.traceNetwork === true,
+  });
+  const undo: (() => Promise<void> | void)[] = [async () => upstream?.close()];
+  const unwind = async (): Promise<void> => {
+    for (const step of undo.reverse()) await step();
+  };
+  try {
+    // One bakeoff per results folder, from before the store is opened (which clears runs/.tmp-*) to the end.
+    const resultsLock = await lockResultsFor(out, { command: 'run', create: true, wait: request.wait === true, notes: notify });
+    undo.push(() => resultsLock.release());
+    await requireTools(request.traceNetwork ? ['bwrap', 'git', 'strace'] : ['bwrap', 'git']);
+    const isolation = await isolationFor(suite.controls, request.unsafeNoSandbox === true, notify);
+    const store = openStore(out, { create: true });
+    undo.push(() => store.close());
+    const modelRuntime: Record<string, string> = upstream && prices ? { upstream: upstream.name, prices: prices.source } : {};
+    const runtime = { ...(await runtimeVersions(BAKEOFF_VERSION)), ...modelRuntime };
+    return { suite, lock, agents, isolation, store, resultsLock, runtime, cacheDir, close: unwind };
+  } catch (error) {
+    await unwind();
+    throw error;
+  }
+}
+
+/**
+ * `bakeoff run`: plans the runs the results folder still lacks (so the same call resumes),
+ * runs them, stores each as it ends, and returns the leaderboard of the folder's runs.
+ */
+export async function bake(request: BakeRequest): Promise<BakeOutcome> {
+  const notify = notifyVia(request.onEvent);
+  const open = await openBake(request);
+  try {
+    let infraErrors = 0;
+    const summary = await runBake({
+      suite: open.suite,
+      lock: open.lock,
+      agents: open.agents,
+      ...(request.runs ? { runsPerTask: request.runs } : {}),
+      concurrency: request.concurrency ?? 2,
+      ...(request.patchMissing ? { patchMissing: request.patchMissing } : {}),
+      store: open.store,
+      resultsLock: open.resultsLock,
+      isolation: open.isolation,
+      cacheDir: open.cacheDir,
+      runtime: open.runtime,
+      onEvent: (event) => {
+        if (event.type === 'plan') for (const r of event.rejected) notify.note(`skipping ${r.task}: rejected by validate (${r.reason})`);
+        if (event.type === 'prepare' && !event.ok) notify.error(`setup failed for ${event.task}: its runs are void (${event.reason ?? 'no reason given'})`);
+        if (event.type === 'prepare' && event.ok && !event.cached) notify.note(`set up ${event.task}`);
+        request.onEvent?.(event);
+        if (event.type === 'run-end' && event.error) {
+          infraErrors++;
+          notify.error(`run ${event.record.id} (${event.record.task}, ${event.record.agent.id}) is void: ${event.error.message}`);
+        }
+      },
+    });
+    const { suite, lock } = open;
+    const runs = open.store.listRuns().filter((r) => r.suiteHash === suite.hash);
+    const admitted = suite.tasks.filter((t) => lock.tasks[t.id]?.admitted === true).map((t) => t.id);
+    const view = summarize(runs, { standardRunsPerTask: suite.controls.runsPerTask, controls: suite.controls, tasks: admitted });
+    return { results: open.store.dir, suite: { id: suite.id, hash: suite.hash }, summary, view, infraErrors };
+  } finally {
+    await open.close();
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * @module api — bakeoff as a library: the five things the CLI does, each taking plain options
+ * and an event callback and returning data. The CLI (`src/cli`) only parses flags, renders and
+ * picks exit codes.
+ */
+export { bake, openBake, type BakeApiEvent, type BakeOutcome, type BakeRequest, type OpenBake } from './bake.js';
+export { notifyVia, type NoteEvent, type Notify } from './events.js';
+export { cacheDirOf, type Place } from './paths.js';
+export { publish, type PublishOutcome, type PublishRequest } from './publish.js';
+export { leaderboard, report, type ReportOutcome, type ReportRequest } from './report.js';
+export { validate, type TaskVerdict, type ValidateEvent, type ValidateOutcome, type ValidateRequest } from './validate.js';
+export type { LockWrite } from '../admit/index.js';
+export { verify, type VerifyEvent, type VerifyRequest } from './verify.js';

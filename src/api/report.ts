@@ -1,0 +1,70 @@
+import path from 'node:path';
+import { UserError } from '../errors.js';
+import { comparePaired, summarize, type LeaderboardView, type PairedComparison } from '../report/index.js';
+import { describeHolder, openStore, readHolder, type Store } from '../store/index.js';
+import type { RunRecord } from '../types.js';
+import { judgeProcess } from '../util/index.js';
+import { notifyVia, type NoteEvent } from './events.js';
+import { cwdOf, type Place } from './paths.js';
+
+export interface ReportRequest extends Place {
+  /** The results folder. */
+  readonly results: string;
+  /** Two agent ids: a paired comparison instead of the leaderboard. */
+  readonly compare?: readonly [string, string];
+  readonly onEvent?: (event: NoteEvent) => void;
+}
+
+/** The leaderboard of a results folder, or the paired comparison of two of its agents, as data (render with `report/`'s renderers). */
+export type ReportOutcome =
+  | { readonly kind: 'leaderboard'; readonly view: LeaderboardView; readonly runs: readonly RunRecord[] }
+  /** `view` and `runs` are the two agents' only. */
+  | { readonly kind: 'comparison'; readonly comparison: PairedComparison; readonly view: LeaderboardView; readonly runs: readonly RunRecord[] };
+
+/**
+ * `bakeoff report`: reads a results folder (no lock: SQLite shows whole runs only; a bake still
+ * adding runs is noted). Refuses (UserError) an empty folder, runs that must not be ranked
+ * together, and a comparison of unknown or incomparable agents.
+ */
+export function report(request: ReportRequest): ReportOutcome {
+  const shown = request.results;
+  const store = openStore(path.resolve(cwdOf(request), request.results), { create: false });
+  try {
+    const holder = readHolder(store.dir);
+    if (holder && holder.command === 'run' && judgeProcess(holder) === 'alive') {
+      notifyVia(request.onEvent).note(`a bake is still running in ${shown} (${describeHolder(holder)}): this report shows the runs finished so far`);
+    }
+    const runs = store.listRuns();
+    if (runs.length === 0) throw new UserError(`${shown}: no finished runs yet`);
+    if (request.compare) return comparison(shown, store, runs, request.compare);
+    const view = leaderboard(store, runs);
+    if (view.mixed.length > 0) {
+      const what = view.mixed.map((m) => `${m.field} (${m.values.join(' vs ')})`).join('; ');
+      throw new UserError(`${shown}: refusing to rank runs that differ in ${what}; report each suite or control set from its own results folder`);
+    }
+    return { kind: 'leaderboard', view, runs };
+  } finally {
+    store.close();
+  }
+}
+
+/** The leaderboard of `runs` under the folder's controls and the tasks its bake planned. */
+export function leaderboard(store: Store, runs: readonly RunRecord[]): LeaderboardView {
+  const controls = [...store.controls().values()];
+  const planned = runs[0] ? (store.bakes().find((b) => b.suiteHash === runs[0]!.suiteHash)?.tasks ?? undefined) : undefined;
+  return summarize(runs, { standardRunsPerTask: standardRuns(controls[0]), controls: controls.length === 1 ? controls[0] : controls, ...(planned ? { tasks: planned } : {}) });
+}
+
+function comparison(shown: string, store: Store, runs: readonly RunRecord[], [a, b]: readonly [string, string]): ReportOutcome {
+  const digest = runs.find((run) => run.agent.id === a)?.controlsDigest;
+  const controls = digest === undefined ? undefined : store.controls().get(digest);
+  const result = comparePaired(runs, { a, b, controls });
+  if (!result.ok) throw new UserError(`${shown}: --compare: ${result.reason}`);
+  const pairRuns = runs.filter((run) => run.agent.id === a || run.agent.id === b);
+  const view = summarize(pairRuns, { standardRunsPerTask: standardRuns(controls), controls });
+  return { kind: 'comparison', comparison: result.comparison, view, runs: pairRuns };
+}
+
+function standardRuns(controls: unknown): number {
+  return (controls as { runsPerTask?: number } | undefined)?.runsPerTask ?? 2;
+}

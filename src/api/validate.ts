@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { validateSuite, type LockWrite, type NotedAdmission, type ValidateResult } from '../admit/index.js';
+import { requireTools } from '../sandbox/index.js';
+import { loadSuite, type OrderAdmission } from '../suite/index.js';
+import { notifyVia, type NoteEvent } from './events.js';
+import { isolationFor } from './isolation-for.js';
+import { cacheDirOf, cwdOf, type Place } from './paths.js';
+
+export interface ValidateRequest extends Place {
+  /** The suite folder. */
+  readonly suite: string;
+  /** Tasks checked at once (default 2). */
+  readonly concurrency?: number;
+  /** `stable` (default: never over a lock of the same suite whose verdicts differ), `update`, or `never` (a check: write nothing). */
+  readonly lockWrite?: LockWrite;
+  /** Validate these tasks only; the others keep their verdicts from the lock. */
+  readonly tasks?: readonly string[];
+  /** Development only: tests run without the sandbox. */
+  readonly unsafeNoSandbox?: boolean;
+  readonly onEvent?: (event: ValidateEvent) => void;
+}
+
+export type ValidateEvent = NoteEvent | { readonly type: 'task-end'; readonly task: string; readonly admission: NotedAdmission };
+
+/** One task's verdict, counted. */
+export type TaskVerdict =
+  | { readonly id: string; readonly admitted: true; readonly failToPass: number; readonly passToPass: number; readonly checks: number; readonly notes: readonly string[] }
+  | { readonly id: string; readonly admitted: false; readonly reason: string; readonly notes: readonly string[] };
+
+export interface ValidateOutcome extends ValidateResult {
+  readonly tasks: readonly TaskVerdict[];
+  readonly rejected: number;
+  /**
+   * False when a task is rejected, when the verdicts differ from the lock of the same suite and
+   * were not written, or — with `lockWrite: 'never'` — on any difference from the lock.
+   */
+  readonly ok: boolean;
+}
+
+/** `bakeoff validate`: the admission checks, the suite hash, TASKS.md and the lock file. */
+export async function validate(request: ValidateRequest): Promise<ValidateOutcome> {
+  const notify = notifyVia(request.onEvent);
+  await requireTools(['bwrap', 'faketime', 'git']);
+  const suite = await loadSuite(path.resolve(cwdOf(request), request.suite));
+  const lockWrite = request.lockWrite ?? 'stable';
+  const result = await validateSuite(suite, {
+    isolation: await isolationFor(suite.controls, request.unsafeNoSandbox === true, notify),
+    cacheDir: cacheDirOf(request),
+    concurrency: request.concurrency ?? 2,
+    lockWrite,
+    ...(request.tasks && request.tasks.length > 0 ? { tasks: request.tasks } : {}),
+    onTaskEnd: (task, admission) => request.onEvent?.({ type: 'task-end', task, admission }),
+  });
+  const tasks = result.suite.tasks.map((t): TaskVerdict => {
+    const a = result.admissions.get(t.id)!;
+    const notes = a.notes ?? [];
+    if (!a.admitted) return { id: t.id, admitted: false, reason: a.reason, notes };
+    const orders = a.orders;
+    const sum = (count: (o: OrderAdmission) => number): number => orders.reduce((n, o) => n + count(o), 0);
+    return { id: t.id, admitted: true, failToPass: sum((o) => o.failToPass.length), passToPass: sum((o) => o.passToPass.length), checks: sum((o) => o.checkCount ?? 0), notes };
+  });
+  const rejected = tasks.filter((t) => !t.admitted).length;
+  const { status } = result.comparison;
+  const unwrittenChange = !result.written && (status === 'differs' || status === 'unreadable');
+  const checkFailed = lockWrite === 'never' && status !== 'unchanged';
+  return { ...result, tasks, rejected, ok: rejected === 0 && !unwrittenChange && !checkFailed };
+}

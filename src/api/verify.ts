@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { requireTools } from '../sandbox/index.js';
+import { verifyResults, type RunVerification, type VerifyResult } from '../verify/index.js';
+import { notifyVia, type Notify, type NoteEvent } from './events.js';
+import { isolationFor } from './isolation-for.js';
+import { lockResultsFor } from './lock-results-for.js';
+import { cacheDirOf, cwdOf, type Place } from './paths.js';
+
+export interface VerifyRequest extends Place {
+  /** The results folder. */
+  readonly results: string;
+  /** Suite folder to re-grade with; default: the folder the runs were baked from. */
+  readonly suite?: string;
+  /** Runs re-graded at once (default 2). */
+  readonly concurrency?: number;
+  /** Wait for another process using the results folder to finish, instead of refusing. */
+  readonly wait?: boolean;
+  /** Development only: tests run without the sandbox. */
+  readonly unsafeNoSandbox?: boolean;
+  readonly onEvent?: (event: VerifyEvent) => void;
+}
+
+export type VerifyEvent = NoteEvent | { readonly type: 'run-verified'; readonly run: RunVerification };
+
+/**
+ * `bakeoff verify`: re-grades every stored change and re-hashes every artifact, holding the
+ * results folder's lock. `mismatches` > 0 means the stored results do not re-check.
+ */
+export async function verify(request: VerifyRequest): Promise<VerifyResult> {
+  const notify = notifyVia(request.onEvent);
+  const result = await withResultsLocked(request, 'verify', notify, () =>
+    reverify(request, notify, (run) => {
+      request.onEvent?.({ type: 'run-verified', run });
+      if (run.error !== null) notify.error(`run ${run.id} (${run.task}, ${run.agent}) could not be re-graded: ${run.error}`);
+    }),
+  );
+  const legacy = result.runs.filter((r) => !r.checksumsRecorded).length;
+  if (legacy > 0) notify.note(`${legacy} run${legacy === 1 ? '' : 's'} stored before bakeoff recorded artifact checksums: their artifacts were not checked`);
+  return result;
+}
+
+/** Runs `work` holding the lock of the request's results folder, as `command`. */
+export async function withResultsLocked<T>(request: VerifyRequest, command: string, notify: Notify, work: () => Promise<T>): Promise<T> {
+  await requireTools(request.unsafeNoSandbox ? ['git'] : ['bwrap', 'git']);
+  const dir = path.resolve(cwdOf(request), request.results);
+  const resultsLock = await lockResultsFor(dir, { command, create: false, wait: request.wait === true, notes: notify });
+  try {
+    return await work();
+  } finally {
+    resultsLock.release();
+  }
+}
+
+/** The re-check itself; the caller holds the folder's lock. */
+export function reverify(request: VerifyRequest, notify: Notify, onRunVerified?: (run: RunVerification) => void): Promise<VerifyResult> {
+  const cwd = cwdOf(request);
+  return verifyResults(path.resolve(cwd, request.results), {
+    ...(request.suite ? { suiteDir: path.resolve(cwd, request.suite) } : {}),
+    isolationFor: (controls) => isolationFor(controls, request.unsafeNoSandbox === true, notify),
+    cacheDir: cacheDirOf(request),
+    concurrency: request.concurrency ?? 2,
+    ...(onRunVerified ? { onRunVerified } : {}),
+  });
+}
