@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { cacheDirOf } from '../api/index.js';
+import { cacheDirOf, type Place } from '../api/index.js';
 
 /** Where a command writes: stdout for results, stderr for progress and warnings. */
 export interface CliIo {
@@ -14,6 +14,11 @@ export const EXIT = { ok: 0, checksFailed: 1, usage: 2, infra: 3 } as const;
 /** Prepared repos and validation scratch: `$BAKEOFF_CACHE_DIR`, else `~/.cache/bakeoff`. */
 export function cacheDir(io: CliIo): string {
   return cacheDirOf({ cwd: io.cwd, env: io.env });
+}
+
+/** Where a library call runs for this command: its cwd, environment and cache folder. */
+export function placeOf(io: CliIo): Place {
+  return { cwd: io.cwd, env: io.env, cacheDir: cacheDir(io) };
 }
 
 export function parsePositiveInt(value: string): number {

@@ -1,3 +1,4 @@
+import type { NoteEvent } from '../api/index.js';
 import { escapeControl } from '../util/index.js';
 
 /**
@@ -36,4 +37,12 @@ export function createNotes(stream: NodeJS.WritableStream, options: NotesOptions
     notes,
     errors,
   };
+}
+
+/** Prints a library call's `note` and `error` events; false for any other event (the command's own). */
+export function printNote(notes: Notes, event: { readonly type: string }): event is NoteEvent {
+  if (event.type === 'note') notes.note((event as NoteEvent).message);
+  else if (event.type === 'error') notes.error((event as NoteEvent).message);
+  else return false;
+  return true;
 }

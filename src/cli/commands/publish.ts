@@ -1,6 +1,6 @@
 import { publish } from '../../api/index.js';
-import { createNotes } from '../notes.js';
-import { cacheDir, EXIT, type CliIo } from '../io.js';
+import { createNotes, printNote } from '../notes.js';
+import { EXIT, placeOf, type CliIo } from '../io.js';
 import { renderVerify } from './verify.js';
 
 export interface PublishFlags {
@@ -29,13 +29,8 @@ export async function publishCommand(results: string, flags: PublishFlags, io: C
     concurrency: flags.concurrency,
     wait: flags.wait,
     unsafeNoSandbox: flags.unsafeNoSandbox,
-    cwd: io.cwd,
-    env: io.env,
-    cacheDir: cacheDir(io),
-    onEvent: (event) => {
-      if (event.type === 'note') notes.note(event.message);
-      else if (event.type === 'error') notes.error(event.message);
-    },
+    ...placeOf(io),
+    onEvent: (event) => printNote(notes, event),
   });
   if (!outcome.published) {
     io.stderr.write(renderVerify(outcome.verified));

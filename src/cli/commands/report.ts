@@ -3,8 +3,8 @@ import path from 'node:path';
 import { report, type ReportOutcome } from '../../api/index.js';
 import { UserError } from '../../errors.js';
 import { renderComparison, renderComparisonJson, renderComparisonMarkdown, renderJson, renderMarkdown, renderTable } from '../../report/index.js';
-import { createNotes } from '../notes.js';
-import { EXIT, type CliIo, type OUTPUT_FORMATS } from '../io.js';
+import { createNotes, printNote } from '../notes.js';
+import { EXIT, placeOf, type CliIo, type OUTPUT_FORMATS } from '../io.js';
 
 export interface ReportFlags {
   readonly format: (typeof OUTPUT_FORMATS)[number];
@@ -21,10 +21,9 @@ export async function reportCommand(dir: string, flags: ReportFlags, io: CliIo):
   const notes = createNotes(io.stderr);
   const outcome = report({
     results: dir,
-    cwd: io.cwd,
-    env: io.env,
+    ...placeOf(io),
     ...(flags.compare ? { compare: [flags.compare[0]!, flags.compare[1]!] as const } : {}),
-    onEvent: (event) => (event.type === 'note' ? notes.note(event.message) : notes.error(event.message)),
+    onEvent: (event) => printNote(notes, event),
   });
   const text = render(outcome, flags, !flags.out && io.stdout.isTTY === true);
   if (flags.out) {

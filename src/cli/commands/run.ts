@@ -1,7 +1,8 @@
 import { bake } from '../../api/index.js';
 import { renderTable } from '../../report/index.js';
 import { clock, createProgress } from '../progress.js';
-import { cacheDir, EXIT, type CliIo } from '../io.js';
+import { EXIT, placeOf, type CliIo } from '../io.js';
+import { printNote } from '../notes.js';
 
 export interface RunFlags {
   readonly agent: readonly string[];
@@ -45,13 +46,10 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
       concurrency: flags.concurrency,
       wait: flags.wait,
       unsafeNoSandbox: flags.unsafeNoSandbox,
-      cwd: io.cwd,
-      env: io.env,
-      cacheDir: cacheDir(io),
+      ...placeOf(io),
       onEvent: (event) => {
-        if (event.type === 'note') notes.note(event.message);
-        else if (event.type === 'error') notes.error(event.message);
-        else if (event.type === 'plan') progress.start(event.total, event.alreadyDone);
+        if (printNote(notes, event)) return;
+        if (event.type === 'plan') progress.start(event.total, event.alreadyDone);
         else if (event.type === 'setup-progress') {
           const p = event.progress;
           progress.activity(`setting up ${event.task}: ${p.command} (${clock(p.elapsedSec)})${p.lastLine ? ` — ${p.lastLine}` : ''}`);

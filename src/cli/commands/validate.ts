@@ -1,8 +1,8 @@
 import { UserError } from '../../errors.js';
 import { validate, type LockWrite, type ValidateOutcome } from '../../api/index.js';
 import { escapeControl } from '../../util/index.js';
-import { createNotes } from '../notes.js';
-import { cacheDir, EXIT, type CliIo } from '../io.js';
+import { createNotes, printNote } from '../notes.js';
+import { EXIT, placeOf, type CliIo } from '../io.js';
 
 export interface ValidateFlags {
   readonly json: boolean;
@@ -25,20 +25,15 @@ export async function validateCommand(dir: string, flags: ValidateFlags, io: Cli
   const lockWrite: LockWrite = flags.check ? 'never' : flags.updateLock ? 'update' : 'stable';
   const result = await validate({
     suite: dir,
-    cwd: io.cwd,
-    env: io.env,
-    cacheDir: cacheDir(io),
+    ...placeOf(io),
     concurrency: flags.concurrency,
     lockWrite,
     unsafeNoSandbox: flags.unsafeNoSandbox,
     ...(flags.task && flags.task.length > 0 ? { tasks: flags.task } : {}),
     onEvent: (event) => {
-      if (event.type === 'note') notes.note(event.message);
-      else if (event.type === 'error') notes.error(event.message);
-      else if (!flags.json) {
-        const a = event.admission;
-        io.stderr.write(a.admitted ? `  admitted  ${event.task}\n` : `  REJECTED  ${event.task}: ${escapeControl(a.reason)}\n`);
-      }
+      if (printNote(notes, event) || flags.json) return;
+      const a = event.admission;
+      io.stderr.write(a.admitted ? `  admitted  ${event.task}\n` : `  REJECTED  ${event.task}: ${escapeControl(a.reason)}\n`);
     },
   });
   const { tasks, rejected, comparison, written } = result;

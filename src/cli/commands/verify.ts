@@ -2,8 +2,8 @@ import { verify } from '../../api/index.js';
 import type { RunVerification, VerifyResult, OrderPoints, VerdictMismatch } from '../../verify/index.js';
 import type { Outcome } from '../../types.js';
 import { escapeControl } from '../../util/index.js';
-import { createNotes } from '../notes.js';
-import { cacheDir, EXIT, type CliIo } from '../io.js';
+import { createNotes, printNote } from '../notes.js';
+import { EXIT, placeOf, type CliIo } from '../io.js';
 
 export interface VerifyFlags {
   readonly suite?: string;
@@ -38,16 +38,11 @@ export async function verifyCommand(results: string, flags: VerifyFlags, io: Cli
     concurrency: flags.concurrency,
     wait: flags.wait,
     unsafeNoSandbox: flags.unsafeNoSandbox,
-    cwd: io.cwd,
-    env: io.env,
-    cacheDir: cacheDir(io),
+    ...placeOf(io),
     onEvent: (event) => {
-      if (event.type === 'note') notes.note(event.message);
-      else if (event.type === 'error') notes.error(event.message);
-      else {
-        done++;
-        if (event.run.error === null) line();
-      }
+      if (printNote(notes, event)) return;
+      done++;
+      if (event.run.error === null) line();
     },
   });
   if (live) io.stderr.write('\r\x1b[2K');
