@@ -20,23 +20,35 @@ import { MIGRATIONS } from './migrations.js';
  * whole run or nothing (an orphaned artifacts folder is replaced when the run is redone).
  */
 
-export interface SessionRow {
-  readonly order: number;
+/**
+ * What one agent session did, as agents report it and the store keeps it: the fields agents'
+ * `SessionResult` and the store's `SessionRow` share (each derives its own from this one).
+ */
+export interface SessionRecord {
   readonly exitCode: number | null;
   readonly timedOut: boolean;
   readonly durationMs: number;
   readonly tokensIn: number | null;
   readonly tokensOut: number | null;
   readonly costUsd: number | null;
+  /** Set when the instrument broke (the agent could not be started, a harness error event). */
   readonly error: string | null;
   /** Metered usage of the session (model agents), else null. */
-  readonly usage?: TokenUsage | null;
+  readonly usage: TokenUsage | null;
   /** What the harness itself reported (tokens, cost, turns, final message, errors), else null. */
-  readonly harness?: unknown;
+  readonly harness: unknown;
   /** Every model request the proxy relayed during the session. */
-  readonly requests?: readonly RequestRow[];
-  /** Not stored per session (the run keeps them, prefixed with the order). */
-  readonly flags?: readonly string[];
+  readonly requests: readonly RequestRow[];
+  /** Things a reader of the run should know; not stored per session (the run keeps them, prefixed with the order). */
+  readonly flags: readonly string[];
+}
+
+/** The fields of a session a store row always has; the rest are optional on a row. */
+type SessionCore = 'exitCode' | 'timedOut' | 'durationMs' | 'tokensIn' | 'tokensOut' | 'costUsd' | 'error';
+
+/** A stored session: its order and its record (usage, harness report, requests and flags may be absent). */
+export interface SessionRow extends Pick<SessionRecord, SessionCore>, Partial<Omit<SessionRecord, SessionCore>> {
+  readonly order: number;
 }
 
 /** One model request as the metering proxy recorded it. */
