@@ -1,5 +1,5 @@
-import type { RequestRow } from '../store/index.js';
-import type { AgentInfo, TokenUsage, VoidReason } from '../types.js';
+import type { SessionRecord } from '../store/index.js';
+import type { AgentInfo, VoidReason } from '../types.js';
 import type { Sandbox } from '../sandbox/index.js';
 
 /** Everything one agent session may use. The agent works in `workspace` and nowhere else. */
@@ -24,28 +24,22 @@ export interface SessionContext {
   readonly maxOutputBytes: number;
 }
 
-/** What one session did. A session never throws for the agent's own failures. */
-export interface SessionResult {
-  readonly exitCode: number | null;
-  readonly timedOut: boolean;
-  readonly durationMs: number;
-  /** Set when the instrument broke (the agent could not be started, a harness error event). */
-  readonly error?: string;
+/** The session fields every result has; the rest of the store's `SessionRecord` an agent may leave out. */
+type ResultCore = 'exitCode' | 'timedOut' | 'durationMs';
+
+/** A record's fields as an agent reports them: absent rather than null. */
+type Reported<T> = { readonly [K in keyof T]?: Exclude<T[K], null> };
+
+/**
+ * What one session did: the store's `SessionRecord` (tokens, cost, error, usage, the harness's
+ * report, requests, flags; absent where the agent has none), and what decides the run's outcome.
+ * A session never throws for the agent's own failures.
+ */
+export interface SessionResult extends Pick<SessionRecord, ResultCore>, Reported<Omit<SessionRecord, ResultCore>> {
   /** Why the run is void when `error` is set (default `agent-error`). */
   readonly voidReason?: VoidReason;
-  readonly tokensIn?: number;
-  readonly tokensOut?: number;
-  readonly costUsd?: number;
   /** A sandbox limit the session ran into. */
   readonly limitHit?: 'memory' | 'pids' | null;
-  /** Metered tokens by class (model agents). */
-  readonly usage?: TokenUsage;
-  /** What the harness itself reported. */
-  readonly harness?: unknown;
-  /** Every model request the metering proxy relayed. */
-  readonly requests?: readonly RequestRow[];
-  /** Things a reader of the run should know (e.g. the harness's token counts disagree with the meter). */
-  readonly flags?: readonly string[];
   /** Set when the session failed in a way that is the agent's (its change cannot be made): the run fails with this. */
   readonly failure?: { readonly reason: 'patch-did-not-apply'; readonly detail: string };
 }

@@ -13,6 +13,7 @@ import { runPool } from './pool.js';
 import { prepareTask } from './prepare-task.js';
 import { probeWorkspaceMode } from './probe-workspace-mode.js';
 import { runTask } from './run-task.js';
+import { buildRunRecord } from './run-record.js';
 
 export interface BakeOptions {
   readonly suite: Suite;
@@ -206,32 +207,19 @@ function voidRecord(
   shared: Shared,
 ): RunRecord {
   const { suite } = options;
-  return {
-    id: spec.id,
-    suiteId: suite.id,
-    suiteHash: suite.hash,
-    controlsDigest: suite.controlsDigest,
-    task: task.id,
-    agent: options.agents[spec.agentIndex]!.info,
-    replay: spec.replay,
-    seed: shared.seed,
-    level: shared.level,
-    outcome: { kind: 'void', reason, detail: detail.slice(0, 2000) },
-    // every field a graded run records, with what a run that never got to work has
-    agentSec: 0,
-    gradeSec: 0,
-    costUsd: null,
-    tokensIn: null,
-    tokensOut: null,
-    linesAdded: 0,
-    linesRemoved: 0,
-    points: 0,
-    maxPoints: 0,
-    orders: [],
-    runtime: { ...options.runtime, sandbox: options.isolation.sandbox.name, ...(shared.workspaceMode ? { workspace: shared.workspaceMode } : {}) },
-    usage: null,
-    flags: [],
-    startedAt,
-    finishedAt: new Date().toISOString(),
-  };
+  // every field a graded run records, with what a run that never got to work has
+  return buildRunRecord(
+    {
+      id: spec.id,
+      suite,
+      task: task.id,
+      agent: options.agents[spec.agentIndex]!.info,
+      replay: spec.replay,
+      seed: shared.seed,
+      level: shared.level,
+      runtime: { ...options.runtime, sandbox: options.isolation.sandbox.name, ...(shared.workspaceMode ? { workspace: shared.workspaceMode } : {}) },
+      startedAt,
+    },
+    { kind: 'void', reason, detail: detail.slice(0, 2000) },
+  );
 }

@@ -20,23 +20,35 @@ import { MIGRATIONS } from './migrations.js';
  * whole run or nothing (an orphaned artifacts folder is replaced when the run is redone).
  */
 
-export interface SessionRow {
-  readonly order: number;
+/**
+ * What one agent session did, as agents report it and the store keeps it: the fields agents'
+ * `SessionResult` and the store's `SessionRow` share (each derives its own from this one).
+ */
+export interface SessionRecord {
   readonly exitCode: number | null;
   readonly timedOut: boolean;
   readonly durationMs: number;
   readonly tokensIn: number | null;
   readonly tokensOut: number | null;
   readonly costUsd: number | null;
+  /** Set when the instrument broke (the agent could not be started, a harness error event). */
   readonly error: string | null;
   /** Metered usage of the session (model agents), else null. */
-  readonly usage?: TokenUsage | null;
+  readonly usage: TokenUsage | null;
   /** What the harness itself reported (tokens, cost, turns, final message, errors), else null. */
-  readonly harness?: unknown;
+  readonly harness: unknown;
   /** Every model request the proxy relayed during the session. */
-  readonly requests?: readonly RequestRow[];
-  /** Not stored per session (the run keeps them, prefixed with the order). */
-  readonly flags?: readonly string[];
+  readonly requests: readonly RequestRow[];
+  /** Things a reader of the run should know; not stored per session (the run keeps them, prefixed with the order). */
+  readonly flags: readonly string[];
+}
+
+/** The fields of a session a store row always has; the rest are optional on a row. */
+type SessionCore = 'exitCode' | 'timedOut' | 'durationMs' | 'tokensIn' | 'tokensOut' | 'costUsd' | 'error';
+
+/** A stored session: its order and its record (usage, harness report, requests and flags may be absent). */
+export interface SessionRow extends Pick<SessionRecord, SessionCore>, Partial<Omit<SessionRecord, SessionCore>> {
+  readonly order: number;
 }
 
 /** One model request as the metering proxy recorded it. */
@@ -123,16 +135,26 @@ export function openStore(dir: string, options: { create: boolean }): Store {
   migrate(db);
   if (options.create) removeTempDirs(runsDir);
 
-  const insertRun = db.prepare(`INSERT INTO runs VALUES (@id, @suiteId, @suiteHash, @controlsDigest, @task, @agentId,
-    @agentJson, @replay, @seed, @level, @outcome, @reason, @detail, @agentSec, @gradeSec, @costUsd, @tokensIn,
-    @tokensOut, @linesAdded, @linesRemoved, @points, @maxPoints, @runtimeJson, @startedAt, @finishedAt, @ordersJson, 1,
-    @usageJson, @flagsJson)`);
-  const insertSession = db.prepare(`INSERT INTO sessions VALUES (@runId, @order, @exitCode, @timedOut, @durationMs,
-    @tokensIn, @tokensOut, @costUsd, @error, @usageJson, @harnessJson)`);
-  const insertRequest = db.prepare(`INSERT INTO requests VALUES (@runId, @order, @seq, @startedAt, @format, @path, @model,
-    @status, @failure, @latencyMs, @ttfbMs, @input, @cacheRead, @cacheWrite, @output, @reasoning, @costUsd, @detail, @costBasis)`);
-  const insertCheck = db.prepare('INSERT INTO checks VALUES (@runId, @order, @id, @expected, @status)');
-  const insertArtifact = db.prepare('INSERT INTO artifacts VALUES (@runId, @path, @sha256, @bytes)');
+  // every INSERT names its columns: a value lands in the column of its name, never in whatever column sits at its place
+  const insertRun = db.prepare(namedInsert('runs', {
+    id: 'id', suite_id: 'suiteId', suite_hash: 'suiteHash', controls_digest: 'controlsDigest', task: 'task', agent_id: 'agentId',
+    agent_json: 'agentJson', replay: 'replay', seed: 'seed', level: 'level', outcome: 'outcome', reason: 'reason', detail: 'detail',
+    agent_sec: 'agentSec', grade_sec: 'gradeSec', cost_usd: 'costUsd', tokens_in: 'tokensIn', tokens_out: 'tokensOut',
+    lines_added: 'linesAdded', lines_removed: 'linesRemoved', points: 'points', max_points: 'maxPoints', runtime_json: 'runtimeJson',
+    started_at: 'startedAt', finished_at: 'finishedAt', orders_json: 'ordersJson', artifacts_recorded: 'artifactsRecorded',
+    usage_json: 'usageJson', flags_json: 'flagsJson',
+  }));
+  const insertSession = db.prepare(namedInsert('sessions', {
+    run_id: 'runId', ord: 'order', exit_code: 'exitCode', timed_out: 'timedOut', duration_ms: 'durationMs', tokens_in: 'tokensIn',
+    tokens_out: 'tokensOut', cost_usd: 'costUsd', error: 'error', usage_json: 'usageJson', harness_json: 'harnessJson',
+  }));
+  const insertRequest = db.prepare(namedInsert('requests', {
+    run_id: 'runId', ord: 'order', seq: 'seq', started_at: 'startedAt', format: 'format', path: 'path', model: 'model', status: 'status',
+    failure: 'failure', latency_ms: 'latencyMs', ttfb_ms: 'ttfbMs', input: 'input', cache_read: 'cacheRead', cache_write: 'cacheWrite',
+    output: 'output', reasoning: 'reasoning', cost_usd: 'costUsd', detail: 'detail', cost_basis: 'costBasis',
+  }));
+  const insertCheck = db.prepare(namedInsert('checks', { run_id: 'runId', ord: 'order', check_id: 'id', expected: 'expected', status: 'status' }));
+  const insertArtifact = db.prepare(namedInsert('artifacts', { run_id: 'runId', path: 'path', sha256: 'sha256', bytes: 'bytes' }));
   const save = db.transaction(
     (run: RunRecord, sessions: readonly SessionRow[], checks: readonly CheckRow[], artifacts: readonly ArtifactDigest[]) => {
       insertRun.run(runToRow(run));
@@ -167,7 +189,7 @@ export function openStore(dir: string, options: { create: boolean }): Store {
       save(run, sessions, checks, artifacts);
     },
     saveControls: (digest, controls) => {
-      db.prepare('INSERT OR IGNORE INTO controls VALUES (?, ?)').run(digest, JSON.stringify(controls));
+      db.prepare('INSERT OR IGNORE INTO controls (digest, json) VALUES (@digest, @json)').run({ digest, json: JSON.stringify(controls) });
     },
     controls: () =>
       new Map((db.prepare('SELECT digest, json FROM controls').all() as { digest: string; json: string }[]).map((r) => [r.digest, JSON.parse(r.json)])),
@@ -244,6 +266,12 @@ interface SessionDbRow {
   tokens_out: number | null; cost_usd: number | null; error: string | null; usage_json: string | null; harness_json: string | null;
 }
 
+/** `INSERT INTO <table> (<column>, …) VALUES (@<parameter>, …)`, each column with the parameter that fills it. */
+function namedInsert(table: string, columns: Readonly<Record<string, string>>): string {
+  const names = Object.keys(columns);
+  return `INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map((c) => `@${columns[c]}`).join(', ')})`;
+}
+
 function runToRow(run: RunRecord): Record<string, unknown> {
   const o = run.outcome;
   return {
@@ -257,6 +285,7 @@ function runToRow(run: RunRecord): Record<string, unknown> {
     ordersJson: JSON.stringify(run.orders),
     usageJson: run.usage ? JSON.stringify(run.usage) : null,
     flagsJson: JSON.stringify(run.flags ?? []),
+    artifactsRecorded: 1,
     usage: undefined,
     flags: undefined,
     agent: undefined,

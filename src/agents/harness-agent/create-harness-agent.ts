@@ -7,12 +7,11 @@ import { SESSION_HEADER } from '../../model-server/index.js';
 import { sha256, quoteShellArg } from '../../util/index.js';
 import { installDirOf, installedVersion } from '../install-harness.js';
 import { harnessNamed } from '../harnesses/index.js';
-import type { Harness, HarnessReport } from '../harnesses/types.js';
+import type { Harness } from '../harnesses/types.js';
 import { resolveEffort, type HarnessSpec } from '../harness-spec.js';
 import type { Agent, SessionContext, SessionResult } from '../types.js';
-import { sessionCost, sumUsage, tokenDisagreements, type Price } from './account-session.js';
-import { classifySession } from './classify-session.js';
-import { requestRowsOf } from './request-rows.js';
+import type { Price } from './account-session.js';
+import { accountHarnessSession } from './account-harness-session.js';
 import { goldEdits } from './gold-edits.js';
 import { foreignAttempts, readNetworkTrace, traceNetworkPrefix } from './network-trace.js';
 import { readSandboxFile, writeSessionFiles } from './session-files.js';
@@ -160,35 +159,18 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
   await writeFile(path.join(artifactsDir, 'model-responses.jsonl'), answers.map((a) => JSON.stringify(a) + '\n').join(''));
   const streamText = (await readSandboxFile(files.stream)) ?? '';
   await writeFile(path.join(artifactsDir, 'stream.jsonl'), streamText);
-  const report: HarnessReport = harness.parse(streamText, exec.exitCode);
-  const metered = proxy.requests();
-  const usage = sumUsage(metered.map((r) => r.usage));
-  const cost = sessionCost(metered, plan.priceOf, plan.model);
-  const verdict = classifySession({
-    exitCode: exec.exitCode,
-    timedOut: exec.timedOut,
-    limitHit: exec.limitHit,
-    report,
-    requests: metered,
-    idleTimeoutSec: plan.idleTimeoutMs / 1000,
-  });
-  const flags = [...tokenDisagreements(report.tokens, usage), ...cost.flags];
-  if (plan.traceNetwork) flags.push(...(await networkFlags(files.trace, artifactsDir)));
-  const requests = requestRowsOf(metered, cost.requests);
-  return {
-    exitCode: exec.exitCode,
-    timedOut: exec.timedOut && verdict === null,
+  const extraFlags = plan.traceNetwork ? await networkFlags(files.trace, artifactsDir) : [];
+  return accountHarnessSession({
+    harness,
+    model: plan.model,
+    stream: streamText,
+    exec,
+    metered: proxy.requests(),
+    priceOf: plan.priceOf,
+    idleTimeoutMs: plan.idleTimeoutMs,
     durationMs: performance.now() - started,
-    limitHit: exec.limitHit,
-    tokensIn: usage.inputTokens,
-    tokensOut: usage.outputTokens,
-    ...(cost.costUsd !== null ? { costUsd: cost.costUsd } : {}),
-    usage,
-    harness: report,
-    requests,
-    flags,
-    ...(verdict ? { error: verdict.detail, voidReason: verdict.reason } : {}),
-  };
+    extraFlags,
+  });
 }
 
 /** Saves the network trace as `network.json` next to the agent log; one flag per address other than the proxy. */

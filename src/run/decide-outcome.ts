@@ -1,0 +1,139 @@
+import type { FailReason, Outcome, VoidReason } from '../types.js';
+import { escapeControl } from '../util/index.js';
+import { worstOutcome } from './worst-outcome.js';
+
+/** The controls the outcome rules read. */
+export interface OutcomeRules {
+  /** A session out of time is void (the suite says so), else the agent's failure. */
+  readonly timeoutIsVoid: boolean;
+  readonly sessionWallClockSec: number;
+}
+
+/** What the agent's session of an order came to, and the workspace it left. */
+export interface SessionEvidence {
+  /** The workspace quota was used up. */
+  readonly workspaceFull: boolean;
+  /** The session's own report that its change cannot be made (the agent's failure). */
+  readonly failure: { readonly reason: FailReason; readonly detail: string } | null;
+  /** The instrument broke. */
+  readonly error: string | null;
+  readonly voidReason: VoidReason | null;
+  readonly limitHit: 'memory' | 'pids' | null;
+  readonly timedOut: boolean;
+  /** The session's time limit was what was left of the agent time budget, less than the wall clock. */
+  readonly cutByBudget: boolean;
+}
+
+/** How the change of an order graded. */
+export type GradeEvidence =
+  | { readonly applied: false; readonly error: string; readonly maxPoints: number }
+  | { readonly applied: true; readonly points: number; readonly maxPoints: number; readonly failure: { readonly reason: FailReason; readonly detail: string } | null };
+
+/**
+ * What happened in one order, stage by stage; a stage not (yet) reached is absent. Stages:
+ * the budget, the session, the change's inspection, its capture, the grading plan, grading.
+ */
+export interface OrderEvidence {
+  /** 1-based order index. */
+  readonly order: number;
+  /** The agent time budget was used up before the session started. */
+  readonly budgetUsedUp?: boolean;
+  readonly session?: SessionEvidence;
+  /** Why the change was refused before grading (too large, an unsupported file), or null. */
+  readonly changeRefused?: { readonly reason: FailReason; readonly detail: string } | null;
+  /** Why capturing the change failed, or null. */
+  readonly captureFailure?: string | null;
+  /** Why the order cannot be graded (the oracle changed), or null. */
+  readonly gradingVoid?: Outcome | null;
+  /** Why grading the change failed (the grader's own trouble), or null. */
+  readonly gradeFailure?: string | null;
+  readonly grade?: GradeEvidence;
+}
+
+/** What one order's evidence decides. */
+export interface OrderVerdict {
+  /** What the order's stages found, in stage order (folded with `worstOutcome`). */
+  readonly outcomes: readonly Outcome[];
+  /** The run goes no further: no later stage of this order, no later order. */
+  readonly stop: boolean;
+  /** The order's points, when its change was graded (or failed to apply). */
+  readonly score: { readonly order: number; readonly points: number; readonly maxPoints: number } | null;
+  /** The text of `change-refused.txt` when the change was refused, else null. */
+  readonly refusal: string | null;
+}
+
+/** What a run's orders decide. */
+export interface RunDecision {
+  readonly outcome: Outcome;
+  readonly orders: readonly { readonly order: number; readonly points: number; readonly maxPoints: number }[];
+  readonly points: number;
+  readonly maxPoints: number;
+}
+
+/**
+ * The rules of one order, in precedence: the budget used up (a timeout), a full workspace (the
+ * agent's, even when its CLI then broke), the session's failure, the instrument broken (void),
+ * a memory or process limit or a timeout (recorded, grading goes on), the change refused, its
+ * capture failed, the order not gradable (void), grading failed, the patch did not apply
+ * (scored 0, the next order goes on), the grade's failure. Pure.
+ */
+export function judgeOrder(rules: OutcomeRules, ev: OrderEvidence): OrderVerdict {
+  const outcomes: Outcome[] = [];
+  const at = `order ${ev.order}`;
+  const end = (outcome: Outcome, refusal: string | null = null): OrderVerdict => ({ outcomes: [...outcomes, outcome], stop: true, score: null, refusal });
+  const open = (): OrderVerdict => ({ outcomes, stop: false, score: null, refusal: null });
+  const timeout = (detail: string): Outcome =>
+    rules.timeoutIsVoid ? { kind: 'void', reason: 'timeout', detail } : { kind: 'failed', reason: 'session-timeout', detail };
+
+  if (ev.budgetUsedUp) return end(timeout(`${at}: the agent time budget was used up before it started`));
+  const s = ev.session;
+  if (!s) return open();
+  if (s.workspaceFull) return end({ kind: 'failed', reason: 'disk-limit', detail: `${at}: the workspace quota is used up` });
+  if (s.failure) return end(failed(s.failure.reason, `${at}: ${s.failure.detail}`), refusalText(s.failure.reason, s.failure.detail));
+  if (s.error !== null) return end({ kind: 'void', reason: s.voidReason ?? 'agent-error', detail: `${at}: ${s.error}` });
+  if (s.limitHit === 'memory') outcomes.push({ kind: 'failed', reason: 'memory-limit', detail: `${at}: killed at the memory limit` });
+  else if (s.limitHit === 'pids') outcomes.push({ kind: 'failed', reason: 'pids-limit', detail: `${at}: ran into the process limit` });
+  else if (s.timedOut) outcomes.push(timeout(`${at}: ${s.cutByBudget ? 'the agent time budget ran out' : `no answer within ${rules.sessionWallClockSec} s`}`));
+
+  if (ev.changeRefused === undefined) return open();
+  if (ev.changeRefused) return end(failed(ev.changeRefused.reason, `${at}: ${ev.changeRefused.detail}`), refusalText(ev.changeRefused.reason, ev.changeRefused.detail));
+  if (ev.captureFailure === undefined) return open();
+  if (ev.captureFailure !== null) return end(failed('grading-error', `${at}: capturing the change failed: ${ev.captureFailure}`), refusalText('grading-error', ev.captureFailure));
+  if (ev.gradingVoid === undefined) return open();
+  if (ev.gradingVoid !== null) return end(ev.gradingVoid);
+  if (ev.gradeFailure === undefined) return open();
+  if (ev.gradeFailure !== null) return end(failed('grading-error', `${at}: grading this change failed: ${ev.gradeFailure}`));
+  const g = ev.grade;
+  if (!g) return open();
+  if (!g.applied) {
+    outcomes.push(failed('patch-did-not-apply', g.error.slice(0, 500)));
+    return { outcomes, stop: false, score: { order: ev.order, points: 0, maxPoints: g.maxPoints }, refusal: null };
+  }
+  if (g.failure) outcomes.push(failed(g.failure.reason, `${at}: ${g.failure.detail}`));
+  return { outcomes, stop: false, score: { order: ev.order, points: g.points, maxPoints: g.maxPoints }, refusal: null };
+}
+
+/**
+ * A run's outcome, points and points per order from its orders' evidence: the first void, else
+ * the first failure, else solved; nothing after the order that stopped the run counts. Pure.
+ */
+export function decideOutcome(rules: OutcomeRules, orders: readonly OrderEvidence[]): RunDecision {
+  let outcome: Outcome = { kind: 'solved' };
+  const scores: { order: number; points: number; maxPoints: number }[] = [];
+  for (const ev of orders) {
+    const verdict = judgeOrder(rules, ev);
+    for (const o of verdict.outcomes) outcome = worstOutcome(outcome, o);
+    if (verdict.score) scores.push(verdict.score);
+    if (verdict.stop) break;
+  }
+  return { outcome, orders: scores, points: scores.reduce((a, o) => a + o.points, 0), maxPoints: scores.reduce((a, o) => a + o.maxPoints, 0) };
+}
+
+/** A failure of the agent's, its detail made safe to print (it may carry file names the agent chose). */
+function failed(reason: FailReason, detail: string): Outcome {
+  return { kind: 'failed', reason, detail: escapeControl(detail, { keepNewlines: true }).slice(0, 2000) };
+}
+
+function refusalText(reason: string, detail: string): string {
+  return `${reason}: ${escapeControl(detail, { keepNewlines: true })}\n`;
+}
