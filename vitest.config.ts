@@ -27,6 +27,8 @@ export default defineConfig({
           exclude: [...shared.exclude, ...AGENT_CLIS],
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
+          // suites that several files need, validated once per run (test/e2e/shared-suite.ts)
+          globalSetup: ['test/setup/shared-suites.ts'],
         },
       },
     ],

@@ -65,6 +65,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
           ...(request.maxOutputBytes !== undefined ? { maxOutputBytes: request.maxOutputBytes } : {}),
           ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
           ...(request.onOutput ? { onOutput: request.onOutput } : {}),
+          ...(request.signal ? { signal: request.signal } : {}),
         });
         return { ...result, limitHit: await cgroup.limitHit() };
       } finally {

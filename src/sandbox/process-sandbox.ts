@@ -43,6 +43,7 @@ async function execInNamespaces(bwrap: string, request: ExecRequest): Promise<Ex
     ...(request.maxOutputBytes !== undefined ? { maxOutputBytes: request.maxOutputBytes } : {}),
     ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
     ...(request.onOutput ? { onOutput: request.onOutput } : {}),
+    ...(request.signal ? { signal: request.signal } : {}),
   });
   return { ...result, limitHit: null };
 }

@@ -46,4 +46,23 @@ describe('spawnLogged', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(await readFile(outputPath, 'utf8')).not.toContain('never');
   });
+
+  it('kills the whole process group when the signal aborts, and says so', async () => {
+    const outputPath = await logPath();
+    const stop = new AbortController();
+    const started = performance.now();
+    setTimeout(() => stop.abort(), 300);
+    // a descendant that outlives its parent shell must go too (the pipe closes only when it does)
+    const r = await spawnLogged({ argv: ['sh', '-c', 'echo before; (sleep 60; echo after) & sleep 60'], env, outputPath, timeoutMs: 30_000, signal: stop.signal });
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect([r.aborted, r.timedOut, r.signal]).toEqual([true, false, 'SIGKILL']);
+    expect(await readFile(outputPath, 'utf8')).toBe('before\n');
+  });
+
+  it('kills at once a command whose signal aborted before it started', async () => {
+    const stop = new AbortController();
+    stop.abort();
+    const r = await spawnLogged({ argv: ['sleep', '60'], env, outputPath: await logPath(), timeoutMs: 30_000, signal: stop.signal });
+    expect([r.aborted, r.exitCode]).toEqual([true, null]);
+  });
 });

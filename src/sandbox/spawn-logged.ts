@@ -18,6 +18,8 @@ export interface SpawnLoggedResult {
   readonly outputTruncated: boolean;
   /** True when the program printed nothing for `idleTimeoutMs` and was killed for it. */
   readonly idleTimedOut: boolean;
+  /** True when `signal` aborted and the group was killed for it. */
+  readonly aborted: boolean;
 }
 
 /**
@@ -39,6 +41,8 @@ export async function spawnLogged(options: {
   readonly idleTimeoutMs?: number;
   /** Called with each chunk of output as it arrives (progress). */
   readonly onOutput?: (chunk: Buffer) => void;
+  /** Kill the group when this aborts (the caller knows the outcome already). */
+  readonly signal?: AbortSignal;
 }): Promise<SpawnLoggedResult> {
   // `exec 2>&1` in a shell first: one pipe for both streams keeps their order
   const argv = ['/bin/sh', '-c', 'exec 2>&1; exec "$@"', 'bakeoff-logged', ...options.argv];
@@ -46,6 +50,7 @@ export async function spawnLogged(options: {
   const started = performance.now();
   let timedOut = false;
   let idleTimedOut = false;
+  let aborted = false;
   try {
     const child = spawn(argv[0]!, argv.slice(1), { env: options.env, stdio: ['ignore', 'pipe', 'ignore'], detached: true, cwd: options.cwd ?? '/' });
     const killGroup = (): void => {
@@ -65,6 +70,12 @@ export async function spawnLogged(options: {
           idleTimedOut = true;
           killGroup();
         }, options.idleTimeoutMs);
+    const onAbort = (): void => {
+      aborted = true;
+      killGroup();
+    };
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
     let writes = Promise.resolve();
     child.stdout.on('data', (chunk: Buffer) => {
       idle?.refresh();
@@ -78,10 +89,11 @@ export async function spawnLogged(options: {
     }).finally(() => {
       clearTimeout(timer);
       clearTimeout(idle);
+      options.signal?.removeEventListener('abort', onAbort);
     });
     await writes;
     const kept = await log.finish();
-    return { exitCode, signal, timedOut, idleTimedOut, durationMs: performance.now() - started, ...kept };
+    return { exitCode, signal, timedOut, idleTimedOut, aborted, durationMs: performance.now() - started, ...kept };
   } finally {
     await log.close();
   }

@@ -21,6 +21,8 @@ export interface ExecRequest {
   readonly idleTimeoutMs?: number;
   /** Called with each chunk of output as it arrives (progress on the terminal). */
   readonly onOutput?: (chunk: Buffer) => void;
+  /** Kill the command's whole tree when this aborts (the caller needs nothing more from it); `aborted` says so. */
+  readonly signal?: AbortSignal;
   /**
    * Host paths the command may use, each at the same path inside the sandbox; `cwd` must be one
    * of them. Nothing else of the host's files is visible but read-only system folders and
@@ -55,6 +57,8 @@ export interface ExecResult {
   readonly outputTruncated: boolean;
   /** True when the command printed nothing for `idleTimeoutMs` and was killed for it. */
   readonly idleTimedOut?: boolean;
+  /** True when the request's `signal` aborted and the command was killed for it. */
+  readonly aborted?: boolean;
   /** A resource limit the command ran into (memory: killed by the OOM killer; pids: forks refused). */
   readonly limitHit: 'memory' | 'pids' | null;
 }

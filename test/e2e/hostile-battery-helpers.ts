@@ -9,6 +9,7 @@ import { expect } from 'vitest';
 import type { Attack } from './hostile-battery-attacks.js';
 import { admitOnly, bakeoff, BIN, FIXTURES, ROOT } from './helpers.js';
 import { bakeScratch } from './isolation/iso-helpers.js';
+import { sharedSuite } from './shared-suite.js';
 
 export { bakeScratch };
 
@@ -33,15 +34,16 @@ export function scriptOf(agentId: string): string {
 /**
  * The battery suite: a temp copy of examples/starter plus the jest task of
  * test/fixtures/tasks, validated (`bakeoff validate` must admit all five, gold included).
+ * Validated once per test run for the three battery files (sharedSuite); each gets its own copy.
  */
 export async function batterySuite(make: (prefix: string) => Promise<string>): Promise<string> {
-  const dir = path.join(await make('bakeoff-battery-suite-'), 'starter');
-  await cp(path.join(ROOT, 'examples/starter'), dir, { recursive: true });
-  await rm(path.join(dir, 'bakeoff.lock.json'), { force: true });
-  await cp(path.join(FIXTURES, 'tasks/bytes-rollover'), path.join(dir, 'tasks/bytes-rollover'), { recursive: true });
-  const v = await bakeoff(['validate', dir]);
-  if (v.exitCode !== 0) throw new Error(`validate ${dir} failed (${v.exitCode}):\n${v.stdout}\n${v.stderr}`);
-  return dir;
+  return sharedSuite('battery', async (dir) => {
+    await cp(path.join(ROOT, 'examples/starter'), dir, { recursive: true });
+    await rm(path.join(dir, 'bakeoff.lock.json'), { force: true });
+    await cp(path.join(FIXTURES, 'tasks/bytes-rollover'), path.join(dir, 'tasks/bytes-rollover'), { recursive: true });
+    const v = await bakeoff(['validate', dir]);
+    if (v.exitCode !== 0) throw new Error(`validate ${dir} failed (${v.exitCode}):\n${v.stdout}\n${v.stderr}`);
+  }, path.join(await make('bakeoff-battery-suite-'), 'starter'));
 }
 
 /**

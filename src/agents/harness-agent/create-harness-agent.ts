@@ -114,11 +114,23 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
   const files = await writeSessionFiles(ctx.scratchDir, setup, owner);
   const socket = path.join(ctx.scratchDir, 'model.sock');
   const answers: RecordedResponse[] = [];
+  // A cut answer voids the run whatever the CLI does next (classifySession), so once the CLI asks
+  // for more after one (retrying, often with backoff until the wall clock runs out), the session
+  // stops: that saves the waiting and the tokens. A CLI that takes the cut answer and ends on its
+  // own is left to do so.
+  const stop = new AbortController();
+  let cutAnswer = false;
   const proxy = await startMeterProxy({
     listen: { socket },
     upstream: upstream.upstream,
     idleTimeoutMs: plan.idleTimeoutMs,
     onResponse: (response) => answers.push(response),
+    onRequestEnd: (request) => {
+      if (request.failure === 'truncated') cutAnswer = true;
+    },
+    onRequestStart: () => {
+      if (cutAnswer) stop.abort();
+    },
     // which session a request belongs to (each gets its own script, replay or recording), for bakeoff's own scripted model only
     ...(upstream.scripted ? { extraHeaders: { [SESSION_HEADER]: token } } : {}),
   });
@@ -150,6 +162,7 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
         ...(plan.traceNetwork ? [{ path: files.trace, writable: true }] : []),
       ],
       modelBridge: { socket, port: PROXY_PORT },
+      signal: stop.signal,
     });
   } finally {
     await proxy.close();

@@ -62,3 +62,22 @@ describe('the proxy on streams cut before their final event', () => {
     expect(record!.detail).toContain(`bytes of the ${format} stream (HTTP 200), before ${missing}`);
   });
 });
+
+describe('the proxy tells a watcher about each request as it starts and as it ends', () => {
+  it('onRequestStart before the answer, onRequestEnd with the record (a cut stream: truncated)', async () => {
+    const server = await startModelServer({ listen: {}, script: 'truncated' });
+    servers.push(server);
+    const events: string[] = [];
+    const proxy = await startMeterProxy({
+      listen: { socket: path.join(dir, 'watched.sock') },
+      upstream: scriptedUpstream(server.url),
+      onRequestStart: (request) => events.push(`start ${request.seq} ${request.method}`),
+      onRequestEnd: (request) => events.push(`end ${request.seq} ${request.failure}`),
+    });
+    const body = JSON.stringify({ model: 'm', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    for (let i = 0; i < 2; i++) await readBody(await openRequest(proxy.url, { path: '/v1/messages', headers: { 'content-type': 'application/json' }, body }));
+    await proxy.close();
+    expect(events).toEqual(['start 1 POST', 'end 1 truncated', 'start 2 POST', 'end 2 truncated']);
+    expect(proxy.requests().map((r) => r.failure)).toEqual(['truncated', 'truncated']);
+  });
+});

@@ -49,6 +49,10 @@ export interface MeterProxyOptions {
   readonly extraHeaders?: Readonly<Record<string, string>>;
   /** Called with each finished generation request's response, as the client got it (to record a session). */
   readonly onResponse?: (response: RecordedResponse) => void;
+  /** Called as each request arrives (before it is relayed), with what is known of it so far. */
+  readonly onRequestStart?: (request: PendingRequest) => void;
+  /** Called with each request's record as it ends (a session watching for failures). */
+  readonly onRequestEnd?: (request: MeteredRequest) => void;
 }
 
 /** One model answer of a recorded session: enough for the scripted server to give it again. */

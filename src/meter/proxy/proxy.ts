@@ -37,6 +37,7 @@ export async function startMeterProxy(options: MeterProxyOptions): Promise<Meter
         const detail = x.problems.join('; ').slice(0, 400);
         records.push({ seq: n, startedAt, format, method, path, model, status, latencyMs, ttfbMs: x.ttfbMs, streamed: x.streamed, usage: null, problems: x.problems, failure, detail, costUsd: null });
       }
+      notify(options.onRequestEnd, records.at(-1)!);
       if (options.onResponse) {
         try {
           const recorded = recordedResponseOf(x);
@@ -51,6 +52,7 @@ export async function startMeterProxy(options: MeterProxyOptions): Promise<Meter
   const server = http.createServer({ noDelay: true, keepAliveTimeout: 600_000 }, (req, res) => {
     const x = createExchange(++seq, req);
     inFlight.set(x.seq, x);
+    notify(options.onRequestStart, pendingOf(x));
     try {
       relayRequest(ctx, x, req, res);
     } catch (error) {
@@ -72,6 +74,16 @@ export async function startMeterProxy(options: MeterProxyOptions): Promise<Meter
     pending: () => [...inFlight.values()].map(pendingOf),
     close: () => closeProxy(server, ctx, [...inFlight.values()]),
   };
+}
+
+/** Calls a watcher's hook; its error must never cost the request or the process. */
+function notify<T>(hook: ((value: T) => void) | undefined, value: T): void {
+  if (!hook) return;
+  try {
+    hook(value);
+  } catch {
+    // a watcher's bug is its own
+  }
 }
 
 async function listen(server: http.Server, where: MeterProxyOptions['listen']): Promise<void> {

@@ -1,0 +1,26 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A folder for this test run only, where test files share suites built once (test/e2e/shared-suite.ts). */
+    sharedSuitesDir: string;
+  }
+}
+
+/**
+ * Vitest globalSetup of the `main` project: one empty folder per `vitest run`, handed to every
+ * test file, in which the first file that needs an expensive suite (validated with the built
+ * CLI) builds it and the others wait for it and copy it. Per run, never across runs: each
+ * `npm test` validates with the CLI it just built.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-shared-suites-'));
+  project.provide('sharedSuitesDir', dir);
+  return async () => {
+    if (process.env.BATTERY_KEEP) console.error(`shared suites: kept ${dir}`);
+    else await rm(dir, { recursive: true, force: true });
+  };
+}
