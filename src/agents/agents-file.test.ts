@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readAgentsFile } from './agents-file.js';
+import { HARNESS_NAMES } from './harnesses/index.js';
+import { resolveAgents } from './resolve-agents.js';
 
 async function file(text: string): Promise<string> {
   const f = path.join(await mkdtemp(path.join(os.tmpdir(), 'agents-file-')), 'agents.yaml');
@@ -26,5 +28,11 @@ describe('agents file', () => {
     await expect(readAgentsFile(g)).rejects.toThrow(/agents\.a\.env\.OPENAI_API_KEY.*no secrets/s);
     const settings = await file('agents:\n  a: { harness: claude-code, model: m, env: { MAX_THINKING_TOKENS: "1024" } }\n');
     expect((await readAgentsFile(settings))[0]!.env).toEqual({ MAX_THINKING_TOKENS: '1024' });
+  });
+
+  it('names the registered harnesses, and the nearest, for an unknown harness (before any upstream opens)', async () => {
+    const f = await file('agents:\n  a: { harness: gemini, model: gemini-2.5-pro }\n');
+    const options = { cwd: '/', forbiddenRoots: [], agentsFile: f, openUpstream: () => Promise.reject(new Error('no upstream')), priceOf: () => null, idleTimeoutMs: 1000 };
+    await expect(resolveAgents([], options)).rejects.toThrow(`agents.a.harness: expected one of ${HARNESS_NAMES.join(', ')} (did you mean "gemini-cli"?), received "gemini"`);
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseHarnessSpec, resolveEffort } from './harness-spec.js';
+import { exampleSpec, HARNESS_NAMES, HARNESSES } from './harnesses/index.js';
+import { resolveAgent } from './registry.js';
 
 describe('agent specs <harness>:<model>[@effort]', () => {
   it('reads harness, model and effort; models may hold / and :', () => {
@@ -21,5 +23,18 @@ describe('agent specs <harness>:<model>[@effort]', () => {
     expect(resolveEffort({ ...spec, effort: null }, ['low'])).toEqual({ effort: null });
     expect(resolveEffort({ ...spec, effort: 'lowest' }, [])).toEqual({ effort: null });
     expect(resolveEffort({ ...spec, effort: 'max' }, ['low', 'high'])).toEqual({ error: 'codex:gpt-5.5@max: expected one of low, high or lowest, received "max"' });
+  });
+
+  it('takes every registered harness, each with its example model and effort', () => {
+    for (const name of HARNESS_NAMES) {
+      const { model, effort } = HARNESSES[name].example;
+      expect(parseHarnessSpec(exampleSpec(name))).toEqual({ harness: name, model, effort });
+    }
+  });
+
+  it('names the registered harnesses, and the nearest one, for an unknown harness', async () => {
+    const names = HARNESS_NAMES.join(', ');
+    await expect(resolveAgent('aider:gpt-5', { cwd: '/' })).rejects.toThrow(`received an unknown harness "aider" (a harness is one of ${names})`);
+    await expect(resolveAgent('claude-cod:opus', { cwd: '/' })).rejects.toThrow(`(a harness is one of ${names} (did you mean "claude-code"?))`);
   });
 });

@@ -1,7 +1,4 @@
-import { HARNESSES } from './harnesses/index.js';
-import type { HarnessName } from './harnesses/types.js';
-
-export const HARNESS_NAMES = Object.keys(HARNESSES) as readonly HarnessName[];
+import { isHarnessName, type HarnessName } from './harnesses/index.js';
 
 /** A model in a harness at an effort level: `<harness>:<model>[@effort]`. */
 export interface HarnessSpec {
@@ -20,7 +17,7 @@ export function parseHarnessSpec(spec: string): HarnessSpec | { error: string } 
   const colon = spec.indexOf(':');
   if (colon <= 0) return null;
   const harness = spec.slice(0, colon);
-  if (!(HARNESS_NAMES as readonly string[]).includes(harness)) return null;
+  if (!isHarnessName(harness)) return null;
   let model = spec.slice(colon + 1);
   let effort: string | null = null;
   const at = model.lastIndexOf('@');
@@ -30,7 +27,7 @@ export function parseHarnessSpec(spec: string): HarnessSpec | { error: string } 
     if (!effort) return { error: `"${spec}": expected an effort level after "@", received nothing` };
   }
   if (!model.trim() || /\s/.test(model)) return { error: `"${spec}": expected a model id after "${harness}:" (no spaces), received ${JSON.stringify(model)}` };
-  return { harness: harness as HarnessName, model, effort };
+  return { harness, model, effort };
 }
 
 /** The level an effort as written selects: `lowest` → the harness's lowest for the model. */

@@ -1,7 +1,6 @@
 export { openModelUpstream } from './harness-agent/model-upstream.js';
-export { HARNESS_NAMES } from './harness-spec.js';
-export { harnessNamed } from './harnesses/index.js';
-export type { HarnessName } from './harnesses/types.js';
+export { HARNESS_NAMES, HARNESSES, exampleSpec, harnessNamed, expectedHarness, isHarnessName } from './harnesses/index.js';
+export type { Harness, HarnessName } from './harnesses/index.js';
 export { installDirOf, installHarness, installedVersion } from './install-harness.js';
 export { SPEC_FORMS, resolveAgent } from './registry.js';
 export { resolveAgents } from './resolve-agents.js';

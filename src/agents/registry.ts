@@ -4,6 +4,7 @@ import { createCommandAgent } from './builtins/command.js';
 import { gold } from './builtins/gold.js';
 import { noop } from './builtins/noop.js';
 import { createPatchAgent } from './builtins/patch.js';
+import { expectedHarness } from './harnesses/index.js';
 import type { Agent } from './types.js';
 
 export const builtins = { gold, noop } as const;
@@ -24,6 +25,6 @@ export async function resolveAgent(
   if (kind === 'patch' && rest.trim()) return createPatchAgent(path.resolve(options.cwd, rest), options.suiteTasks);
   throw new UserError(
     `--agent ${JSON.stringify(spec)}: expected one of ${SPEC_FORMS.join(', ')}; ` +
-      (kind ? `received an unknown harness "${kind}" (harnesses: claude-code, codex, pi, opencode, gemini-cli)` : 'received an unknown agent'),
+      (kind ? `received an unknown harness "${kind}" (a harness is ${expectedHarness(kind)})` : 'received an unknown agent'),
   );
 }

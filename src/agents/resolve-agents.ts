@@ -5,7 +5,7 @@ import { readAgentsFile } from './agents-file.js';
 import { createHarnessAgent } from './harness-agent/create-harness-agent.js';
 import type { Price } from './harness-agent/account-session.js';
 import type { ModelUpstream } from './harness-agent/model-upstream.js';
-import { harnessNamed } from './harnesses/index.js';
+import { exampleSpec, expectedHarness, HARNESS_NAMES, harnessNamed } from './harnesses/index.js';
 import { parseHarnessSpec, type HarnessSpec } from './harness-spec.js';
 import { resolveAgent } from './registry.js';
 import type { Agent } from './types.js';
@@ -42,8 +42,12 @@ export async function resolveAgents(specs: readonly string[], options: ResolveAg
     const file = path.resolve(options.cwd, options.agentsFile);
     for (const named of await readAgentsFile(file)) {
       const parsed = parseHarnessSpec(named.spec);
-      if (!parsed || 'error' in parsed) {
-        throw new InputError([{ file, field: `agents.${named.name}`, expected: 'harness one of claude-code, codex, pi, opencode, gemini-cli and a model id', received: JSON.stringify(named.spec) }]);
+      if (!parsed) {
+        const harness = named.spec.slice(0, named.spec.indexOf(':'));
+        throw new InputError([{ file, field: `agents.${named.name}.harness`, expected: expectedHarness(harness), received: JSON.stringify(harness) }]);
+      }
+      if ('error' in parsed) {
+        throw new InputError([{ file, field: `agents.${named.name}`, expected: `a harness and a model id (e.g. ${exampleSpec(HARNESS_NAMES[0]!)})`, received: JSON.stringify(named.spec) }]);
       }
       wanted.push({ kind: 'model', spec: parsed, name: named.name, args: named.args, env: named.env });
     }

@@ -8,4 +8,4 @@ export { currentProcess, judgeProcess } from './process-identity.js';
 export type { ProcessIdentity } from './process-identity.js';
 export { readYamlFile } from './read-yaml-file.js';
 export { quoteNodeOption, quoteShellArg } from './shell-quote.js';
-export { toInputIssues } from './zod-issues.js';
+export { nearest, toInputIssues } from './zod-issues.js';

@@ -58,7 +58,7 @@ function describe(issue: z.core.$ZodIssue): string {
 }
 
 /** The known key closest to `key` by edit distance, if it is close enough to be a typo. */
-function nearest(key: string, known: readonly string[]): string | undefined {
+export function nearest(key: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of known) {

@@ -5,15 +5,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, it } from 'vitest';
 import { type FileEdit, startModelServer } from '../../src/model-server/index.js';
-import { HARNESS_ROOT, readEvents, RECIPES } from './real-cli-recipes.js';
+import { readEvents, registeredRecipes } from './real-cli-recipes.js';
 
 /**
  * The real agent CLIs, driven offline by the scripted model server: under the `gold` script each
  * must end with exactly the session's files and the script's final message; under a fault
- * script, with a failed session. Skipped for a CLI that is not installed under
- * /var/lib/bakeoff/harnesses. `KEEP_SCRATCH=1` keeps each CLI's home, work dir, stdout and
- * served requests (requests.jsonl) for a look.
+ * script, with a failed session. Every registered harness runs, through the recipes in its
+ * folder's `test-recipe.ts`, with the CLI its pin names: a missing CLI, or one reporting another
+ * version, fails its tests unless BAKEOFF_MISSING_CLIS=<harness,…> names it (then they are
+ * skipped, with a warning). `KEEP_SCRATCH=1` keeps each CLI's home, work dir, stdout and served
+ * requests (requests.jsonl) for a look.
  */
+
+const RECIPES = await registeredRecipes();
 
 const calcBefore = [
   'export function add(a, b) {',
@@ -69,8 +73,9 @@ async function makeWorkdir(dir: string): Promise<void> {
 
 describe.concurrent('real agent CLIs against the gold script', () => {
   for (const recipe of RECIPES) {
-    const bin = path.join(HARNESS_ROOT, recipe.prefix, 'node_modules/.bin', recipe.bin);
-    it.skipIf(!existsSync(bin))(`${recipe.name} makes exactly the session's change and says it is done`, async ({ expect }) => {
+    const { bin, problem } = recipe.cli;
+    it.skipIf(recipe.cli.excused && problem !== null)(`${recipe.name} makes exactly the session's change and says it is done`, async ({ expect }) => {
+      if (problem) throw new Error(problem);
       const root = path.join(scratch, recipe.name.replace(/[^a-z0-9]+/gi, '-'));
       const home = path.join(root, 'home');
       const workdir = path.join(root, 'work');
@@ -112,14 +117,13 @@ describe.concurrent('real agent CLIs against the gold script', () => {
   }
 });
 
-/** Harnesses whose retries the recipes turn off, so a fault ends the session at once. */
-const NO_RETRY = new Set(['claude-code', 'codex', 'pi']);
-
 describe.concurrent('real agent CLIs against the fault scripts', () => {
-  for (const recipe of RECIPES.filter((r) => NO_RETRY.has(r.name))) {
-    const bin = path.join(HARNESS_ROOT, recipe.prefix, 'node_modules/.bin', recipe.bin);
+  // Only recipes that turn the CLI's retries off: there a fault ends the session at once.
+  for (const recipe of RECIPES.filter((r) => r.faultExitCode !== undefined)) {
+    const { bin, problem } = recipe.cli;
     for (const script of ['500', 'malformed']) {
-      it.skipIf(!existsSync(bin))(`${recipe.name} reports a failed session on the ${script} script`, async ({ expect }) => {
+      it.skipIf(recipe.cli.excused && problem !== null)(`${recipe.name} reports a failed session on the ${script} script`, async ({ expect }) => {
+        if (problem) throw new Error(problem);
         const root = path.join(scratch, `${recipe.name}-${script}`);
         const home = path.join(root, 'home');
         await mkdir(home, { recursive: true });
@@ -139,7 +143,7 @@ describe.concurrent('real agent CLIs against the fault scripts', () => {
           expect(result.timedOut).toBe(false);
           expect(recipe.finalMessage(readEvents(result.stdout)), result.stdout.slice(-1500)).toBeNull();
           // pi exits 0 even when the session failed (agent-clis.md §6); the others exit 1.
-          expect(result.exitCode).toBe(recipe.name === 'pi' ? 0 : 1);
+          expect(result.exitCode).toBe(recipe.faultExitCode);
           expect(server.requests().length).toBeLessThanOrEqual(2); // Claude Code retries a broken stream once
         } finally {
           await server.close();

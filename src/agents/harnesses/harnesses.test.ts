@@ -1,18 +1,9 @@
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../errors.js';
-import { HARNESSES, harnessNamed } from './index.js';
-import type { HarnessName, HarnessSetup, SetupInput } from './types.js';
+import { HARNESS_NAMES, HARNESSES, harnessNamed, type HarnessName } from './index.js';
+import type { HarnessSetup, SetupInput } from './types.js';
 
-/** A model each harness takes, with an effort it lists for that model. */
-const SAMPLE: Record<HarnessName, { model: string; effort: string }> = {
-  'claude-code': { model: 'claude-opus-4-7', effort: 'high' },
-  codex: { model: 'gpt-5.5', effort: 'high' },
-  pi: { model: 'anthropic/claude-sonnet-4-5', effort: 'high' },
-  opencode: { model: 'anthropic/claude-sonnet-4-5', effort: 'high' },
-  'gemini-cli': { model: 'gemini-2.5-pro', effort: 'low' },
-};
-
-/** The prompt as each CLI reads it back: the words after `--`, `--prompt=…`, or the last argument. */
 /** Where the CLI gets its prompt: stdin (OpenCode), after `--`, `--prompt=`, or the last argument. */
 function promptIn(setup: HarnessSetup): string | undefined {
   const { argv } = setup;
@@ -28,19 +19,20 @@ const input = (name: HarnessName, overrides: Partial<SetupInput> = {}): SetupInp
   home: '/home/agent',
   workspace: '/work/ws',
   prompt: 'Fix the failing test.',
-  model: SAMPLE[name].model,
-  effort: SAMPLE[name].effort,
+  model: HARNESSES[name].example.model,
+  effort: HARNESSES[name].example.effort,
   baseUrl: 'http://127.0.0.1:4100',
   apiKey: 'sk-dummy-key',
   prices: null,
   ...overrides,
 });
 
-describe.each(Object.keys(HARNESSES) as HarnessName[])('harness %s', (name) => {
-  const harness = HARNESSES[name];
+describe.each(HARNESS_NAMES)('harness %s', (name) => {
+  const harness: (typeof HARNESSES)[HarnessName] = HARNESSES[name];
 
-  it('is registered under its own name with a pinned version and a bin under node_modules/.bin', () => {
+  it('is registered under its own name, in a folder of that name, with a pinned version and a bin under node_modules/.bin', () => {
     expect(harness.name).toBe(name);
+    expect(existsSync(new URL(`./${name}/index.ts`, import.meta.url)), `src/agents/harnesses/${name}/index.ts`).toBe(true);
     expect(harnessNamed(name)).toBe(harness);
     expect(harness.version).toMatch(/^\d+\.\d+\.\d+$/);
     expect(harness.bin).toMatch(/^node_modules\/\.bin\/[a-z]+$/);
@@ -52,8 +44,14 @@ describe.each(Object.keys(HARNESSES) as HarnessName[])('harness %s', (name) => {
     expect(harness.parseVersion('no version here')).toBeNull();
   });
 
-  it('lists the sample effort among the levels of the sample model', () => {
-    expect(harness.efforts(SAMPLE[name].model)).toContain(SAMPLE[name].effort);
+  it('lists the example effort among the levels of the example model', () => {
+    const { model, effort } = harness.example;
+    if (effort === null) expect(harness.efforts(model)).toEqual([]);
+    else expect(harness.efforts(model)).toContain(effort);
+  });
+
+  it('ships the recipe its real-CLI test runs (test/model-server/real-clis.test.ts)', () => {
+    expect(existsSync(new URL(`./${name}/test-recipe.ts`, import.meta.url)), `src/agents/harnesses/${name}/test-recipe.ts`).toBe(true);
   });
 
   it('starts the CLI from the install prefix, passes the prompt (as one argument or on stdin) and keeps the key out of files', () => {
@@ -88,7 +86,8 @@ describe.each(Object.keys(HARNESSES) as HarnessName[])('harness %s', (name) => {
 describe('harnessNamed', () => {
   it('names the known harnesses when the name is unknown', () => {
     expect(() => harnessNamed('aider')).toThrow(UserError);
-    expect(() => harnessNamed('aider')).toThrow(/claude-code, codex, pi, opencode, gemini-cli/);
+    expect(() => harnessNamed('aider')).toThrow(`harness "aider": expected one of ${HARNESS_NAMES.join(', ')}, received "aider"`);
+    expect(() => harnessNamed('codec')).toThrow('(did you mean "codex"?)');
     expect(() => harnessNamed('toString')).toThrow(UserError);
   });
 });

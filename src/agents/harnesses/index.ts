@@ -1,24 +1,58 @@
 import { UserError } from '../../errors.js';
+import { nearest } from '../../util/index.js';
 import { claudeCode } from './claude-code/index.js';
 import { codex } from './codex/index.js';
 import { geminiCli } from './gemini-cli/index.js';
 import { opencode } from './opencode/index.js';
 import { pi } from './pi/index.js';
-import type { Harness, HarnessName } from './types.js';
+import type { Harness } from './types.js';
 
-export type { Harness, HarnessName, HarnessReport, HarnessSetup, HarnessTokens, SetupInput } from './types.js';
+export type { Harness, HarnessReport, HarnessSetup, HarnessTokens, SetupInput } from './types.js';
 
-/** The coding-agent CLIs bakeoff drives, by the name used in agent specs. */
-export const HARNESSES: Readonly<Record<HarnessName, Harness>> = {
+/**
+ * The coding-agent CLIs bakeoff drives, by the name used in agent specs: the one list of them.
+ * Adding a harness is its folder (`./<name>/`, exporting a `Harness<'<name>'>`) and one line
+ * here; names, messages, `bakeoff agents`, install pins and the real-CLI tests derive from it.
+ */
+export const HARNESSES = {
   'claude-code': claudeCode,
   codex,
   pi,
   opencode,
   'gemini-cli': geminiCli,
-};
+} as const satisfies { readonly [name: string]: Harness };
+
+/** The name of a registered harness, the `<harness>` of `<harness>:<model>[@effort]`. */
+export type HarnessName = keyof typeof HARNESSES;
+
+/** Every registry line's key is its harness's own name (a compile error otherwise). */
+HARNESSES satisfies { readonly [N in HarnessName]: Harness<N> };
+
+/** The registered names, in registry order. */
+export const HARNESS_NAMES = Object.keys(HARNESSES) as readonly HarnessName[];
+
+/** True when `name` is a registered harness (not merely an Object property like `toString`). */
+export function isHarnessName(name: string): name is HarnessName {
+  return Object.hasOwn(HARNESSES, name);
+}
+
+/**
+ * What a harness name must be, for an error about `name`: `one of …`, with a "did you mean"
+ * when `name` is a typo of a registered one or a part of it (`gemini` → `gemini-cli`).
+ */
+export function expectedHarness(name: string): string {
+  const near = nearest(name, HARNESS_NAMES) ?? (name.length >= 2 ? HARNESS_NAMES.find((n) => n.startsWith(name) || name.startsWith(n)) : undefined);
+  return `one of ${HARNESS_NAMES.join(', ')}${near ? ` (did you mean "${near}"?)` : ''}`;
+}
+
+/** An agent spec that shows the harness's example model and effort, for messages. */
+export function exampleSpec(name: HarnessName): string {
+  const { model, effort } = HARNESSES[name].example;
+  return `${name}:${model}${effort ? `@${effort}` : ''}`;
+}
 
 /** The harness of that name; a UserError listing the known ones otherwise. */
 export function harnessNamed(name: string): Harness {
-  if (Object.hasOwn(HARNESSES, name)) return HARNESSES[name as HarnessName];
-  throw new UserError(`harness "${name}": expected one of ${Object.keys(HARNESSES).join(', ')}`);
+  if (isHarnessName(name)) return HARNESSES[name];
+  throw new UserError(`harness "${name}": expected ${expectedHarness(name)}, received "${name}"`);
 }

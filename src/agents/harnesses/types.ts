@@ -1,8 +1,5 @@
 import type { WireFormat } from '../../meter/index.js';
 
-/** The coding-agent CLIs bakeoff drives, by the name used in agent specs (`<harness>:<model>[@effort]`). */
-export type HarnessName = 'claude-code' | 'codex' | 'pi' | 'opencode' | 'gemini-cli';
-
 /**
  * Token counts of a whole session as the harness itself reported them, normalized like the
  * metering proxy's `RequestUsage`: `inputTokens` is ALL input (uncached + cache read + cache
@@ -78,12 +75,26 @@ export interface HarnessSetup {
   readonly env: Readonly<Record<string, string>>;
 }
 
-/** One coding-agent CLI: how to install it, start it headless, and read what it printed. */
-export interface Harness {
-  readonly name: HarnessName;
-  /** npm package and the pinned version bakeoff installs and drives. */
+/**
+ * One coding-agent CLI: how to install it, start it headless, and read what it printed. A
+ * harness is one folder `agents/harnesses/<name>/` whose `index.ts` exports this object, plus
+ * its line in the registry (`agents/harnesses/index.ts`); the folder also holds
+ * `test-recipe.ts`, how the real-CLI test points the CLI at the scripted model server.
+ * `Name` is the registry key and the folder's name (the `<harness>` of agent specs).
+ */
+export interface Harness<Name extends string = string> {
+  readonly name: Name;
+  /**
+   * npm package and the pinned version bakeoff installs (`bakeoff agents install`) and drives;
+   * the real-CLI tests fail when the installed CLI reports another version.
+   */
   readonly npmPackage: string;
   readonly version: string;
+  /**
+   * A model this harness takes and an effort level it lists for that model (null: none), as
+   * shown by `bakeoff agents` and in messages (`<name>:<model>@<effort>`).
+   */
+  readonly example: { readonly model: string; readonly effort: string | null };
   /** The executable, relative to the install prefix (e.g. `node_modules/.bin/claude`). */
   readonly bin: string;
   /** Arguments that print the version, and a parser for what they print (stdout + stderr). */

@@ -1,5 +1,5 @@
 import { UserError } from '../../errors.js';
-import { HARNESS_NAMES, harnessNamed, type HarnessName, installDirOf, installedVersion, installHarness, SPEC_FORMS } from '../../agents/index.js';
+import { expectedHarness, HARNESS_NAMES, HARNESSES, installDirOf, installedVersion, installHarness, isHarnessName, SPEC_FORMS } from '../../agents/index.js';
 import { EXIT, type CliIo } from '../io.js';
 
 const DESCRIPTIONS: Readonly<Record<(typeof SPEC_FORMS)[number], string>> = {
@@ -10,19 +10,11 @@ const DESCRIPTIONS: Readonly<Record<(typeof SPEC_FORMS)[number], string>> = {
   '<harness>:<model>[@effort]': 'a real coding-agent CLI (below) driving a model at an effort level; @lowest picks the lowest',
 };
 
-/** A model each harness is listed with, to show its effort levels (levels can differ per model). */
-const EXAMPLE_MODEL: Readonly<Record<HarnessName, string>> = {
-  'claude-code': 'claude-opus-4-5',
-  codex: 'gpt-5.5',
-  pi: 'anthropic/claude-sonnet-4-5',
-  opencode: 'openai/gpt-5',
-  'gemini-cli': 'gemini-2.5-pro',
-};
-
 /**
  * `bakeoff agents`: the agent specs bakeoff understands and, per harness, the pinned version,
  * the version installed, its wire format and effort levels. `bakeoff agents install [h...]`
- * installs the pinned CLIs from npm (all five when none is named).
+ * installs the pinned CLIs from npm (every registered one when none is named). Each harness is
+ * listed with its example model, to show its effort levels (levels can differ per model).
  */
 export async function agentsCommand(action: string | undefined, names: readonly string[], flags: { json: boolean }, io: CliIo): Promise<number> {
   if (action === 'install') return install(names, flags, io);
@@ -30,8 +22,8 @@ export async function agentsCommand(action: string | undefined, names: readonly 
   const specs = SPEC_FORMS.map((spec) => ({ spec, description: DESCRIPTIONS[spec] }));
   const harnesses = await Promise.all(
     HARNESS_NAMES.map(async (name) => {
-      const h = harnessNamed(name);
-      const model = EXAMPLE_MODEL[name];
+      const h = HARNESSES[name];
+      const model = h.example.model;
       return { harness: name, package: h.npmPackage, pinned: h.version, installed: await installedVersion(h, io.env), dir: installDirOf(h, io.env), wireFormat: h.wireFormat(model), exampleModel: model, efforts: h.efforts(model) };
     }),
   );
@@ -51,12 +43,12 @@ export async function agentsCommand(action: string | undefined, names: readonly 
 }
 
 async function install(names: readonly string[], flags: { json: boolean }, io: CliIo): Promise<number> {
-  const unknown = names.filter((n) => !(HARNESS_NAMES as readonly string[]).includes(n));
-  if (unknown.length) throw new UserError(`agents install: expected harness names among ${HARNESS_NAMES.join(', ')}, received ${unknown.map((n) => JSON.stringify(n)).join(', ')}`);
-  const wanted = (names.length ? names : HARNESS_NAMES) as readonly HarnessName[];
+  const unknown = names.filter((n) => !isHarnessName(n));
+  if (unknown.length) throw new UserError(`agents install: expected harness names, each ${expectedHarness(unknown[0]!)}, received ${unknown.map((n) => JSON.stringify(n)).join(', ')}`);
+  const wanted = names.length ? names.filter(isHarnessName) : HARNESS_NAMES;
   const results = await Promise.all(
     wanted.map(async (name) => {
-      const h = harnessNamed(name);
+      const h = HARNESSES[name];
       const started = performance.now();
       const dir = await installHarness(h, io.env);
       const version = await installedVersion(h, io.env);

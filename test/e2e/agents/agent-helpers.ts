@@ -1,11 +1,9 @@
-import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'vitest';
 import Database from 'better-sqlite3';
-import { harnessNamed } from '../../../src/agents/harnesses/index.js';
-import type { HarnessName } from '../../../src/agents/harnesses/types.js';
-import { binOf } from '../../../src/agents/install-harness.js';
+import type { HarnessName } from '../../../src/agents/harnesses/index.js';
+import { installedClis } from '../../installed-clis.js';
 import { bakeoff, copySuite, FIXTURES } from '../helpers.js';
 
 /** One model agent per harness, as the real-agents tests drive them. */
@@ -17,10 +15,14 @@ export const AGENT_SPECS: Readonly<Record<HarnessName, string>> = {
   'gemini-cli': 'gemini-cli:gemini-2.5-pro',
 };
 
-/** Fails loudly (CI installs them with `bakeoff agents install`); never skips. */
-export function requireHarnesses(): void {
-  const missing = (Object.keys(AGENT_SPECS) as HarnessName[]).filter((h) => !existsSync(binOf(harnessNamed(h))));
-  if (missing.length) throw new Error(`harnesses not installed: ${missing.join(', ')} — run \`npx bakeoff agents install\``);
+/**
+ * Fails loudly when a CLI these tests drive is missing or reports a version other than its pin
+ * (CI installs them with `bakeoff agents install`); never skips: these tests drive every harness
+ * in one bake, so BAKEOFF_MISSING_CLIS excuses nothing here.
+ */
+export async function requireHarnesses(): Promise<void> {
+  const problems = (await installedClis({ ...process.env, BAKEOFF_MISSING_CLIS: '' })).filter((c) => c.name in AGENT_SPECS && c.problem).map((c) => c.problem);
+  if (problems.length) throw new Error(`pinned CLIs unusable:\n${problems.join('\n')}`);
 }
 
 export interface StoredSession {

@@ -18,7 +18,7 @@ describe('an agents file', () => {
   let out = '';
 
   beforeAll(async () => {
-    requireHarnesses();
+    await requireHarnesses();
     const suite = await oneTaskSuite(60);
     const dir = await tempDir();
     const file = path.join(dir, 'agents.yaml');

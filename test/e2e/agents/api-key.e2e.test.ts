@@ -48,7 +48,7 @@ describe('the real API key never enters the sandbox', () => {
   let out = '';
 
   beforeAll(async () => {
-    requireHarnesses();
+    await requireHarnesses();
     const dir = await tempDir();
     const script = path.join(dir, 'search.json');
     await writeFile(script, JSON.stringify({ replies: [{ tool: { name: 'Bash', args: { command: SEARCH, description: 'look for the key' } } }, { text: 'Searched.' }] }));

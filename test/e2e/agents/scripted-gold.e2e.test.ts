@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { harnessNamed } from '../../../src/agents/harnesses/index.js';
-import type { HarnessName, HarnessTokens } from '../../../src/agents/harnesses/types.js';
+import type { HarnessName } from '../../../src/agents/harnesses/index.js';
+import type { HarnessTokens } from '../../../src/agents/harnesses/types.js';
 import { listPrice } from '../../../src/meter/prices/prices.js';
 import { scriptedUsage } from '../../../src/model-server/index.js';
 import { admitOnly, bakeoff, copySuite, ROOT, tempDir } from '../helpers.js';
@@ -28,7 +29,7 @@ describe('real agents on the starter suite with the scripted gold model', () => 
   let stderr = '';
 
   beforeAll(async () => {
-    requireHarnesses();
+    await requireHarnesses();
     out.dir = await tempDir();
     const args = ['run', 'examples/starter', '--upstream', 'scripted:gold', '--runs', '1', '--concurrency', '2', '--trace-network', '--out', out.dir, '--json'];
     for (const spec of Object.values(AGENT_SPECS)) args.push('--agent', spec);

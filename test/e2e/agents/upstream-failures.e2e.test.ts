@@ -14,7 +14,7 @@ const WALL_CLOCK_SEC = 25;
 describe('a failing model API voids the run with the right reason, for every harness', () => {
   let suite = '';
   beforeAll(async () => {
-    requireHarnesses();
+    await requireHarnesses();
     suite = await oneTaskSuite(WALL_CLOCK_SEC);
   }, 300_000);
 

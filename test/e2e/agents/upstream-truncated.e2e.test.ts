@@ -28,7 +28,7 @@ const EXTRA_SPECS = ['pi:openai/gpt-5', 'opencode:deepseek/deepseek-chat'];
 describe('a cut model answer voids the run upstream-truncated, for every harness', () => {
   let suite = '';
   beforeAll(async () => {
-    requireHarnesses();
+    await requireHarnesses();
     suite = await oneTaskSuite(WALL_CLOCK_SEC);
   }, 300_000);
 

@@ -5,10 +5,11 @@ import { parseClaudeStream } from './parse-stream.js';
 import { CLAUDE_BIN, setupClaudeCode } from './setup.js';
 
 /** Claude Code: Anthropic Messages only; prints `2.1.332 (Claude Code)` for `--version`. */
-export const claudeCode: Harness = {
+export const claudeCode: Harness<'claude-code'> = {
   name: 'claude-code',
   npmPackage: '@anthropic-ai/claude-code',
   version: '2.1.332',
+  example: { model: 'claude-opus-4-5', effort: 'high' },
   bin: CLAUDE_BIN,
   versionArgs: ['--version'],
   parseVersion: parseSemver,

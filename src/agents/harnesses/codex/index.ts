@@ -5,10 +5,11 @@ import { parseCodexStream } from './parse-stream.js';
 import { CODEX_BIN, setupCodex } from './setup.js';
 
 /** OpenAI Codex CLI: OpenAI Responses only; prints `codex-cli 0.171.0` for `--version`. */
-export const codex: Harness = {
+export const codex: Harness<'codex'> = {
   name: 'codex',
   npmPackage: '@openai/codex',
   version: '0.171.0',
+  example: { model: 'gpt-5.5', effort: 'high' },
   bin: CODEX_BIN,
   versionArgs: ['--version'],
   parseVersion: parseSemver,

@@ -5,10 +5,11 @@ import { GEMINI_BIN, setupGeminiCli } from './setup.js';
 import { geminiEfforts } from './thinking.js';
 
 /** Gemini CLI: the Gemini API only; prints `0.61.0` for `--version`. */
-export const geminiCli: Harness = {
+export const geminiCli: Harness<'gemini-cli'> = {
   name: 'gemini-cli',
   npmPackage: '@google/gemini-cli',
   version: '0.61.0',
+  example: { model: 'gemini-2.5-pro', effort: 'low' },
   bin: GEMINI_BIN,
   versionArgs: ['--version'],
   parseVersion: parseSemver,

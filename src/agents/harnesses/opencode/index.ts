@@ -6,10 +6,11 @@ import { OPENCODE_BIN, setupOpencode } from './setup.js';
 import { opencodeVariants } from './variants.js';
 
 /** OpenCode: speaks the wire format of the AI SDK package its config names; prints `1.18.33` for `--version`. */
-export const opencode: Harness = {
+export const opencode: Harness<'opencode'> = {
   name: 'opencode',
   npmPackage: 'opencode-ai',
   version: '1.18.33',
+  example: { model: 'openai/gpt-5', effort: 'high' },
   bin: OPENCODE_BIN,
   versionArgs: ['--version'],
   parseVersion: parseSemver,

@@ -6,10 +6,11 @@ import { parsePiStream } from './parse-stream.js';
 import { PI_BIN, setupPi } from './setup.js';
 
 /** pi coding agent: speaks whatever models.json says; prints `0.73.1` on STDERR for `--version`. */
-export const pi: Harness = {
+export const pi: Harness<'pi'> = {
   name: 'pi',
   npmPackage: '@mariozechner/pi-coding-agent',
   version: '0.73.1',
+  example: { model: 'anthropic/claude-sonnet-4-5', effort: 'high' },
   bin: PI_BIN,
   versionArgs: ['--version'],
   parseVersion: parseSemver,
