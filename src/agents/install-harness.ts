@@ -3,6 +3,7 @@ import { chmod, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { InfraError } from '../errors.js';
+import { parseSemver } from './harnesses/parse-version.js';
 import type { Harness } from './harnesses/types.js';
 import { execFileWithParent } from '../util/index.js';
 
@@ -32,11 +33,11 @@ export async function installedVersion(harness: Harness, env: NodeJS.ProcessEnv 
   if (!existsSync(bin)) return null;
   const home = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-version-')); // whatever the CLI writes at start goes here
   try {
-    const { stdout, stderr } = await run(bin, [...harness.versionArgs], { timeout: 30_000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home } });
-    return harness.parseVersion(`${stdout}\n${stderr}`);
+    const { stdout, stderr } = await run(bin, [...versionArgsOf(harness)], { timeout: 30_000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home } });
+    return parseVersionOf(harness, `${stdout}\n${stderr}`);
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string };
-    return harness.parseVersion(`${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+    return parseVersionOf(harness, `${e.stdout ?? ''}\n${e.stderr ?? ''}`);
   } finally {
     await rm(home, { recursive: true, force: true });
   }
@@ -67,4 +68,14 @@ export async function installHarness(harness: Harness, env: NodeJS.ProcessEnv = 
   await rm(dir, { recursive: true, force: true });
   await rename(tmp, dir);
   return dir;
+}
+
+/** What makes the harness's CLI print its version. */
+export function versionArgsOf(harness: Harness): readonly string[] {
+  return harness.versionArgs ?? ['--version'];
+}
+
+/** The version in what the CLI printed for {@link versionArgsOf}. */
+export function parseVersionOf(harness: Harness, output: string): string | null {
+  return (harness.parseVersion ?? parseSemver)(output);
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { UserError } from '../../errors.js';
 import { HARNESS_NAMES, HARNESSES, harnessNamed, type HarnessName } from './index.js';
 import type { HarnessSetup, SetupInput } from './types.js';
+import { parseVersionOf, versionArgsOf } from '../install-harness.js';
 
 /** Where the CLI gets its prompt: stdin (OpenCode), after `--`, `--prompt=`, or the last argument. */
 function promptIn(setup: HarnessSetup): string | undefined {
@@ -36,12 +37,12 @@ describe.each(HARNESS_NAMES)('harness %s', (name) => {
     expect(harnessNamed(name)).toBe(harness);
     expect(harness.version).toMatch(/^\d+\.\d+\.\d+$/);
     expect(harness.bin).toMatch(/^node_modules\/\.bin\/[a-z]+$/);
-    expect(harness.versionArgs).toEqual(['--version']);
+    expect(versionArgsOf(harness)).toEqual(['--version']);
   });
 
   it('reads its version from what --version prints', () => {
-    expect(harness.parseVersion(`prefix ${harness.version} (suffix)\n`)).toBe(harness.version);
-    expect(harness.parseVersion('no version here')).toBeNull();
+    expect(parseVersionOf(harness, `prefix ${harness.version} (suffix)\n`)).toBe(harness.version);
+    expect(parseVersionOf(harness, 'no version here')).toBeNull();
   });
 
   it('lists the example effort among the levels of the example model', () => {

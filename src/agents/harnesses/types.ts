@@ -97,9 +97,9 @@ export interface Harness<Name extends string = string> {
   readonly example: { readonly model: string; readonly effort: string | null };
   /** The executable, relative to the install prefix (e.g. `node_modules/.bin/claude`). */
   readonly bin: string;
-  /** Arguments that print the version, and a parser for what they print (stdout + stderr). */
-  readonly versionArgs: readonly string[];
-  parseVersion(output: string): string | null;
+  /** Arguments that print the version (default `--version`), and a parser for what they print, stdout + stderr (default: the first `x.y.z`). */
+  readonly versionArgs?: readonly string[];
+  parseVersion?(output: string): string | null;
   /** Effort levels this harness accepts for the model, lowest first; empty: no effort setting. */
   efforts(model: string): readonly string[];
   /** The wire format this harness speaks for the model (pi/OpenCode: chosen by provider). */

@@ -1,4 +1,3 @@
-import { parseSemver } from '../parse-version.js';
 import type { Harness } from '../types.js';
 import { claudeEfforts } from './efforts.js';
 import { parseClaudeStream } from './parse-stream.js';
@@ -11,8 +10,6 @@ export const claudeCode: Harness<'claude-code'> = {
   version: '2.1.332',
   example: { model: 'claude-opus-4-5', effort: 'high' },
   bin: CLAUDE_BIN,
-  versionArgs: ['--version'],
-  parseVersion: parseSemver,
   efforts: claudeEfforts,
   wireFormat: () => 'anthropic-messages',
   setup: setupClaudeCode,

@@ -1,4 +1,3 @@
-import { parseSemver } from '../parse-version.js';
 import type { Harness } from '../types.js';
 import { codexEfforts } from './efforts.js';
 import { parseCodexStream } from './parse-stream.js';
@@ -11,8 +10,6 @@ export const codex: Harness<'codex'> = {
   version: '0.171.0',
   example: { model: 'gpt-5.5', effort: 'high' },
   bin: CODEX_BIN,
-  versionArgs: ['--version'],
-  parseVersion: parseSemver,
   efforts: codexEfforts,
   wireFormat: () => 'openai-responses',
   setup: setupCodex,

@@ -1,4 +1,3 @@
-import { parseSemver } from '../parse-version.js';
 import type { Harness } from '../types.js';
 import { parseGeminiStream } from './parse-stream.js';
 import { GEMINI_BIN, setupGeminiCli } from './setup.js';
@@ -11,8 +10,6 @@ export const geminiCli: Harness<'gemini-cli'> = {
   version: '0.61.0',
   example: { model: 'gemini-2.5-pro', effort: 'low' },
   bin: GEMINI_BIN,
-  versionArgs: ['--version'],
-  parseVersion: parseSemver,
   efforts: geminiEfforts,
   wireFormat: () => 'gemini-generate',
   setup: setupGeminiCli,

@@ -1,4 +1,3 @@
-import { parseSemver } from '../parse-version.js';
 import { wireFormatOfProvider } from '../provider-model.js';
 import type { Harness } from '../types.js';
 import { parseOpencodeStream } from './parse-stream.js';
@@ -12,8 +11,6 @@ export const opencode: Harness<'opencode'> = {
   version: '1.18.33',
   example: { model: 'openai/gpt-5', effort: 'high' },
   bin: OPENCODE_BIN,
-  versionArgs: ['--version'],
-  parseVersion: parseSemver,
   efforts: opencodeVariants,
   wireFormat: wireFormatOfProvider,
   setup: setupOpencode,

@@ -1,4 +1,3 @@
-import { parseSemver } from '../parse-version.js';
 import { wireFormatOfProvider } from '../provider-model.js';
 import type { Harness } from '../types.js';
 import { piEfforts } from './efforts.js';
@@ -12,8 +11,6 @@ export const pi: Harness<'pi'> = {
   version: '0.73.1',
   example: { model: 'anthropic/claude-sonnet-4-5', effort: 'high' },
   bin: PI_BIN,
-  versionArgs: ['--version'],
-  parseVersion: parseSemver,
   efforts: piEfforts,
   wireFormat: wireFormatOfProvider,
   setup: setupPi,
