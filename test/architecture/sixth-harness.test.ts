@@ -79,7 +79,7 @@ describe('a sixth harness: one folder plus one registry line', () => {
   it('drives its CLI through its own setup, version check, parser and real-CLI recipe', async () => {
     const { harnessNamed } = await load<typeof import('../../src/agents/harnesses/index.js')>('agents/harnesses/index.ts');
     const { installDirOf, installedVersion } = await load<typeof import('../../src/agents/install-harness.js')>('agents/install-harness.ts');
-    const { recipes } = await load<typeof import('../../src/agents/harnesses/test-recipe.js').TestRecipeModule>('agents/harnesses/echo-cli/test-recipe.ts');
+    const { recipes } = await load<import('../../src/agents/harnesses/test-recipe.js').TestRecipeModule>('agents/harnesses/echo-cli/test-recipe.ts');
     const harness = harnessNamed('echo-cli');
     const env = { BAKEOFF_HARNESS_DIR: path.join(work, 'harnesses') };
     expect(await installedVersion(harness, env)).toBeNull();
