@@ -36,7 +36,7 @@ describe.each(HARNESS_NAMES)('harness %s', (name) => {
     expect(existsSync(new URL(`./${name}/index.ts`, import.meta.url)), `src/agents/harnesses/${name}/index.ts`).toBe(true);
     expect(harnessNamed(name)).toBe(harness);
     expect(harness.version).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(harness.bin).toMatch(/^node_modules\/\.bin\/[a-z]+$/);
+    expect(harness.bin).toMatch(/^node_modules\/\.bin\/[a-z][a-z-]*$/);
     expect(versionArgsOf(harness)).toEqual(['--version']);
   });
 
@@ -86,6 +86,7 @@ describe.each(HARNESS_NAMES)('harness %s', (name) => {
 
 describe('harnessNamed', () => {
   it('names the known harnesses when the name is unknown', () => {
+    expect(HARNESS_NAMES).toEqual(expect.arrayContaining(['claude-code', 'codex', 'pi', 'opencode', 'gemini-cli']));
     expect(() => harnessNamed('aider')).toThrow(UserError);
     expect(() => harnessNamed('aider')).toThrow(`harness "aider": expected one of ${HARNESS_NAMES.join(', ')}, received "aider"`);
     expect(() => harnessNamed('codec')).toThrow('(did you mean "codex"?)');

@@ -1,10 +1,5 @@
 import { UserError } from '../../errors.js';
 import { nearest } from '../../util/index.js';
-import { claudeCode } from './claude-code/index.js';
-import { codex } from './codex/index.js';
-import { geminiCli } from './gemini-cli/index.js';
-import { opencode } from './opencode/index.js';
-import { pi } from './pi/index.js';
 import type { Harness } from './types.js';
 
 export type { Harness, HarnessReport, HarnessSetup, HarnessTokens, SetupInput } from './types.js';
@@ -12,14 +7,15 @@ export type { Harness, HarnessReport, HarnessSetup, HarnessTokens, SetupInput } 
 /**
  * The coding-agent CLIs bakeoff drives, by the name used in agent specs: the one list of them.
  * Adding a harness is its folder (`./<name>/`, exporting a `Harness<'<name>'>`) and one line
- * here; names, messages, `bakeoff agents`, install pins and the real-CLI tests derive from it.
+ * here (each line imports its folder, so the line is the whole change); names, messages,
+ * `bakeoff agents`, install pins and the real-CLI tests derive from it. Order is listing order.
  */
 export const HARNESSES = {
-  'claude-code': claudeCode,
-  codex,
-  pi,
-  opencode,
-  'gemini-cli': geminiCli,
+  'claude-code': (await import('./claude-code/index.js')).claudeCode,
+  codex: (await import('./codex/index.js')).codex,
+  pi: (await import('./pi/index.js')).pi,
+  opencode: (await import('./opencode/index.js')).opencode,
+  'gemini-cli': (await import('./gemini-cli/index.js')).geminiCli,
 } as const satisfies { readonly [name: string]: Harness };
 
 /** The name of a registered harness, the `<harness>` of `<harness>:<model>[@effort]`. */
