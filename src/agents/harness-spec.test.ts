@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseHarnessSpec, resolveEffort } from './harness-spec.js';
-import { exampleSpec, HARNESS_NAMES, HARNESSES } from './harnesses/index.js';
+import { exampleOf, exampleSpec, HARNESS_NAMES, HARNESSES } from './harnesses/index.js';
 import { resolveAgent } from './registry.js';
 
 describe('agent specs <harness>:<model>[@effort]', () => {
@@ -27,7 +27,7 @@ describe('agent specs <harness>:<model>[@effort]', () => {
 
   it('takes every registered harness, each with its example model and effort', () => {
     for (const name of HARNESS_NAMES) {
-      const { model, effort } = HARNESSES[name].example;
+      const { model, effort } = exampleOf(HARNESSES[name]);
       expect(parseHarnessSpec(exampleSpec(name))).toEqual({ harness: name, model, effort });
     }
   });

@@ -1,5 +1,5 @@
 export { openModelUpstream } from './harness-agent/model-upstream.js';
-export { HARNESS_NAMES, HARNESSES, exampleSpec, harnessNamed, expectedHarness, isHarnessName } from './harnesses/index.js';
+export { HARNESS_NAMES, HARNESSES, exampleOf, exampleSpec, harnessNamed, expectedHarness, isHarnessName } from './harnesses/index.js';
 export type { Harness, HarnessName } from './harnesses/index.js';
 export { installDirOf, installHarness, installedVersion } from './install-harness.js';
 export { SPEC_FORMS, resolveAgent } from './registry.js';

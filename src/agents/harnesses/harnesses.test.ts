@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../errors.js';
-import { HARNESS_NAMES, HARNESSES, harnessNamed, type HarnessName } from './index.js';
+import { exampleOf, HARNESS_NAMES, HARNESSES, harnessNamed, type HarnessName } from './index.js';
 import type { HarnessSetup, SetupInput } from './types.js';
 import { parseVersionOf, versionArgsOf } from '../install-harness.js';
 
@@ -20,8 +20,8 @@ const input = (name: HarnessName, overrides: Partial<SetupInput> = {}): SetupInp
   home: '/home/agent',
   workspace: '/work/ws',
   prompt: 'Fix the failing test.',
-  model: HARNESSES[name].example.model,
-  effort: HARNESSES[name].example.effort,
+  model: exampleOf(HARNESSES[name]).model,
+  effort: exampleOf(HARNESSES[name]).effort,
   baseUrl: 'http://127.0.0.1:4100',
   apiKey: 'sk-dummy-key',
   prices: null,
@@ -46,7 +46,7 @@ describe.each(HARNESS_NAMES)('harness %s', (name) => {
   });
 
   it('lists the example effort among the levels of the example model', () => {
-    const { model, effort } = harness.example;
+    const { model, effort } = exampleOf(harness);
     if (effort === null) expect(harness.efforts(model)).toEqual([]);
     else expect(harness.efforts(model)).toContain(effort);
   });

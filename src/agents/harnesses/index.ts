@@ -43,8 +43,13 @@ export function expectedHarness(name: string): string {
 
 /** An agent spec that shows the harness's example model and effort, for messages. */
 export function exampleSpec(name: HarnessName): string {
-  const { model, effort } = HARNESSES[name].example;
-  return `${name}:${model}${effort ? `@${effort}` : ''}`;
+  return `${name}:${HARNESSES[name].example}`;
+}
+
+/** A harness's example, `<model>[@effort]`, taken apart. */
+export function exampleOf(harness: Harness): { readonly model: string; readonly effort: string | null } {
+  const at = harness.example.lastIndexOf('@');
+  return at < 0 ? { model: harness.example, effort: null } : { model: harness.example.slice(0, at), effort: harness.example.slice(at + 1) };
 }
 
 /** The harness of that name; a UserError listing the known ones otherwise. */

@@ -91,10 +91,11 @@ export interface Harness<Name extends string = string> {
   readonly npmPackage: string;
   readonly version: string;
   /**
-   * A model this harness takes and an effort level it lists for that model (null: none), as
-   * shown by `bakeoff agents` and in messages (`<name>:<model>@<effort>`).
+   * A model this harness takes and an effort level it lists for that model, as typed after
+   * `<name>:` in an agent spec (`<model>@<effort>`, or `<model>` when it has no efforts); shown
+   * by `bakeoff agents` and in messages.
    */
-  readonly example: { readonly model: string; readonly effort: string | null };
+  readonly example: string;
   /** The executable, relative to the install prefix (e.g. `node_modules/.bin/claude`). */
   readonly bin: string;
   /** Arguments that print the version (default `--version`), and a parser for what they print, stdout + stderr (default: the first `x.y.z`). */

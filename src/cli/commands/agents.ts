@@ -1,5 +1,5 @@
 import { UserError } from '../../errors.js';
-import { expectedHarness, HARNESS_NAMES, HARNESSES, installDirOf, installedVersion, installHarness, isHarnessName, SPEC_FORMS } from '../../agents/index.js';
+import { exampleOf, expectedHarness, HARNESS_NAMES, HARNESSES, installDirOf, installedVersion, installHarness, isHarnessName, SPEC_FORMS } from '../../agents/index.js';
 import { EXIT, type CliIo } from '../io.js';
 
 const DESCRIPTIONS: Readonly<Record<(typeof SPEC_FORMS)[number], string>> = {
@@ -23,7 +23,7 @@ export async function agentsCommand(action: string | undefined, names: readonly 
   const harnesses = await Promise.all(
     HARNESS_NAMES.map(async (name) => {
       const h = HARNESSES[name];
-      const model = h.example.model;
+      const model = exampleOf(h).model;
       return { harness: name, package: h.npmPackage, pinned: h.version, installed: await installedVersion(h, io.env), dir: installDirOf(h, io.env), wireFormat: h.wireFormat(model), exampleModel: model, efforts: h.efforts(model) };
     }),
   );

@@ -8,7 +8,7 @@ export const claudeCode: Harness<'claude-code'> = {
   name: 'claude-code',
   npmPackage: '@anthropic-ai/claude-code',
   version: '2.1.332',
-  example: { model: 'claude-opus-4-5', effort: 'high' },
+  example: 'claude-opus-4-5@high',
   bin: CLAUDE_BIN,
   efforts: claudeEfforts,
   wireFormat: () => 'anthropic-messages',

@@ -8,7 +8,7 @@ export const codex: Harness<'codex'> = {
   name: 'codex',
   npmPackage: '@openai/codex',
   version: '0.171.0',
-  example: { model: 'gpt-5.5', effort: 'high' },
+  example: 'gpt-5.5@high',
   bin: CODEX_BIN,
   efforts: codexEfforts,
   wireFormat: () => 'openai-responses',

@@ -8,7 +8,7 @@ export const geminiCli: Harness<'gemini-cli'> = {
   name: 'gemini-cli',
   npmPackage: '@google/gemini-cli',
   version: '0.61.0',
-  example: { model: 'gemini-2.5-pro', effort: 'low' },
+  example: 'gemini-2.5-pro@low',
   bin: GEMINI_BIN,
   efforts: geminiEfforts,
   wireFormat: () => 'gemini-generate',

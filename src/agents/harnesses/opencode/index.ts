@@ -9,7 +9,7 @@ export const opencode: Harness<'opencode'> = {
   name: 'opencode',
   npmPackage: 'opencode-ai',
   version: '1.18.33',
-  example: { model: 'openai/gpt-5', effort: 'high' },
+  example: 'openai/gpt-5@high',
   bin: OPENCODE_BIN,
   efforts: opencodeVariants,
   wireFormat: wireFormatOfProvider,

@@ -9,7 +9,7 @@ export const pi: Harness<'pi'> = {
   name: 'pi',
   npmPackage: '@mariozechner/pi-coding-agent',
   version: '0.73.1',
-  example: { model: 'anthropic/claude-sonnet-4-5', effort: 'high' },
+  example: 'anthropic/claude-sonnet-4-5@high',
   bin: PI_BIN,
   efforts: piEfforts,
   wireFormat: wireFormatOfProvider,
