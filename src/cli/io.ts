@@ -21,6 +21,11 @@ export function placeOf(io: CliIo): Place {
   return { cwd: io.cwd, env: io.env, cacheDir: cacheDir(io) };
 }
 
+/** The flags of every command that takes the results folder's lock and runs the sandbox, with {@link placeOf}. */
+export function lockedWork(flags: { readonly concurrency: number; readonly wait: boolean; readonly unsafeNoSandbox: boolean }, io: CliIo) {
+  return { concurrency: flags.concurrency, wait: flags.wait, unsafeNoSandbox: flags.unsafeNoSandbox, ...placeOf(io) };
+}
+
 export function parsePositiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected a whole number >= 1, received ${JSON.stringify(value)}`);

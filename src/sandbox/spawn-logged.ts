@@ -1,26 +1,14 @@
 import { spawn } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import { InfraError } from '../errors.js';
+import type { ExecResult } from './types.js';
 
 const TAIL_BYTES = 64 * 1024;
 /** Output kept when the caller does not say: 64 MiB. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
-export interface SpawnLoggedResult {
-  readonly exitCode: number | null;
-  readonly signal: string | null;
-  readonly timedOut: boolean;
-  readonly durationMs: number;
-  readonly outputTail: string;
-  /** Bytes the command printed in all (kept or not). */
-  readonly outputBytes: number;
-  /** True when the middle of the output was cut to keep the log within its limit. */
-  readonly outputTruncated: boolean;
-  /** True when the program printed nothing for `idleTimeoutMs` and was killed for it. */
-  readonly idleTimedOut: boolean;
-  /** True when `signal` aborted and the group was killed for it. */
-  readonly aborted: boolean;
-}
+/** What a logged spawn reports: an {@link ExecResult} without the sandbox's resource limits, every flag set. */
+export type SpawnLoggedResult = Required<Omit<ExecResult, 'limitHit'>>;
 
 /**
  * Spawns `argv` in a new process group with stdout and stderr interleaved, in order, on one

@@ -1,6 +1,6 @@
 import { publish } from '../../api/index.js';
 import { createNotes, printNote } from '../notes.js';
-import { EXIT, placeOf, type CliIo } from '../io.js';
+import { EXIT, lockedWork, type CliIo } from '../io.js';
 import { renderVerify } from './verify.js';
 
 export interface PublishFlags {
@@ -26,10 +26,7 @@ export async function publishCommand(results: string, flags: PublishFlags, io: C
     out: flags.out,
     private: flags.private,
     ...(flags.suite ? { suite: flags.suite } : {}),
-    concurrency: flags.concurrency,
-    wait: flags.wait,
-    unsafeNoSandbox: flags.unsafeNoSandbox,
-    ...placeOf(io),
+    ...lockedWork(flags, io),
     onEvent: (event) => printNote(notes, event),
   });
   if (!outcome.published) {

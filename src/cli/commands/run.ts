@@ -1,7 +1,7 @@
 import { bake } from '../../api/index.js';
 import { renderTable } from '../../report/index.js';
 import { clock, createProgress } from '../progress.js';
-import { EXIT, placeOf, type CliIo } from '../io.js';
+import { EXIT, lockedWork, type CliIo } from '../io.js';
 import { printNote } from '../notes.js';
 
 export interface RunFlags {
@@ -43,10 +43,7 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
       ...(flags.patchMissing ? { patchMissing: flags.patchMissing } : {}),
       ...(flags.runs ? { runs: flags.runs } : {}),
       ...(flags.out ? { out: flags.out } : {}),
-      concurrency: flags.concurrency,
-      wait: flags.wait,
-      unsafeNoSandbox: flags.unsafeNoSandbox,
-      ...placeOf(io),
+      ...lockedWork(flags, io),
       onEvent: (event) => {
         if (printNote(notes, event)) return;
         if (event.type === 'plan') progress.start(event.total, event.alreadyDone);

@@ -3,7 +3,7 @@ import type { RunVerification, VerifyResult, OrderPoints, VerdictMismatch } from
 import type { Outcome } from '../../types.js';
 import { escapeControl } from '../../util/index.js';
 import { createNotes, printNote } from '../notes.js';
-import { EXIT, placeOf, type CliIo } from '../io.js';
+import { EXIT, lockedWork, type CliIo } from '../io.js';
 
 export interface VerifyFlags {
   readonly suite?: string;
@@ -35,10 +35,7 @@ export async function verifyCommand(results: string, flags: VerifyFlags, io: Cli
   const result = await verify({
     results,
     ...(flags.suite ? { suite: flags.suite } : {}),
-    concurrency: flags.concurrency,
-    wait: flags.wait,
-    unsafeNoSandbox: flags.unsafeNoSandbox,
-    ...placeOf(io),
+    ...lockedWork(flags, io),
     onEvent: (event) => {
       if (printNote(notes, event)) return;
       done++;
