@@ -1,4 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Agent } from '../agents/index.js';
 import { planRuns, type RunSpec } from '../plan/index.js';

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ResultsBusyError, UserError } from '../errors.js';
-import { currentProcess, judgeProcess, type ProcessIdentity } from '../util/index.js';
+import { currentProcess, judgeProcess } from '../util/index.js';
 import { refusal, type LockHolder } from './describe-holder.js';
 
 export type { LockHolder } from './describe-holder.js';

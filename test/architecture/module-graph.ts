@@ -59,10 +59,11 @@ export function readImports(root: string): Import[] {
   const imports: Import[] = [];
   for (const from of sourceFiles(root)) {
     const text = readFileSync(path.join(root, from), 'utf8');
+    const lineStarts = ts.computeLineStarts(text);
     for (const ref of ts.preProcessFile(text, true, true).importedFiles) {
       if (!ref.fileName.startsWith('.')) continue;
       const to = path.posix.normalize(path.posix.join(path.posix.dirname(from), ref.fileName)).replace(/\.js$/, '.ts');
-      const line = ts.getLineAndCharacterOfPosition(ts.createSourceFile(from, text, ts.ScriptTarget.Latest), ref.pos).line + 1;
+      const line = ts.computeLineAndCharacterOfPosition(lineStarts, ref.pos).line + 1;
       imports.push({ from, to, line });
     }
   }
