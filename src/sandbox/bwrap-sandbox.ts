@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parentGuard } from '../util/index.js';
+import { lifeline, parentGuard } from '../util/index.js';
 import { createCommandCgroup, type Limits } from './cgroups.js';
 import { spawnLogged } from './spawn-logged.js';
 import { toolchainEnv, type ToolMount } from './toolchains.js';
@@ -62,6 +62,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
           env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', BAKEOFF_CGROUP_PROCS: cgroup.procFiles.join(' ') },
           outputPath: request.outputPath,
           timeoutMs: request.timeoutMs,
+          lifeline: true,
           ...(request.maxOutputBytes !== undefined ? { maxOutputBytes: request.maxOutputBytes } : {}),
           ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
           ...(request.onOutput ? { onOutput: request.onOutput } : {}),
@@ -97,7 +98,7 @@ export function bwrapArgs(options: BwrapSandboxOptions, request: ExecRequest): s
   args.push('--remount-ro', '/', '--chdir', request.cwd, '--clearenv');
   const env = { ...toolchainEnv(options.tools), ...request.env, HOME, TMPDIR: '/tmp', CARGO_HOME: `${HOME}/.cargo`, USER: 'agent', LOGNAME: 'agent' };
   for (const [key, value] of Object.entries(env)) args.push('--setenv', key, value);
-  args.push('--');
+  args.push('--', ...lifeline());
   if (request.modelBridge) args.push('/usr/bin/node', BRIDGE_INSIDE, String(request.modelBridge.port), SOCKET_INSIDE, '--');
   args.push('/bin/sh', '-c', request.command);
   return args;

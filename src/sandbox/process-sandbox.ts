@@ -1,7 +1,7 @@
 import type { ExecRequest, ExecResult, Sandbox } from './types.js';
 import { bridgeScript } from './bwrap-sandbox.js';
 import { spawnLogged } from './spawn-logged.js';
-import { dieWithParent } from '../util/index.js';
+import { dieWithParent, lifeline } from '../util/index.js';
 
 /**
  * The unsafe backend: each command gets its own pid namespace (so killing it kills every
@@ -32,6 +32,7 @@ async function execInNamespaces(bwrap: string, request: ExecRequest): Promise<Ex
     '--new-session',
     '--chdir', request.cwd,
     '--',
+    ...lifeline(),
     ...(request.modelBridge ? [process.execPath, bridgeScript(), String(request.modelBridge.port), request.modelBridge.socket, '--'] : []),
     '/bin/sh', '-c', request.command,
   ], { guard: true });
@@ -40,6 +41,7 @@ async function execInNamespaces(bwrap: string, request: ExecRequest): Promise<Ex
     env: request.env,
     outputPath: request.outputPath,
     timeoutMs: request.timeoutMs,
+    lifeline: true,
     ...(request.maxOutputBytes !== undefined ? { maxOutputBytes: request.maxOutputBytes } : {}),
     ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
     ...(request.onOutput ? { onOutput: request.onOutput } : {}),

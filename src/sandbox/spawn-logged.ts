@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { open } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { InfraError } from '../errors.js';
 import type { ExecResult } from './types.js';
 
@@ -31,6 +32,8 @@ export async function spawnLogged(options: {
   readonly onOutput?: (chunk: Buffer) => void;
   /** Kill the group when this aborts (the caller knows the outcome already). */
   readonly signal?: AbortSignal;
+  /** Hold a lifeline socket on descriptor 3 for the program's whole life (util's `lifeline`). */
+  readonly lifeline?: boolean;
 }): Promise<SpawnLoggedResult> {
   // `exec 2>&1` in a shell first: one pipe for both streams keeps their order
   const argv = ['/bin/sh', '-c', 'exec 2>&1; exec "$@"', 'bakeoff-logged', ...options.argv];
@@ -40,7 +43,11 @@ export async function spawnLogged(options: {
   let idleTimedOut = false;
   let aborted = false;
   try {
-    const child = spawn(argv[0]!, argv.slice(1), { env: options.env, stdio: ['ignore', 'pipe', 'ignore'], detached: true, cwd: options.cwd ?? '/' });
+    const child = spawn(argv[0]!, argv.slice(1), {
+      env: options.env, stdio: ['ignore', 'pipe', 'ignore', options.lifeline ? 'pipe' : 'ignore'], detached: true, cwd: options.cwd ?? '/',
+    });
+    // stdout is the pipe asked for above; bakeoff never writes to the lifeline; reading it sees its end when the sandbox is gone
+    (child.stdio[3] as Readable | null)?.resume();
     const killGroup = (): void => {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
@@ -65,7 +72,7 @@ export async function spawnLogged(options: {
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener('abort', onAbort, { once: true });
     let writes = Promise.resolve();
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
       idle?.refresh();
       options.onOutput?.(chunk);
       writes = writes.then(() => log.write(chunk));

@@ -48,6 +48,34 @@ export function treeDiesWithParent(argv: readonly string[], bwrap = 'bwrap'): st
   return dieWithParent([bwrap, '--dev-bind', '/', '/', '--proc', '/proc', '--unshare-pid', '--die-with-parent', '--', ...argv], { guard: true });
 }
 
+/** The descriptor on which a lifeline reaches the program (see {@link lifeline}). */
+export const LIFELINE_FD = 3;
+
+/*
+ * bwrap's --die-with-parent leaves a window: the first process of the new pid namespace asks
+ * for its death signal only after it has built the sandbox's mounts, so a bakeoff killed during
+ * those milliseconds leaves the whole sandbox running, reparented to init (on a busy machine a
+ * third of the kills at a sandbox's start did). The lifeline closes it: bakeoff holds one end
+ * of a socket, the program inside the namespace the other on LIFELINE_FD, and a watcher shell
+ * beside the program waits on it. The read ends when bakeoff dies, however and whenever, and
+ * the watcher then SIGKILLs every process of the namespace (kill -1 reaches no further than
+ * the caller's pid namespace, and the watcher checks it is in bwrap's before it sends it).
+ * Without the descriptor the watcher is not started.
+ */
+const WATCH = [
+  `if [ -e /proc/self/fd/${LIFELINE_FD} ]; then`,
+  `(read _ <&${LIFELINE_FD}; [ "$(cat /proc/1/comm)" = bwrap ] && kill -9 -1) </dev/null >/dev/null 2>&1 &`,
+  `exec ${LIFELINE_FD}<&-; fi; exec "$@"`,
+].join(' ');
+
+/**
+ * The arguments to put before a program that runs as a child of bwrap inside its own pid
+ * namespace, so that it and everything it starts die with bakeoff (spawn with `lifeline: true`).
+ */
+export function lifeline(): string[] {
+  return ['/bin/sh', '-c', WATCH, 'bakeoff-lifeline'];
+}
+
 let cached: string | null | undefined;
 
 function setprivPath(): string | null {

@@ -1,5 +1,5 @@
 export { hashFileSync, readBoundedFile } from './bounded-file.js';
-export { dieWithParent, execFileWithParent, parentGuard } from './die-with-parent.js';
+export { dieWithParent, execFileWithParent, lifeline, LIFELINE_FD, parentGuard } from './die-with-parent.js';
 export { escapeControl, quotedPath } from './escape-control.js';
 export { IGNORED_NAMES, exists, listTree, readEntry } from './fs.js';
 export { canonicalJson, sha256 } from './hash.js';
