@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lifeline, parentGuard } from '../util/index.js';
 import { createCommandCgroup, type Limits } from './cgroups.js';
-import { spawnLogged } from './spawn-logged.js';
+import { loggedOptionsOf, spawnLogged } from './spawn-logged.js';
 import { toolchainEnv, type ToolMount } from './toolchains.js';
 import type { ExecRequest, ExecResult, Sandbox } from './types.js';
 
@@ -60,13 +60,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
         const result = await spawnLogged({
           argv,
           env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', BAKEOFF_CGROUP_PROCS: cgroup.procFiles.join(' ') },
-          outputPath: request.outputPath,
-          timeoutMs: request.timeoutMs,
-          lifeline: true,
-          ...(request.maxOutputBytes !== undefined ? { maxOutputBytes: request.maxOutputBytes } : {}),
-          ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
-          ...(request.onOutput ? { onOutput: request.onOutput } : {}),
-          ...(request.signal ? { signal: request.signal } : {}),
+          ...loggedOptionsOf(request),
         });
         return { ...result, limitHit: await cgroup.limitHit() };
       } finally {

@@ -1,6 +1,6 @@
 import type { ExecRequest, ExecResult, Sandbox } from './types.js';
 import { bridgeScript } from './bwrap-sandbox.js';
-import { spawnLogged } from './spawn-logged.js';
+import { loggedOptionsOf, spawnLogged } from './spawn-logged.js';
 import { dieWithParent, lifeline } from '../util/index.js';
 
 /**
@@ -39,13 +39,7 @@ async function execInNamespaces(bwrap: string, request: ExecRequest): Promise<Ex
   const result = await spawnLogged({
     argv,
     env: request.env,
-    outputPath: request.outputPath,
-    timeoutMs: request.timeoutMs,
-    lifeline: true,
-    ...(request.maxOutputBytes !== undefined ? { maxOutputBytes: request.maxOutputBytes } : {}),
-    ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
-    ...(request.onOutput ? { onOutput: request.onOutput } : {}),
-    ...(request.signal ? { signal: request.signal } : {}),
+    ...loggedOptionsOf(request),
   });
   return { ...result, limitHit: null };
 }

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { InfraError } from '../errors.js';
-import type { ExecResult } from './types.js';
+import { LIFELINE_FD } from '../util/index.js';
+import type { ExecRequest, ExecResult } from './types.js';
 
 const TAIL_BYTES = 64 * 1024;
 /** Output kept when the caller does not say: 64 MiB. */
@@ -17,7 +18,8 @@ export type SpawnLoggedResult = Required<Omit<ExecResult, 'limitHit'>>;
  * holds at most `maxOutputBytes`: the first eighth as it came, then (when more was printed) a
  * line saying how many bytes were cut, then the last seven eighths. The program's own writes
  * never block on the limit and never see an error from it. Never throws for the program's
- * own failure, only when it cannot be started.
+ * own failure, only when it cannot be started. The program's descriptor 3 is a socket bakeoff
+ * holds the other end of until it dies: util's `lifeline` watches it inside a sandbox.
  */
 export async function spawnLogged(options: {
   readonly argv: readonly string[];
@@ -32,8 +34,6 @@ export async function spawnLogged(options: {
   readonly onOutput?: (chunk: Buffer) => void;
   /** Kill the group when this aborts (the caller knows the outcome already). */
   readonly signal?: AbortSignal;
-  /** Hold a lifeline socket on descriptor 3 for the program's whole life (util's `lifeline`). */
-  readonly lifeline?: boolean;
 }): Promise<SpawnLoggedResult> {
   // `exec 2>&1` in a shell first: one pipe for both streams keeps their order
   const argv = ['/bin/sh', '-c', 'exec 2>&1; exec "$@"', 'bakeoff-logged', ...options.argv];
@@ -43,11 +43,9 @@ export async function spawnLogged(options: {
   let idleTimedOut = false;
   let aborted = false;
   try {
-    const child = spawn(argv[0]!, argv.slice(1), {
-      env: options.env, stdio: ['ignore', 'pipe', 'ignore', options.lifeline ? 'pipe' : 'ignore'], detached: true, cwd: options.cwd ?? '/',
-    });
-    // stdout is the pipe asked for above; bakeoff never writes to the lifeline; reading it sees its end when the sandbox is gone
-    (child.stdio[3] as Readable | null)?.resume();
+    // descriptor 3 (LIFELINE_FD) is the lifeline: bakeoff never writes to it, and reading it sees its end once the program and all it started are gone
+    const child = spawn(argv[0]!, argv.slice(1), { env: options.env, stdio: ['ignore', 'pipe', 'ignore', 'pipe'], detached: true, cwd: options.cwd ?? '/' });
+    (child.stdio[LIFELINE_FD] as Readable).resume();
     const killGroup = (): void => {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
@@ -92,6 +90,18 @@ export async function spawnLogged(options: {
   } finally {
     await log.close();
   }
+}
+
+/** The parts of an {@link ExecRequest} that {@link spawnLogged} takes as they are. */
+export function loggedOptionsOf(request: ExecRequest) {
+  return {
+    outputPath: request.outputPath,
+    timeoutMs: request.timeoutMs,
+    ...(request.maxOutputBytes !== undefined ? { maxOutputBytes: request.maxOutputBytes } : {}),
+    ...(request.idleTimeoutMs !== undefined ? { idleTimeoutMs: request.idleTimeoutMs } : {}),
+    ...(request.onOutput ? { onOutput: request.onOutput } : {}),
+    ...(request.signal ? { signal: request.signal } : {}),
+  };
 }
 
 interface CappedLog {
