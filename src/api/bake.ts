@@ -12,6 +12,7 @@ import { BAKEOFF_VERSION } from '../version.js';
 import { notifyVia, type NoteEvent } from './events.js';
 import { isolationFor } from './isolation-for.js';
 import { lockResultsFor } from './lock-results-for.js';
+import { refuseOtherSuite } from './one-suite-per-folder.js';
 import { cacheDirOf, cwdOf, envOf, type Place } from './paths.js';
 
 export interface BakeRequest extends Place {
@@ -114,6 +115,7 @@ export async function openBake(request: BakeRequest): Promise<OpenBake> {
     const isolation = await isolationFor(suite.controls, request.unsafeNoSandbox === true, notify);
     const store = openStore(out, { create: true });
     undo.push(() => store.close());
+    refuseOtherSuite(store, suite, cwd);
     const modelRuntime: Record<string, string> = upstream && prices ? { upstream: upstream.name, prices: prices.source } : {};
     const runtime = { ...(await runtimeVersions(BAKEOFF_VERSION)), ...modelRuntime };
     return { suite, lock, agents, isolation, store, resultsLock, runtime, cacheDir, close: unwind };

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { UserError } from '../errors.js';
 import type { AgentInfo, Outcome, RunRecord, TokenUsage } from '../types.js';
 import { digestArtifacts, type ArtifactDigest } from './artifact-digests.js';
+import { damagedDatabase, isDamage, refuseLostDatabase, requireIntact } from './check-store.js';
 import { MIGRATIONS } from './migrations.js';
 
 /*
@@ -96,6 +97,14 @@ export interface BakeRow {
   readonly lastAt: string;
 }
 
+/** Runs of one suite hash under one control set. */
+export interface RunSet {
+  readonly suiteId: string;
+  readonly suiteHash: string;
+  readonly controlsDigest: string;
+  readonly runs: number;
+}
+
 export interface Store {
   readonly dir: string;
   readonly runsDir: string;
@@ -114,6 +123,8 @@ export interface Store {
   /** The checksums recorded with a run, sorted by path; null when it was stored before bakeoff recorded them. */
   artifactDigests(runId: string): ArtifactDigest[] | null;
   listRuns(): RunRecord[];
+  /** The suites and control sets the stored runs were made with, and how many runs of each. */
+  runSets(): RunSet[];
   /** The sessions of a run, with their metered usage, harness report and model requests. */
   sessions(runId: string): SessionRow[];
   close(): void;
@@ -129,10 +140,17 @@ export function openStore(dir: string, options: { create: boolean }): Store {
   } catch (error) {
     throw new UserError(`${dir}: not a results folder (no readable bakeoff.db): ${(error as Error).message}`);
   }
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('foreign_keys = ON');
-  migrate(db);
+  try {
+    requireIntact(db, dbPath);
+    if (schemaVersion(db, dbPath) === 0) refuseLostDatabase(dbPath, runsDir);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   if (options.create) removeTempDirs(runsDir);
 
   // every INSERT names its columns: a value lands in the column of its name, never in whatever column sits at its place
@@ -229,8 +247,20 @@ export function openStore(dir: string, options: { create: boolean }): Store {
           .all(runId, r.ord) as RequestRow[],
       })),
     listRuns: () => (db.prepare('SELECT * FROM runs ORDER BY started_at, id').all() as Row[]).map(rowToRun),
+    runSets: () =>
+      db.prepare('SELECT suite_id AS suiteId, suite_hash AS suiteHash, controls_digest AS controlsDigest, count(*) AS runs FROM runs GROUP BY 1, 2, 3 ORDER BY 4 DESC').all() as RunSet[],
     close: () => db.close(),
   };
+}
+
+/** The schema version a database was written with (0: none yet); a damaged header is refused. */
+function schemaVersion(db: Database.Database, dbPath: string): number {
+  try {
+    return db.pragma('user_version', { simple: true }) as number;
+  } catch (error) {
+    if (isDamage(error)) throw damagedDatabase(dbPath, (error as Error).message);
+    throw error;
+  }
 }
 
 function migrate(db: Database.Database): void {

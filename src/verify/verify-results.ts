@@ -178,6 +178,11 @@ async function verifyRun(ctx: Context, run: RunRecord): Promise<RunVerification>
     ...rest,
     durationMs: performance.now() - started,
   });
+  // a run without its folder has nothing to re-hash or re-grade: the whole folder is the mismatch
+  if (!(await exists(artifactsDir))) {
+    const basis = run.outcome.kind === 'void' ? 'checksums' : comparisonBasis(run.outcome);
+    return { ...done({ basis, regraded: null, verdict: [], error: null }), artifacts: [{ path: `runs/${run.id}/ (the run's folder)`, change: 'missing' }] };
+  }
   if (run.outcome.kind === 'void') return done({ basis: 'checksums', regraded: null, verdict: [], error: null });
   const basis = comparisonBasis(run.outcome);
   const task = ctx.suite.tasks.find((t) => t.id === run.task);

@@ -1,4 +1,5 @@
-import { appendFile, cp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -101,6 +102,61 @@ describe('bakeoff verify', () => {
     const verify = await bakeoff(['verify', results]);
     expect(verify.exitCode, verify.stderr).toBe(1);
     expect(runLines(verify.stdout)).toEqual([`run ${id} (py-add, gold): artifact order-1/notes.txt extra; artifact order-1/prompt.md missing`]);
+  });
+
+  it('names a run whose whole folder is gone, without re-grading it', async () => {
+    const results = await copyOfResults();
+    const { id } = runs.get('py-add/noop')!;
+    await rm(path.join(results, 'runs', id), { recursive: true });
+    const verify = await bakeoff(['verify', results]);
+    expect(verify.exitCode, verify.stderr).toBe(1);
+    expect(runLines(verify.stdout)).toEqual([`run ${id} (py-add, noop): artifact runs/${id}/ (the run's folder) missing`]);
+  });
+
+  it('refuses a damaged database in verify, report and run (exit 2), and leaves its bytes as they were', async () => {
+    const results = await copyOfResults();
+    const db = path.join(results, 'bakeoff.db');
+    await rm(`${db}-wal`, { force: true });
+    const fd = openSync(db, 'r+');
+    writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, 2 * 4096);
+    closeSync(fd);
+    const before = await readFile(db);
+    for (const args of [['verify', results], ['report', results], ['run', suite, '--agent', 'noop', '--runs', '1', '--out', results]]) {
+      const r = await bakeoff(args);
+      expect(r.exitCode, `${args[0]}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(`bakeoff: ${db}: the results database is damaged (SQLite: `);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(r.stdout).toBe('');
+    }
+    expect((await readFile(db)).equals(before)).toBe(true);
+  });
+
+  it('refuses an emptied database beside run folders (exit 2) instead of re-running over them', async () => {
+    const results = await copyOfResults();
+    await rm(`${path.join(results, 'bakeoff.db')}-wal`, { force: true });
+    await writeFile(path.join(results, 'bakeoff.db'), '');
+    for (const args of [['report', results], ['verify', results], ['run', suite, '--agent', 'noop', '--runs', '1', '--out', results]]) {
+      const r = await bakeoff(args);
+      expect(r.exitCode, `${args[0]}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(/the results database is empty, but .*runs holds 4 run folder\(s\)/);
+    }
+    expect((await readFile(path.join(results, 'bakeoff.db'))).length).toBe(0);
+  });
+
+  it('refuses to bake another suite into the folder (exit 2), naming both, and records nothing', async () => {
+    const results = await copyOfResults();
+    const other = await copySuite(suite);
+    const yaml = path.join(other, 'suite.yaml');
+    await writeFile(yaml, (await readFile(yaml, 'utf8')).replace(/^id: .*$/m, 'id: tiny-copy'));
+    const validate = await bakeoff(['validate', other]);
+    expect(validate.exitCode, validate.stderr).toBe(0);
+    const r = await bakeoff(['run', other, '--agent', 'noop', '--runs', '1', '--out', results]);
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/holds 4 run\(s\) of suite tiny \(hash [0-9a-f]{12}, controls [0-9a-f]{12}\); this bake is suite tiny-copy \(hash [0-9a-f]{12}/);
+    expect(r.stderr).toMatch(/another suite\. .*--out \S*tiny-copy-[0-9a-f]{8}/);
+    expect(storedRuns(results).size).toBe(4);
+    const report = await bakeoff(['report', results]);
+    expect(report.exitCode, report.stderr).toBe(0);
   });
 
   it('refuses a suite whose hash is not the runs\' suite hash (exit 2)', async () => {

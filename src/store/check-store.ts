@@ -1,0 +1,59 @@
+import { readdirSync } from 'node:fs';
+import type Database from 'better-sqlite3';
+import { UserError } from '../errors.js';
+
+/*
+ * A results folder checks itself when it is opened, so that damage is refused with a sentence
+ * instead of being read as "0 mismatches" or "no finished runs yet" — or, worse, written over.
+ */
+
+/** SQLite's codes for a file that is not (or no longer) a database it can read. */
+const DAMAGED = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CORRUPT_INDEX', 'SQLITE_CORRUPT_SEQUENCE', 'SQLITE_CORRUPT_VTAB']);
+
+/** The refusal for a damaged database: what SQLite said and what the operator can do. */
+export function damagedDatabase(dbPath: string, said: string): UserError {
+  return new UserError(
+    `${dbPath}: the results database is damaged (SQLite: ${said}); nothing was read from it or written to it. ` +
+      'Restore the folder from a backup, or bake into a new folder (--out): the run folders under runs/ keep each run\'s artifacts',
+  );
+}
+
+/** True for an error SQLite raises on a damaged file. */
+export function isDamage(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' && DAMAGED.has(code);
+}
+
+/**
+ * Refuses a database SQLite cannot vouch for: `PRAGMA quick_check` walks every page and index
+ * (milliseconds for thousands of runs) and must answer `ok`.
+ */
+export function requireIntact(db: Database.Database, dbPath: string): void {
+  let answers: string[];
+  try {
+    answers = (db.pragma('quick_check') as { quick_check: string }[]).map((row) => row.quick_check);
+  } catch (error) {
+    if (isDamage(error)) throw damagedDatabase(dbPath, (error as Error).message);
+    throw error;
+  }
+  if (answers.length !== 1 || answers[0] !== 'ok') throw damagedDatabase(dbPath, answers.slice(0, 3).join('; ').replace(/\s*\n\s*/g, ' '));
+}
+
+/**
+ * Refuses a database with no schema (new, emptied or replaced) beside run folders: the runs it
+ * recorded are lost, and baking on would silently redo and overwrite their artifacts.
+ */
+export function refuseLostDatabase(dbPath: string, runsDir: string): void {
+  let folders: string[];
+  try {
+    folders = readdirSync(runsDir).filter((name) => !name.startsWith('.'));
+  } catch {
+    return;
+  }
+  if (folders.length === 0) return;
+  throw new UserError(
+    `${dbPath}: the results database is empty, but ${runsDir} holds ${folders.length} run folder(s) (e.g. ${folders[0]}): ` +
+      'the database that recorded them was lost or replaced, and baking on would overwrite them. ' +
+      'Restore bakeoff.db from a backup, or bake into a new folder (--out)',
+  );
+}
