@@ -32,5 +32,12 @@ export function parsePositiveInt(value: string): number {
   return n;
 }
 
+/** A TCP port to listen on: 1–65535. */
+export function parsePort(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new InvalidArgumentError(`expected a port from 1 to 65535, received ${JSON.stringify(value)}`);
+  return n;
+}
+
 /** `bakeoff report --format`: what the leaderboard is rendered as. */
 export const OUTPUT_FORMATS = ['table', 'md', 'json'] as const;

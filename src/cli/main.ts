@@ -2,7 +2,8 @@ import { Command, CommanderError, Option } from 'commander';
 import { InfraError, UserError } from '../errors.js';
 import { escapeControl } from '../util/index.js';
 import { BAKEOFF_VERSION } from '../version.js';
-import { EXIT, OUTPUT_FORMATS, parsePositiveInt, type CliIo } from './io.js';
+import { explainEnvironmentError } from './explain-error.js';
+import { EXIT, OUTPUT_FORMATS, parsePort, parsePositiveInt, type CliIo } from './io.js';
 
 const defaultIo = (): CliIo => ({ stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env });
 
@@ -107,7 +108,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .description('the scripted model server (Anthropic, OpenAI Responses/Chat, Gemini wire formats) for dry runs without tokens')
     .option('--script <name>', 'gold, 500, 429, hang, malformed, truncated, disconnect, or a replay file (JSON)', 'gold')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--port <n>', 'port to listen on', parsePositiveInt, 8788)
+    .option('--port <n>', 'port to listen on', parsePort, 8788)
     .option('--log <file.jsonl>', 'append every request (headers and body) to this file')
     .option('--session <file.json>', 'the change the gold script makes for every request: {workspace, edits: [{path, before, after}]}')
     .action(async (flags) => {
@@ -118,7 +119,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     await program.parseAsync([...argv], { from: 'user' });
     return code;
   } catch (error) {
-    return reportError(error, io);
+    return reportError(error, io, argv[0] !== undefined && !argv[0].startsWith("-") ? argv[0] : null);
   }
 }
 
@@ -126,7 +127,7 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-function reportError(error: unknown, io: CliIo): number {
+function reportError(error: unknown, io: CliIo, command: string | null): number {
   if (error instanceof CommanderError) {
     return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
   }
@@ -138,6 +139,11 @@ function reportError(error: unknown, io: CliIo): number {
   }
   if (error instanceof InfraError) {
     io.stderr.write(`bakeoff: infrastructure error: ${text(error.message)}\n`);
+    return EXIT.infra;
+  }
+  const explained = explainEnvironmentError(error, command);
+  if (explained) {
+    io.stderr.write(`bakeoff: ${text(explained)}\n`);
     return EXIT.infra;
   }
   io.stderr.write(`bakeoff: internal error — please report this with the command you ran:\n${text((error as Error)?.stack ?? String(error))}\n`);

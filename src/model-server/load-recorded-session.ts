@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { InputError, UserError } from '../errors.js';
+import { toInputIssues } from '../util/index.js';
 import type { ScriptReply } from './types.js';
 
 const Recorded = z.object({
@@ -41,10 +42,9 @@ export async function loadRecordedSession(file: string): Promise<RecordedSession
       } catch (error) {
         throw new InputError([{ file, field: `line ${n}`, expected: 'a JSON object per line', received: (error as Error).message }]);
       }
-      const parsed = Recorded.safeParse(json);
+      const parsed = Recorded.safeParse(json, { reportInput: true });
       if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        throw new InputError([{ file, field: `line ${n}.${issue.path.join('.')}`, expected: issue.message, received: line.slice(0, 80) }]);
+        throw new InputError(toInputIssues(file, parsed.error).map((issue) => ({ ...issue, field: [`line ${n}`, issue.field].filter(Boolean).join('.') })));
       }
       return parsed.data;
     });

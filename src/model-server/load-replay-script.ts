@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { InputError, UserError } from '../errors.js';
+import { toInputIssues } from '../util/index.js';
 import { errorBody } from './fault-reply.js';
 import { shortAnswer } from './gold-reply.js';
 import type { ParsedRequest, ScriptReply } from './types.js';
@@ -42,15 +43,14 @@ export async function loadReplayScript(file: string): Promise<ReplayScript> {
   } catch (error) {
     throw new InputError([{ file, field: '', expected: 'JSON', received: (error as Error).message }]);
   }
-  const parsed = ReplayFile.safeParse(json);
+  const parsed = ReplayFile.safeParse(json, { reportInput: true });
   if (!parsed.success) {
+    // a reply of the wrong shape is named with the shape a reply has; everything else as the schema says
     throw new InputError(
-      parsed.error.issues.map((issue) => ({
-        file,
-        field: issue.path.join('.'),
-        expected: issue.path.length === 2 ? REPLY_SHAPE : issue.message,
-        received: JSON.stringify(valueAt(json, issue.path))?.slice(0, 80) ?? 'nothing',
-      })),
+      toInputIssues(file, parsed.error).map((issue, i) =>
+        parsed.error.issues[i]?.path.length === 2
+          ? { ...issue, expected: REPLY_SHAPE, received: JSON.stringify(valueAt(json, parsed.error.issues[i]!.path))?.slice(0, 80) ?? 'nothing' }
+          : issue),
     );
   }
   const replies = parsed.data.replies;

@@ -2,6 +2,7 @@ import { appendFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { InputError, UserError } from '../errors.js';
+import { toInputIssues } from '../util/index.js';
 import { FAULT_SCRIPTS } from './fault-reply.js';
 import { DEFAULT_SESSION, startModelServer } from './start-model-server.js';
 import type { GoldSession, ServedRequest } from './types.js';
@@ -48,6 +49,9 @@ export async function modelServerCommand(flags: ModelServerFlags, io: ModelServe
   }).catch((error: unknown) => {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES') throw new UserError(`cannot listen on ${flags.host}:${flags.port} (${code}): choose another --port`, { cause: error });
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EADDRNOTAVAIL' || code === 'EAI_NONAME') {
+      throw new UserError(`--host ${flags.host}: not an address of this machine (${code}); expected e.g. 127.0.0.1, 0.0.0.0 or ::1`, { cause: error });
+    }
     throw error;
   });
   if (session !== null) server.registerSession(DEFAULT_SESSION, session);
@@ -71,9 +75,9 @@ async function readSession(file: string): Promise<GoldSession> {
   } catch (error) {
     throw new UserError(`${file}: cannot read the session file as JSON: ${(error as Error).message}`, { cause: error });
   }
-  const parsed = GoldSessionFile.safeParse(json);
+  const parsed = GoldSessionFile.safeParse(json, { reportInput: true });
   if (!parsed.success) {
-    throw new InputError(parsed.error.issues.map((i) => ({ file, field: i.path.join('.'), expected: i.message, received: 'another value' })));
+    throw new InputError(toInputIssues(file, parsed.error));
   }
   return parsed.data;
 }

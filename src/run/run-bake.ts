@@ -1,3 +1,4 @@
+import { statfsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Agent } from '../agents/index.js';
@@ -126,13 +127,14 @@ async function runOne(
   const scratchDir = path.join(shared.scratch, spec.id);
   const startedAt = new Date().toISOString();
   const taskLock = options.lock.tasks[task.id];
+  if ('error' in prepared) {
+    const record = voidRecord(options, spec, task, startedAt, 'setup-failed', prepared.error, shared);
+    store.saveRun(record, [], [], artifactsDir);
+    return { record };
+  }
+  let done: Awaited<ReturnType<typeof runTask>> | { record: RunRecord; error: Error };
   try {
-    if ('error' in prepared) {
-      const record = voidRecord(options, spec, task, startedAt, 'setup-failed', prepared.error, shared);
-      store.saveRun(record, [], [], artifactsDir);
-      return { record };
-    }
-    const result = await runTask({
+    done = await runTask({
       runId: spec.id,
       suite,
       task,
@@ -150,16 +152,42 @@ async function runOne(
       artifactsDir,
       runtime: { ...options.runtime, sandbox: options.isolation.sandbox.name },
     });
-    store.saveRun(result.record, result.sessions, result.checks, artifactsDir);
-    return { record: result.record };
   } catch (error) {
-    const record = voidRecord(options, spec, task, startedAt, 'infra-error', (error as Error).message, shared);
-    store.saveRun(record, [], [], artifactsDir);
-    return { record, error: error as Error };
+    // the results folder's disk is full or failing: not this run's verdict; the bake stops and resuming redoes the run
+    if (isStorageFailure(error, store.dir)) throw error;
+    done = { record: voidRecord(options, spec, task, startedAt, 'infra-error', (error as Error).message, shared), error: error as Error };
   } finally {
     await disposeScratch(scratchDir);
   }
+  // saved once, outside the catch: a save that fails part-way is never retried over a moved folder
+  if ('error' in done) store.saveRun(done.record, [], [], artifactsDir);
+  else store.saveRun(done.record, done.sessions, done.checks, artifactsDir);
+  return 'error' in done ? { record: done.record, error: done.error } : { record: done.record };
 }
+
+/**
+ * True when `error` is the results folder's disk failing, not the run: SQLite's full disk or I/O
+ * error, an I/O error or a read-only file system under the folder, or a full disk while the results folder's own file
+ * system has next to no space left (an agent fills only its own quota'd workspace, whose
+ * errors are its failure, and can never fill the results disk: its output is capped).
+ */
+function isStorageFailure(error: unknown, resultsDir: string): boolean {
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code !== 'string') return false;
+  if (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR')) return true;
+  if (!['ENOSPC', 'EDQUOT', 'EIO', 'EROFS'].includes(code)) return false;
+  const at = (error as { path?: unknown }).path;
+  if (code === 'EROFS' || code === 'EIO') return typeof at === 'string' && at.startsWith(resultsDir + path.sep);
+  try {
+    const fs = statfsSync(resultsDir);
+    return fs.bavail * fs.bsize < LOW_SPACE_BYTES;
+  } catch {
+    return true;
+  }
+}
+
+/** Free space under which a full-disk error is the results disk's (4 MiB). */
+const LOW_SPACE_BYTES = 4 * 1024 * 1024;
 
 /** State the runs of one bake share. */
 interface Shared {

@@ -38,4 +38,37 @@ describe('bad input', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/not a results folder/);
   });
+
+  it('refuses --out that is a file, and a model server port or host it cannot use, with a sentence (exit 2)', async () => {
+    const dir = await tempDir();
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(path.join(dir, 'a-file'), '');
+    const out = await bakeoff(['run', path.join(ROOT, 'examples/starter'), '--agent', 'noop', '--out', path.join(dir, 'a-file')]);
+    expect(out.exitCode).toBe(2);
+    expect(out.stderr).toContain(`${path.join(dir, 'a-file')}: not a folder`);
+    const port = await bakeoff(['model-server', '--port', '99999']);
+    expect(port.exitCode).toBe(2);
+    expect(port.stderr).toMatch(/--port <n>' argument '99999' is invalid\. expected a port from 1 to 65535/);
+    for (const host of ['999.1.1.1', '10.255.255.254']) {
+      const r = await bakeoff(['model-server', '--host', host, '--port', '18799']);
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^bakeoff: --host ${host.replaceAll('.', '\\.')}: not an address of this machine \\((ENOTFOUND|EAI_AGAIN|EADDRNOTAVAIL)\\)`));
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('names the field of a malformed scripted session and replay script, with what arrived (exit 2)', async () => {
+    const dir = await tempDir();
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(path.join(dir, 'session.json'), JSON.stringify({ workspace: '/w', edits: [{ path: 'a.js', before: 1 }] }));
+    await writeFile(path.join(dir, 'replay.json'), JSON.stringify({ replies: [{ tool: { x: 1 } }] }));
+    const session = await bakeoff(['model-server', '--session', path.join(dir, 'session.json'), '--port', '18798']);
+    expect(session.exitCode).toBe(2);
+    expect(session.stderr).toContain('session.json: edits.0.before: expected string, received number 1');
+    expect(session.stderr).toContain('session.json: edits.0.after: expected string, received nothing (field missing)');
+    expect(session.stderr).not.toContain('Invalid input');
+    const replay = await bakeoff(['model-server', '--script', path.join(dir, 'replay.json'), '--port', '18798']);
+    expect(replay.exitCode).toBe(2);
+    expect(replay.stderr).toContain('replay.json: replies.0: expected {"text"}, {"tool": {"name", "args"}} or {"status", "body"?, "headers"?}, received {"tool":{"x":1}}');
+  });
 });

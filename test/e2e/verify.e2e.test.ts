@@ -2,6 +2,7 @@ import { appendFile, cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bakeoff, copySuite, FIXTURES, tempDir } from './helpers.js';
 
@@ -157,6 +158,30 @@ describe('bakeoff verify', () => {
     expect(storedRuns(results).size).toBe(4);
     const report = await bakeoff(['report', results]);
     expect(report.exitCode, report.stderr).toBe(0);
+  });
+
+  it('stops at a full results disk with a sentence (exit 3), keeps every finished run, and resumes once there is space', async () => {
+    const mountpoint = await tempDir('bakeoff-full-disk-');
+    await execa('mount', ['-t', 'tmpfs', '-o', 'size=250k', 'tmpfs', mountpoint]);
+    try {
+      const results = path.join(mountpoint, 'results');
+      const args = ['run', suite, '--agent', 'gold', '--agent', 'noop', '--runs', '1', '--out', results];
+      const full = await bakeoff(args);
+      expect(full.exitCode, full.stderr).toBe(3);
+      expect(full.stderr).toMatch(/^bakeoff: the disk is full( \(.*\))? \((SQLITE_FULL|ENOSPC)\): free some space, then run the same `bakeoff run` again: every finished run is kept and the rest resumes$/m);
+      expect(full.stderr).not.toMatch(/internal error|\n\s+at /);
+      const kept = storedRuns(results).size;
+      expect(kept).toBeLessThan(4);
+      await execa('mount', ['-o', 'remount,size=32m', mountpoint]);
+      const resumed = await bakeoff(args);
+      expect(resumed.exitCode, resumed.stderr).toBe(0);
+      expect(resumed.stdout).toContain(`(${4 - kept} run(s) this time, ${kept} already done)`);
+      const verify = await bakeoff(['verify', results]);
+      expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
+      expect(verify.stdout).toBe('verified 4 runs: 0 mismatches (4 re-graded, 0 on points only, 0 void: checksums only)');
+    } finally {
+      await execa('umount', ['-l', mountpoint]);
+    }
   });
 
   it('refuses a suite whose hash is not the runs\' suite hash (exit 2)', async () => {

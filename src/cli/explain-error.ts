@@ -1,0 +1,35 @@
+/**
+ * The sentence for an error the environment caused that reached the CLI as a plain Node or
+ * SQLite error (no bakeoff class): a full disk, a read-only or forbidden path, too many open
+ * files, a damaged database. Null for anything else, which stays a bug of bakeoff's. Nothing
+ * finished is lost in any of these cases (each run is stored whole or not at all), so the
+ * sentence says how to go on.
+ */
+export function explainEnvironmentError(error: unknown, command: string | null): string | null {
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code !== 'string') return null;
+  const where = typeof (error as { path?: unknown }).path === 'string' ? ` (${(error as { path: string }).path})` : '';
+  const again = command ? `, then run the same \`bakeoff ${command}\` again: every finished run is kept and the rest resumes` : ', then run the same command again';
+  switch (code) {
+    case 'ENOSPC':
+    case 'EDQUOT':
+    case 'SQLITE_FULL':
+      return `the disk is full${where} (${code}): free some space${again}`;
+    case 'EROFS':
+      return `a file system bakeoff must write to is read-only${where} (${code}): choose a writable folder (--out)`;
+    case 'EACCES':
+    case 'EPERM':
+      return `permission denied${where} (${code}): bakeoff needs to write there (run as root, see \`bakeoff doctor\`), or choose another folder`;
+    case 'EMFILE':
+    case 'ENFILE':
+      return `too many open files (${code}): raise the limit (ulimit -n) or lower --concurrency${again}`;
+    case 'SQLITE_CORRUPT':
+    case 'SQLITE_NOTADB':
+      return `a results database is damaged (SQLite: ${(error as Error).message}): restore it from a backup, or bake into a new folder (--out)`;
+    case 'SQLITE_IOERR':
+    case 'EIO':
+      return `the disk reported an I/O error${where} (${code}): check the disk${again}`;
+    default:
+      return null;
+  }
+}
