@@ -1,8 +1,9 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError, type InputIssue } from '../errors.js';
 import { canonicalJson, sha256, exists, listTree, readYamlFile } from '../util/index.js';
 import { ALWAYS_PROTECTED, ID_PATTERN, keysAt, SuiteManifest, TaskManifest } from './schema.js';
+import { readPrompt } from './read-prompt.js';
 import { hashSuite, hashTask } from './suite-hash.js';
 import type { Order, Suite, Task } from './types.js';
 
@@ -80,10 +81,7 @@ async function loadOrders(ordersDir: string, issues: InputIssue[]): Promise<Orde
       if (!(await exists(file))) issues.push({ file, field: '', expected: 'a file', received: 'no such file' });
     }
     const hiddenFiles = (await isDir(hiddenDir)) ? (await listTree(hiddenDir)).map((e) => e.rel) : [];
-    const prompt = (await exists(promptPath)) ? await readFile(promptPath, 'utf8') : '';
-    if (prompt.trim() === '' && (await exists(promptPath))) {
-      issues.push({ file: promptPath, field: '', expected: 'the problem statement', received: 'an empty file' });
-    }
+    const prompt = (await exists(promptPath)) ? await readPrompt(promptPath, issues) : '';
     orders.push({ index, dir, prompt, promptPath, hiddenDir, hiddenFiles, goldPatchPath });
   }
   return orders;

@@ -71,4 +71,20 @@ describe('bad input', () => {
     expect(replay.exitCode).toBe(2);
     expect(replay.stderr).toContain('replay.json: replies.0: expected {"text"}, {"tool": {"name", "args"}} or {"status", "body"?, "headers"?}, received {"tool":{"x":1}}');
   });
+
+  it('rejects a prompt that is not UTF-8, or too big for every agent to receive, before anything runs (exit 2)', async () => {
+    const { copySuite } = await import('./helpers.js');
+    const { writeFile } = await import('node:fs/promises');
+    const suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
+    const latin1 = path.join(suite, 'tasks/add/orders/1/prompt.md');
+    await writeFile(latin1, Buffer.concat([Buffer.from('Make add work for the caf'), Buffer.from([0xe9]), Buffer.from(' menu.\n')]));
+    const huge = path.join(suite, 'tasks/py-add/orders/1/prompt.md');
+    await writeFile(huge, 'Fix it.\n' + 'context line\n'.repeat(400_000));
+    for (const command of ['validate', 'run']) {
+      const r = await bakeoff(command === 'run' ? ['run', suite, '--agent', 'gold', '--out', await tempDir()] : ['validate', suite]);
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`${latin1}: expected UTF-8 text, received a byte that is not UTF-8 (0xe9) at offset 25, line 1`);
+      expect(r.stderr).toContain(`${huge}: expected a prompt of at most 98304 bytes (96 KiB), received 5200008 bytes`);
+    }
+  });
 });

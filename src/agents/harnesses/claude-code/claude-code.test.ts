@@ -100,13 +100,14 @@ describe('setup', () => {
     baseUrl: 'http://127.0.0.1:9', apiKey: 'k', prices: null,
   };
 
-  it('runs print mode with the stream-json events and the effort flag', () => {
+  it('runs print mode with the stream-json events and the effort flag, the prompt on stdin', () => {
     const setup = claudeCode.setup(input);
     expect(setup.argv).toEqual([
       '/bin/sh', '-c', expect.stringContaining('IS_SANDBOX=1'),
       '/opt/claude/node_modules/.bin/claude', '-p', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions',
-      '--model', 'claude-opus-4-7', '--effort', 'xhigh', '--', 'Do it',
+      '--model', 'claude-opus-4-7', '--effort', 'xhigh',
     ]);
+    expect(setup.stdin).toBe('Do it');
     expect(setup.env).not.toHaveProperty('IS_SANDBOX');
     expect(setup.env).toMatchObject({ ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', ANTHROPIC_API_KEY: 'k', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' });
     expect(setup.homeFiles).toEqual({});

@@ -21,7 +21,9 @@ const SET_IS_SANDBOX_WHEN_ROOT = 'if [ "$(id -u)" = 0 ]; then export IS_SANDBOX=
  * - `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1` alone removed every outside connection
  *   (telemetry, update check, the `/api/hello` pre-warm); see agent-clis.md §3.1.
  * - Retries stay as shipped (`CLAUDE_CODE_MAX_RETRIES` unset).
- * - `--` ends the options, so a prompt that starts with `-` is still the prompt, verbatim.
+ * - The prompt goes on stdin, which `claude -p` reads byte-exact when no prompt argument is given
+ *   (measured: a 180 KB prompt with leading spaces, a leading `-`, `@…` and trailing blank
+ *   lines arrived unchanged): no argument-size limit (E2BIG), nothing for the option parser.
  */
 export function setupClaudeCode(input: SetupInput): HarnessSetup {
   return {
@@ -35,9 +37,8 @@ export function setupClaudeCode(input: SetupInput): HarnessSetup {
       '--dangerously-skip-permissions',
       '--model', input.model,
       ...(input.effort === null ? [] : ['--effort', input.effort]),
-      '--',
-      input.prompt,
     ],
+    stdin: input.prompt,
     env: {
       ANTHROPIC_BASE_URL: input.baseUrl,
       ANTHROPIC_API_KEY: input.apiKey,

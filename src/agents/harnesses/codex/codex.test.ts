@@ -70,12 +70,13 @@ describe('setup', () => {
     baseUrl: 'http://127.0.0.1:9', apiKey: 'k', prices: null,
   };
 
-  it('runs exec --json in the workspace with the effort as a config override', () => {
+  it('runs exec --json in the workspace with the effort as a config override, the prompt on stdin', () => {
     const setup = codex.setup(input);
     expect(setup.argv).toEqual([
       '/opt/codex/node_modules/.bin/codex', 'exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox',
-      '-m', 'gpt-5.5', '-C', '/w', '-c', 'model_reasoning_effort="xhigh"', '--', 'Do it',
+      '-m', 'gpt-5.5', '-C', '/w', '-c', 'model_reasoning_effort="xhigh"',
     ]);
+    expect(setup.stdin).toBe('Do it');
     expect(setup.env).toEqual({ CODEX_HOME: '/home/a/.codex', BAKEOFF_API_KEY: 'k' });
   });
 

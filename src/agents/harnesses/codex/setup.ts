@@ -20,7 +20,8 @@ const STREAM_MAX_RETRIES = 5;
  * ignores `OPENAI_BASE_URL` and, redirected with `openai_base_url`, tries WebSockets first
  * (agent-clis.md §3.2); a custom provider posts straight to `<base>/v1/responses`.
  * `analytics.enabled = false` and `features.plugins = false` removed every outside lookup.
- * `--dangerously-bypass-approvals-and-sandbox`: bakeoff's sandbox replaces Codex's own.
+ * `--dangerously-bypass-approvals-and-sandbox`: bakeoff's sandbox replaces Codex's own. The
+ * prompt goes on stdin, which `codex exec` reads byte-exact when no prompt argument is given.
  */
 export function setupCodex(input: SetupInput): HarnessSetup {
   const codexHome = path.posix.join(input.home, '.codex');
@@ -35,9 +36,8 @@ export function setupCodex(input: SetupInput): HarnessSetup {
       '-m', input.model,
       '-C', input.workspace,
       ...(input.effort === null ? [] : ['-c', `model_reasoning_effort=${tomlString(input.effort)}`]),
-      '--',
-      input.prompt,
     ],
+    stdin: input.prompt,
     env: { CODEX_HOME: codexHome, [KEY_VARIABLE]: input.apiKey },
   };
 }

@@ -90,6 +90,7 @@ describe('efforts and their thinking settings', () => {
     });
     const setup = geminiCli.setup(input);
     expect(setup.env).toEqual({ GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:9', GEMINI_API_KEY: 'k' });
-    expect(setup.argv).toEqual(['/opt/g/node_modules/.bin/gemini', '--prompt=Do it', '--output-format', 'stream-json', '--yolo', '-m', 'gemini-2.5-pro']);
+    expect(setup.argv).toEqual(['/opt/g/node_modules/.bin/gemini', '--prompt=', '--output-format', 'stream-json', '--yolo', '-m', 'gemini-2.5-pro']);
+    expect(setup.stdin).toBe('Do it');
   });
 });
