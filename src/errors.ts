@@ -46,3 +46,9 @@ export class ResultsBusyError extends UserError {
   override readonly code = 'E_RESULTS_BUSY';
   override readonly name = 'ResultsBusyError';
 }
+
+/** Work refused because bakeoff is stopping (SIGINT, SIGTERM): nothing new is recorded. */
+export class StoppingError extends Error {
+  readonly code = 'E_STOPPING';
+  override readonly name = 'StoppingError';
+}

@@ -1,7 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { baseEnv, runPool, prepareTask } from '../run/index.js';
-import { type Isolation, disposeScratch, scratchRoot } from '../sandbox/index.js';
+import { type Isolation, disposeScratch, freshScratchRoot } from '../sandbox/index.js';
 import { admitChecksTask, type NotedAdmission } from './admit-checks-task.js';
 import { admitTask } from './admit-task.js';
 import { compareLocks, type LockDifference, admissionFromLock, lockFromAdmissions, readLockFile, writeLock, LOCK_FILE, type SuiteLock, renderTasksMd, type Suite } from '../suite/index.js';
@@ -65,7 +65,7 @@ export interface ValidateResult {
 export async function validateSuite(suite: Suite, options: ValidateOptions): Promise<ValidateResult> {
   const env = baseEnv();
   const admissions = new Map<string, NotedAdmission>(options.tasks ? await keptAdmissions(suite, options.tasks) : []);
-  const scratch = await scratchRoot(`validate ${process.pid} ${Date.now()}`);
+  const scratch = await freshScratchRoot(`validate ${process.pid} ${Date.now()}`);
   try {
     await runPool(suite.tasks.filter((t) => !admissions.has(t.id)), options.concurrency, async (task) => {
       const admission = withoutScratch(await admitOne(suite, task, { ...options, env, scratch }), scratch);

@@ -7,9 +7,11 @@ export interface CliIo {
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
+  /** Stop cleanly on SIGINT / SIGTERM (the real process; not when main runs inside a test). */
+  readonly handleSignals?: boolean;
 }
 
-export const EXIT = { ok: 0, checksFailed: 1, usage: 2, infra: 3 } as const;
+export const EXIT = { ok: 0, checksFailed: 1, usage: 2, infra: 3, interrupted: 130 } as const;
 
 /** Prepared repos and validation scratch: `$BAKEOFF_CACHE_DIR`, else `~/.cache/bakeoff`. */
 export function cacheDir(io: CliIo): string {

@@ -1,11 +1,15 @@
 import { Command, CommanderError, Option } from 'commander';
 import { InfraError, UserError } from '../errors.js';
-import { escapeControl } from '../util/index.js';
+import { escapeControl, isStopping } from '../util/index.js';
 import { BAKEOFF_VERSION } from '../version.js';
 import { explainEnvironmentError } from './explain-error.js';
+import { stopOnSignals } from './stop-on-signals.js';
 import { EXIT, OUTPUT_FORMATS, parsePort, parsePositiveInt, type CliIo } from './io.js';
 
-const defaultIo = (): CliIo => ({ stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env });
+const defaultIo = (): CliIo => ({ stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env, handleSignals: true });
+
+/** The commands that run sandboxes: a signal stops them cleanly (model-server handles its own). */
+const SANDBOX_COMMANDS = new Set(['run', 'validate', 'verify', 'publish']);
 
 /**
  * Parses argv, runs one command, and maps every error to an exit code. The only catch. Each
@@ -115,11 +119,14 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
       code = await (await import('../model-server/index.js')).modelServerCommand(flags, io);
     });
 
+  const unhandle = io.handleSignals && SANDBOX_COMMANDS.has(argv[0] ?? '') ? stopOnSignals(io.stderr, argv) : () => {};
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return code;
   } catch (error) {
-    return reportError(error, io, argv[0] !== undefined && !argv[0].startsWith("-") ? argv[0] : null);
+    return reportError(error, io, argv[0] !== undefined && !argv[0].startsWith('-') ? argv[0] : null);
+  } finally {
+    unhandle();
   }
 }
 
@@ -128,6 +135,8 @@ function collect(value: string, previous: string[]): string[] {
 }
 
 function reportError(error: unknown, io: CliIo, command: string | null): number {
+  // a stop (SIGINT, SIGTERM) is under way: what it cut short is not an error to report; the stop says what happened
+  if (isStopping()) return EXIT.interrupted;
   if (error instanceof CommanderError) {
     return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
   }

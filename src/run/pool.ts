@@ -1,6 +1,9 @@
+import { isStopping } from '../util/index.js';
+
 /**
  * Runs `work` over `items` with at most `concurrency` at once. When one item throws, no new
- * item is started; the ones already running finish, and then the first error is thrown.
+ * item is started; the ones already running finish, and then the first error is thrown. Nor
+ * is one started once bakeoff is stopping (SIGINT).
  */
 export async function runPool<T>(
   items: readonly T[],
@@ -10,7 +13,7 @@ export async function runPool<T>(
   let next = 0;
   let failure: { readonly error: unknown } | null = null;
   const worker = async (): Promise<void> => {
-    while (failure === null && next < items.length) {
+    while (failure === null && next < items.length && !isStopping()) {
       const item = items[next++]!;
       try {
         await work(item);

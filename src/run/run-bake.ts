@@ -1,9 +1,8 @@
 import { statfsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Agent } from '../agents/index.js';
 import { planRuns, type RunSpec } from '../plan/index.js';
-import { type Isolation, disposeScratch, scratchRoot, type SetupProgress } from '../sandbox/index.js';
+import { type Isolation, disposeScratch, freshScratchRoot, type SetupProgress } from '../sandbox/index.js';
 import type { Store, ResultsLock } from '../store/index.js';
 import type { SuiteLock, Order, Suite, Task } from '../suite/index.js';
 import { createBudget, type Budget } from './budget.js';
@@ -84,9 +83,7 @@ export async function runBake(options: BakeOptions): Promise<BakeSummary> {
 
   // One scratch root per results folder: what a killed bake left behind is cleared here — only
   // ever by the holder of the folder's lock, so never under a live bake's feet.
-  const scratch = await scratchRoot(`bake ${store.dir}`);
-  await disposeScratch(scratch);
-  await mkdir(scratch, { recursive: true, mode: 0o711 });
+  const scratch = await freshScratchRoot(`bake ${store.dir}`);
   const workspaceMode = await probeWorkspaceMode(scratch, options.isolation);
   const env = baseEnv();
   const prepared = new Map<string, { repo: string } | { error: string }>();

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InfraError } from '../errors.js';
+import { holdResource } from '../util/index.js';
 
 /** Resource limits for one sandboxed command. */
 export interface Limits {
@@ -38,11 +39,19 @@ export function cgroupVersion(): 1 | 2 | null {
   return null;
 }
 
+/** A cgroup for one command, held until it is destroyed so that a stop (SIGINT) removes it too. */
 export async function createCommandCgroup(name: string, limits: Limits): Promise<CommandCgroup> {
   const version = cgroupVersion();
-  if (version === 1) return createV1(name, limits);
-  if (version === 2) return createV2(name, limits);
-  throw new InfraError(`no usable cgroups under ${ROOT} (need memory, pids, cpu and freezer)`);
+  if (version !== 1 && version !== 2) throw new InfraError(`no usable cgroups under ${ROOT} (need memory, pids, cpu and freezer)`);
+  const group = version === 1 ? await createV1(name, limits) : await createV2(name, limits);
+  const release = holdResource(() => group.destroy());
+  return {
+    ...group,
+    destroy: async () => {
+      release();
+      await group.destroy();
+    },
+  };
 }
 
 async function createV1(name: string, limits: Limits): Promise<CommandCgroup> {

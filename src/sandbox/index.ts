@@ -10,5 +10,5 @@ export { prepareRepo } from './prepare-repo.js';
 export type { PrepareResult, SetupProgress } from './prepare-repo.js';
 export { requireTools } from './require-tools.js';
 export type { Bind, ClockShift, ExecResult, Sandbox } from './types.js';
-export { createBoundedDir, createWorkspace, disposeScratch, scratchRoot } from './workspace.js';
+export { createBoundedDir, createWorkspace, disposeScratch, freshScratchRoot, scratchRoot, sweepStaleScratch } from './workspace.js';
 export type { Owner, Workspace, WorkspaceOptions } from './workspace.js';

@@ -1,6 +1,7 @@
 import type { Controls } from '../suite/index.js';
 import { createBwrapSandbox } from './bwrap-sandbox.js';
 import { sweepStaleCgroups } from './cgroups.js';
+import { sweepStaleScratch } from './workspace.js';
 import { createProcessSandbox } from './process-sandbox.js';
 import { toolchainMounts } from './toolchains.js';
 import type { Sandbox } from './types.js';
@@ -30,6 +31,8 @@ const MB = 1024 * 1024;
 export async function createIsolation(options: IsolationOptions): Promise<Isolation> {
   const { controls } = options;
   const setup = createProcessSandbox();
+  // what a killed bakeoff left (mounts, scratch folders) goes before anything new is made
+  await sweepStaleScratch();
   if (options.unsafe) return { sandbox: setup, setup, workspace: { owner: null, diskBytes: controls.diskMb * MB } };
   const uid = options.uid ?? DEFAULT_SANDBOX_UID;
   await sweepStaleCgroups();

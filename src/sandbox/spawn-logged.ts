@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { InfraError } from '../errors.js';
-import { LIFELINE_FD } from '../util/index.js';
+import { InfraError, StoppingError } from '../errors.js';
+import { holdProcess, isStopping, LIFELINE_FD } from '../util/index.js';
 import type { ExecRequest, ExecResult } from './types.js';
 
 const TAIL_BYTES = 64 * 1024;
@@ -35,6 +35,7 @@ export async function spawnLogged(options: {
   /** Kill the group when this aborts (the caller knows the outcome already). */
   readonly signal?: AbortSignal;
 }): Promise<SpawnLoggedResult> {
+  if (isStopping()) throw new StoppingError(`not starting ${options.argv[0]}: bakeoff is stopping`);
   // `exec 2>&1` in a shell first: one pipe for both streams keeps their order
   const argv = ['/bin/sh', '-c', 'exec 2>&1; exec "$@"', 'bakeoff-logged', ...options.argv];
   const log = await createCappedLog(options.outputPath, options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
@@ -53,6 +54,8 @@ export async function spawnLogged(options: {
         // already gone
       }
     };
+    // a stop (SIGINT) kills the group too; nothing of it then outlives bakeoff
+    const release = holdProcess(killGroup);
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup();
@@ -80,6 +83,7 @@ export async function spawnLogged(options: {
       // 'close': the process ended and its pipe is drained (every descendant holding it is gone)
       child.once('close', (code, sig) => resolve({ exitCode: code, signal: sig }));
     }).finally(() => {
+      release();
       clearTimeout(timer);
       clearTimeout(idle);
       options.signal?.removeEventListener('abort', onAbort);

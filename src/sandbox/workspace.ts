@@ -1,8 +1,8 @@
-import { chmod, mkdir, readFile, rm, statfs } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rm, statfs, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { InfraError } from '../errors.js';
-import { sha256, execFileWithParent } from '../util/index.js';
+import { InfraError, StoppingError } from '../errors.js';
+import { currentProcess, holdResource, isStopping, judgeProcess, sha256, execFileWithParent, type ProcessIdentity } from '../util/index.js';
 
 const run = execFileWithParent;
 
@@ -42,6 +42,7 @@ let overlayWorks: boolean | undefined;
  * Where overlayfs cannot be mounted (not root), `ws` is a full copy instead.
  */
 export async function createWorkspace(preparedRepo: string, scratchDir: string, options: WorkspaceOptions): Promise<Workspace> {
+  if (isStopping()) throw new StoppingError(`not making a workspace in ${scratchDir}: bakeoff is stopping`);
   await mkdir(scratchDir, { recursive: true, mode: 0o711 });
   const merged = path.join(scratchDir, 'ws');
   const layer = path.join(scratchDir, 'layer');
@@ -85,6 +86,7 @@ export async function createWorkspace(preparedRepo: string, scratchDir: string, 
  * folder ({@link disposeScratch} unmounts it).
  */
 export async function createBoundedDir(dir: string, bytes: number, mode: number): Promise<void> {
+  if (isStopping()) throw new StoppingError(`not mounting ${dir}: bakeoff is stopping`);
   await mkdir(dir, { recursive: true, mode });
   if (process.getuid?.() === 0) await run('mount', ['-t', 'tmpfs', '-o', `size=${bytes},mode=${mode.toString(8)}`, 'bakeoff-bounded', dir]);
 }
@@ -104,8 +106,52 @@ export async function chownTree(dirs: readonly string[], owner: Owner): Promise<
   await run('chown', ['-R', '-h', `${owner.uid}:${owner.gid}`, ...dirs]);
 }
 
-/** Unmounts anything mounted under `dir` (deepest first) and deletes it. */
+/** Held scratch roots (see {@link freshScratchRoot}) and how to let go of each. */
+const held = new Map<string, () => void>();
+
+/**
+ * {@link scratchRoot} emptied of whatever an earlier process left in it, owned by this process
+ * (`<root>.owner` says who, so {@link sweepStaleScratch} can clear it after a kill -9) and held
+ * for a stop (SIGINT) to dispose of. Dispose of it with {@link disposeScratch}.
+ */
+export async function freshScratchRoot(key: string): Promise<string> {
+  const dir = await scratchRoot(key);
+  await disposeScratch(dir);
+  await mkdir(dir, { recursive: true, mode: 0o711 });
+  await writeFile(`${dir}.owner`, JSON.stringify(currentProcess()));
+  held.set(dir, holdResource(() => disposeScratch(dir)));
+  return dir;
+}
+
+/**
+ * Disposes of every scratch root whose owner is gone (a bakeoff killed before it could clean
+ * up: its mounts and folders). Returns how many it removed. Roots of live processes, of
+ * other hosts and of bakeoffs older than owner files are left alone.
+ */
+export async function sweepStaleScratch(): Promise<number> {
+  const base = path.join(os.tmpdir(), 'bakeoff-scratch');
+  let removed = 0;
+  for (const name of await readdir(base).catch(() => [] as string[])) {
+    if (!name.endsWith('.owner')) continue;
+    const dir = path.join(base, name.slice(0, -'.owner'.length));
+    let owner: ProcessIdentity;
+    try {
+      owner = JSON.parse(await readFile(path.join(base, name), 'utf8')) as ProcessIdentity;
+    } catch {
+      continue;
+    }
+    if (judgeProcess(owner) !== 'gone') continue;
+    await disposeScratch(dir);
+    removed++;
+  }
+  return removed;
+}
+
+/** Unmounts anything mounted under `dir` (deepest first) and deletes it (and, for a held root, its owner file). */
 export async function disposeScratch(dir: string): Promise<void> {
+  const release = held.get(dir);
+  held.delete(dir);
+  release?.();
   for (const mountPoint of await mountsUnder(dir)) {
     try {
       await run('umount', ['-l', mountPoint]);
@@ -114,6 +160,7 @@ export async function disposeScratch(dir: string): Promise<void> {
     }
   }
   await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+  await rm(`${dir}.owner`, { force: true });
 }
 
 async function mountsUnder(dir: string): Promise<string[]> {

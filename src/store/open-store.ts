@@ -1,7 +1,8 @@
 import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { UserError } from '../errors.js';
+import { StoppingError, UserError } from '../errors.js';
+import { holdLastStep, isStopping } from '../util/index.js';
 import type { AgentInfo, Outcome, RunRecord, TokenUsage } from '../types.js';
 import { digestArtifacts, type ArtifactDigest } from './artifact-digests.js';
 import { damagedDatabase, isDamage, refuseLostDatabase, requireIntact } from './check-store.js';
@@ -190,16 +191,24 @@ export function openStore(dir: string, options: { create: boolean }): Store {
     },
   );
 
+  /** Temp artifacts folders not yet moved into place, and how to let go of each. */
+  const temps = new Map<string, () => void>();
   return {
     dir,
     runsDir,
     finishedRunIds: () => new Set(db.prepare('SELECT id FROM runs').pluck().all() as string[]),
     artifactsTempDir: (runId) => {
+      if (isStopping()) throw new StoppingError(`not starting run ${runId}: bakeoff is stopping`);
       const tmp = path.join(runsDir, `.tmp-${runId}-${process.pid}-${Date.now()}`);
       mkdirSync(tmp, { recursive: true });
+      temps.set(tmp, holdLastStep(() => rmSync(tmp, { recursive: true, force: true })));
       return tmp;
     },
     saveRun: (run, sessions, checks, artifactsTmp) => {
+      // once bakeoff is stopping, a run cut short must be redone on resume, never stored as it ended
+      if (isStopping()) throw new StoppingError(`not storing run ${run.id}: bakeoff is stopping`);
+      temps.get(artifactsTmp)?.();
+      temps.delete(artifactsTmp);
       const final = path.join(runsDir, run.id);
       const artifacts = digestArtifacts(artifactsTmp);
       rmSync(final, { recursive: true, force: true });

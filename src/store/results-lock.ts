@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ResultsBusyError, UserError } from '../errors.js';
-import { currentProcess, judgeProcess } from '../util/index.js';
+import { currentProcess, holdResource, judgeProcess } from '../util/index.js';
 import { refusal, type LockHolder } from './describe-holder.js';
 
 export type { LockHolder } from './describe-holder.js';
@@ -112,6 +112,8 @@ async function tryLock(root: string, command: string): Promise<Attempt> {
   writeFileSync(tmp, JSON.stringify(holder, null, 2) + '\n');
   renameSync(tmp, path.join(root, HOLDER_FILE));
   let held = true;
+  // a stop (SIGINT) lets go of the folder last, after everything made under it is undone
+  let letGo = (): void => {};
   const lock: ResultsLock = {
     dir: root,
     holder,
@@ -120,10 +122,12 @@ async function tryLock(root: string, command: string): Promise<Attempt> {
     release: () => {
       if (!held) return;
       held = false;
+      letGo();
       rmSync(path.join(root, HOLDER_FILE), { force: true });
       db.close();
     },
   };
+  letGo = holdResource(() => lock.release());
   return { lock };
 }
 

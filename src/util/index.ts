@@ -8,4 +8,5 @@ export { currentProcess, judgeProcess } from './process-identity.js';
 export type { ProcessIdentity } from './process-identity.js';
 export { readYamlFile } from './read-yaml-file.js';
 export { quoteNodeOption, quoteShellArg } from './shell-quote.js';
+export { finishStop, holdLastStep, holdProcess, holdResource, isStopping, stopEverything } from './shutdown.js';
 export { nearest, toInputIssues } from './zod-issues.js';

@@ -1,7 +1,6 @@
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from '../errors.js';
-import { type Isolation, disposeScratch, scratchRoot } from '../sandbox/index.js';
+import { type Isolation, disposeScratch, freshScratchRoot } from '../sandbox/index.js';
 import { prepareTask, baseEnv, generateChecks, type GeneratedSet, runPool } from '../run/index.js';
 import { compareArtifactDigests, digestArtifacts, type ArtifactMismatch, openStore, type Store } from '../store/index.js';
 import { loadSuite, readLock, type SuiteLock, type Controls, type Order, type Suite, type Task } from '../suite/index.js';
@@ -86,9 +85,7 @@ export async function verifyResults(resultsDir: string, options: VerifyOptions):
     const suite = await suiteOfRuns(store, runs, options.suiteDir);
     const lock = await readLock(suite);
     const isolation = await options.isolationFor(suite.controls);
-    const scratch = await scratchRoot(`verify ${store.dir}`);
-    await disposeScratch(scratch);
-    await mkdir(scratch, { recursive: true, mode: 0o711 });
+    const scratch = await freshScratchRoot(`verify ${store.dir}`);
     try {
       const ctx: Context = { store, suite, lock, isolation, scratch, env: baseEnv(), prepared: new Map(), checks: new Map() };
       await prepareTasks(ctx, runs, options.cacheDir);
