@@ -9,3 +9,4 @@ export type { ProcessIdentity } from './process-identity.js';
 export { readYamlFile } from './read-yaml-file.js';
 export { quoteNodeOption, quoteShellArg } from './shell-quote.js';
 export { nearest, toInputIssues } from './zod-issues.js';
+export { fitColumns, rowWidth, wrapWords, type ColumnFit, type FitColumn } from './fit-columns.js';
