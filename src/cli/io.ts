@@ -3,7 +3,7 @@ import { cacheDirOf, type Place } from '../api/index.js';
 
 /** Where a command writes: stdout for results, stderr for progress and warnings. */
 export interface CliIo {
-  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;

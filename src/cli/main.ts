@@ -52,6 +52,8 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--json', 'no progress; print a JSON summary', false)
     .option('--wait', 'when another bakeoff is using the results folder, wait for it to finish instead of refusing', false)
     .option('--unsafe-no-sandbox', 'development only: run agents and tests without the sandbox (recorded in every run)', false)
+    .option('--wide', 'print every column of the leaderboard at full width, even when it is wider than the terminal', false)
+    .option('--no-color', 'no ANSI styling (also when $NO_COLOR is set)')
     .action(async (suite: string, flags) => {
       code = await (await import('./commands/run.js')).runCommand(suite, flags, io);
     });
@@ -62,6 +64,8 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .addOption(new Option('--format <format>', 'output format').choices(OUTPUT_FORMATS).default('table'))
     .option('--out <path>', 'write to a file instead of stdout')
     .option('--compare <agents...>', 'paired comparison of two agent ids (A B): wins, ties, void, exact McNemar p, paired difference')
+    .option('--wide', 'print every column of the leaderboard at full width, even when it is wider than the terminal', false)
+    .option('--no-color', 'no ANSI styling (also when $NO_COLOR is set)')
     .action(async (results: string, flags) => {
       code = await (await import('./commands/report.js')).reportCommand(results, flags, io);
     });
@@ -103,6 +107,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .command('agents [action] [harnesses...]')
     .description('list agent specs and harnesses (installed versions, effort levels); `agents install [harness...]` installs the pinned CLIs')
     .option('--json', 'machine-readable output', false)
+    .option('--wide', 'print every column at full width, even when it is wider than the terminal', false)
     .action(async (action: string | undefined, harnesses: string[], flags) => {
       code = await (await import('./commands/agents.js')).agentsCommand(action, harnesses, flags, io);
     });

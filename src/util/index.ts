@@ -10,3 +10,4 @@ export { readYamlFile } from './read-yaml-file.js';
 export { quoteNodeOption, quoteShellArg } from './shell-quote.js';
 export { finishStop, holdLastStep, holdProcess, holdResource, isStopping, stopEverything } from './shutdown.js';
 export { nearest, toInputIssues } from './zod-issues.js';
+export { fitColumns, rowWidth, wrapWords, type ColumnFit, type FitColumn } from './fit-columns.js';

@@ -1,6 +1,9 @@
 import { UserError } from '../../errors.js';
 import { exampleOf, expectedHarness, HARNESS_NAMES, HARNESSES, installDirOf, installedVersion, installHarness, isHarnessName, SPEC_FORMS } from '../../agents/index.js';
 import { EXIT, type CliIo } from '../io.js';
+import { fitDefinitions, fitTable } from '../fit-table.js';
+import { screenOf, type ScreenFlags } from '../screen.js';
+import { wrapWords } from '../../util/index.js';
 
 const DESCRIPTIONS: Readonly<Record<(typeof SPEC_FORMS)[number], string>> = {
   gold: 'applies each order\'s reference change (must solve every admitted task)',
@@ -16,8 +19,8 @@ const DESCRIPTIONS: Readonly<Record<(typeof SPEC_FORMS)[number], string>> = {
  * installs the pinned CLIs from npm (every registered one when none is named). Each harness is
  * listed with its example model, to show its effort levels (levels can differ per model).
  */
-export async function agentsCommand(action: string | undefined, names: readonly string[], flags: { json: boolean }, io: CliIo): Promise<number> {
-  if (action === 'install') return install(names, flags, io);
+export async function agentsCommand(action: string | undefined, names: readonly string[], flags: { json: boolean } & ScreenFlags, io: CliIo): Promise<number> {
+  if (action === 'install') return installHarnesses(names, flags, io);
   if (action !== undefined && action !== 'list') throw new UserError(`agents: expected "install" or "list", received ${JSON.stringify(action)}`);
   const specs = SPEC_FORMS.map((spec) => ({ spec, description: DESCRIPTIONS[spec] }));
   const harnesses = await Promise.all(
@@ -31,18 +34,61 @@ export async function agentsCommand(action: string | undefined, names: readonly 
     io.stdout.write(JSON.stringify({ agents: specs, harnesses }, null, 2) + '\n');
     return EXIT.ok;
   }
-  io.stdout.write(specs.map((r) => `${r.spec.padEnd(28)} ${r.description}`).join('\n') + '\n\n');
-  io.stdout.write(`${'harness'.padEnd(12)} ${'pinned'.padEnd(45)} ${'installed'.padEnd(14)} ${'wire format'.padEnd(19)} effort levels (for the example model)\n`);
-  for (const h of harnesses) {
-    io.stdout.write(
-      `${h.harness.padEnd(12)} ${`${h.package}@${h.pinned}`.padEnd(45)} ${(h.installed ?? 'no').padEnd(14)} ${h.wireFormat.padEnd(19)} ${h.efforts.join(', ') || '(none)'}  (${h.exampleModel})\n`,
-    );
+  const { width } = screenOf(io, flags);
+  const install = 'install the pinned CLIs with: npx bakeoff agents install [harness...]';
+  const installNote = harnesses.some((h) => h.installed === null) ? ['', ...(width === undefined ? [install] : wrapWords(install, width))] : [];
+  if (width === undefined || wideLines(specs, harnesses).every((line) => line.length <= width)) {
+    io.stdout.write([...wideLines(specs, harnesses), ...installNote].join('\n') + '\n');
+    return EXIT.ok;
   }
-  if (harnesses.some((h) => h.installed === null)) io.stdout.write('\ninstall the pinned CLIs with: npx bakeoff agents install [harness...]\n');
+  const definitions = fitDefinitions(specs.map((r) => ({ name: r.spec, text: r.description })), 28, width);
+  const table = fitTable(
+    HARNESS_COLUMNS,
+    harnesses.map((h) => [h.harness, h.package, h.pinned, h.installed ?? 'no', h.wireFormat, h.efforts.join(', ') || '(none)', h.exampleModel]),
+    width,
+  );
+  io.stdout.write([...definitions, '', ...table, ...installNote].join('\n') + '\n');
   return EXIT.ok;
 }
 
-async function install(names: readonly string[], flags: { json: boolean }, io: CliIo): Promise<number> {
+/**
+ * The columns of the harness table on a screen too narrow for the full lines, in the order of
+ * the cells: harness, pinned and installed version always stay; the wire format leaves first,
+ * then the npm package, then the example model, then the effort levels.
+ */
+const HARNESS_COLUMNS = [
+  { header: 'harness', dropOrder: null },
+  { header: 'package', dropOrder: 1 },
+  { header: 'pinned', dropOrder: null },
+  { header: 'installed', dropOrder: null },
+  { header: 'wire format', dropOrder: 0 },
+  { header: 'effort levels', dropOrder: 3 },
+  { header: 'example model', dropOrder: 2 },
+];
+
+/** The full lines, as off a terminal and with --wide: specs and descriptions, then the harness table. */
+function wideLines(specs: readonly { spec: string; description: string }[], harnesses: readonly Harness[]): string[] {
+  return [
+    ...specs.map((r) => `${r.spec.padEnd(28)} ${r.description}`),
+    '',
+    `${'harness'.padEnd(12)} ${'pinned'.padEnd(45)} ${'installed'.padEnd(14)} ${'wire format'.padEnd(19)} effort levels (for the example model)`,
+    ...harnesses.map(
+      (h) => `${h.harness.padEnd(12)} ${`${h.package}@${h.pinned}`.padEnd(45)} ${(h.installed ?? 'no').padEnd(14)} ${h.wireFormat.padEnd(19)} ${h.efforts.join(', ') || '(none)'}  (${h.exampleModel})`,
+    ),
+  ];
+}
+
+interface Harness {
+  readonly harness: string;
+  readonly package: string;
+  readonly pinned: string;
+  readonly installed: string | null;
+  readonly wireFormat: string;
+  readonly exampleModel: string;
+  readonly efforts: readonly string[];
+}
+
+async function installHarnesses(names: readonly string[], flags: { json: boolean }, io: CliIo): Promise<number> {
   const unknown = names.filter((n) => !isHarnessName(n));
   if (unknown.length) throw new UserError(`agents install: expected harness names, each ${expectedHarness(unknown[0]!)}, received ${unknown.map((n) => JSON.stringify(n)).join(', ')}`);
   const wanted = names.length ? names.filter(isHarnessName) : HARNESS_NAMES;

@@ -5,8 +5,9 @@ import { UserError } from '../../errors.js';
 import { renderComparison, renderComparisonJson, renderComparisonMarkdown, renderJson, renderMarkdown, renderTable } from '../../report/index.js';
 import { createNotes, printNote } from '../notes.js';
 import { EXIT, placeOf, type CliIo, type OUTPUT_FORMATS } from '../io.js';
+import { screenOf, WIDE_HINT, type Screen, type ScreenFlags } from '../screen.js';
 
-export interface ReportFlags {
+export interface ReportFlags extends ScreenFlags {
   readonly format: (typeof OUTPUT_FORMATS)[number];
   readonly out?: string;
   /** Two agent ids: a paired comparison instead of the leaderboard. */
@@ -25,7 +26,7 @@ export async function reportCommand(dir: string, flags: ReportFlags, io: CliIo):
     ...(flags.compare ? { compare: [flags.compare[0]!, flags.compare[1]!] as const } : {}),
     onEvent: (event) => printNote(notes, event),
   });
-  const text = render(outcome, flags, !flags.out && io.stdout.isTTY === true);
+  const text = render(outcome, flags, flags.out ? { width: undefined, color: false } : screenOf(io, flags));
   if (flags.out) {
     await writeFile(path.resolve(io.cwd, flags.out), text.endsWith('\n') ? text : text + '\n');
     io.stderr.write(`wrote ${flags.out}\n`);
@@ -35,12 +36,12 @@ export async function reportCommand(dir: string, flags: ReportFlags, io: CliIo):
   return EXIT.ok;
 }
 
-function render(outcome: ReportOutcome, flags: ReportFlags, color: boolean): string {
+function render(outcome: ReportOutcome, flags: ReportFlags, screen: Screen): string {
   if (outcome.kind === 'comparison') {
     if (flags.format === 'json') return renderComparisonJson(outcome.view, outcome.runs, outcome.comparison);
     return flags.format === 'md' ? renderComparisonMarkdown(outcome.comparison) : renderComparison(outcome.comparison);
   }
   if (flags.format === 'json') return renderJson(outcome.view, outcome.runs);
   if (flags.format === 'md') return renderMarkdown(outcome.view);
-  return renderTable(outcome.view, { color });
+  return renderTable(outcome.view, { ...screen, wideHint: WIDE_HINT });
 }

@@ -3,8 +3,9 @@ import { renderTable } from '../../report/index.js';
 import { clock, createProgress } from '../progress.js';
 import { EXIT, lockedWork, type CliIo } from '../io.js';
 import { printNote } from '../notes.js';
+import { screenOf, WIDE_HINT, type ScreenFlags } from '../screen.js';
 
-export interface RunFlags {
+export interface RunFlags extends ScreenFlags {
   readonly agent: readonly string[];
   /** An agents file of named model agents. */
   readonly agents?: string;
@@ -60,7 +61,7 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
       const json = { results, planned: summary.planned, alreadyDone: summary.alreadyDone, ran: summary.ran, rejected: summary.rejected, agents: view.agents, notes: notes.notes, errors: notes.errors };
       io.stdout.write(JSON.stringify(json, null, 2) + '\n');
     } else {
-      io.stdout.write(renderTable(view, { color: io.stdout.isTTY === true }) + '\n');
+      io.stdout.write(renderTable(view, { ...screenOf(io, flags), wideHint: WIDE_HINT }) + '\n');
       io.stdout.write(`results: ${results} (${summary.ran} run(s) this time, ${summary.alreadyDone} already done)\n`);
     }
     return outcome.infraErrors > 0 ? EXIT.infra : EXIT.ok;

@@ -1,81 +1,91 @@
+import { wrapWords } from '../../util/index.js';
 import { describeMetering } from './describe-metering.js';
 import { EMPTY, unsafeWarning } from './format-cells.js';
 import { renderPoints } from './render-points.js';
 import { columnsForView } from './columns-for-view.js';
 import { describeRules, describeRulesShort } from './describe-rules.js';
+import { fitLeaderboard } from './fit-leaderboard.js';
 import type { LeaderboardView } from '../view/leaderboard-view.js';
 
 /** Options of {@link renderTable}. */
 export interface RenderTableOptions {
   /** Emit ANSI bold for the header row. Off by default: plain text for pipes and files. */
   readonly color?: boolean;
+  /**
+   * Fit a screen this many characters wide (see `fitLeaderboard`): columns leave or get short
+   * headers, hashes show as 12-character prefixes, and every line is wrapped to the width.
+   * Undefined (the default): every column, full hashes, as for pipes and files.
+   */
+  readonly width?: number;
+  /** Appended to the line naming the columns left out, e.g. how to see them all. */
+  readonly wideHint?: string;
 }
 
 const GAP = '  ';
+const NOTE_WIDTH = 100;
+const SHORT_HASH = 12;
 
 /**
  * The leaderboard as a fixed-width terminal table in rank order, between lines naming the
  * suite, suite hash, controls digest, replay rule and void limit and a note (wrapped at 100
  * columns) on how the numbers are counted. When the ranking was refused, a line on top says
- * why and every rank shows as `–`. Missing values show as `–`. Ends with a newline.
+ * why and every rank shows as `–`. Missing values show as `–`. With `width`, fitted to the
+ * screen, and a line under the table names the columns left out. Ends with a newline.
  */
 export function renderTable(view: LeaderboardView, options: RenderTableOptions = {}): string {
-  const columns = columnsForView(view);
-  const header = columns.map((column) => column.header);
-  const rows = view.agents.map((line) => columns.map((column) => column.cell(line)));
-  const widths = header.map((text, i) =>
-    Math.max(text.length, ...rows.map((row) => (row[i] ?? '').length)),
-  );
+  const fitted = fitLeaderboard(columnsForView(view), view.agents, options.width, GAP.length);
+  const { headers, rows } = fitted;
+  const widths = headers.map((text, i) => Math.max(text.length, ...rows.map((row) => (row[i] ?? '').length)));
   const layout = (cells: readonly string[]): string =>
     cells
       .map((cell, i) => {
         const width = widths[i] ?? 0;
-        return columns[i]?.align === 'right' ? cell.padStart(width) : cell.padEnd(width);
+        return fitted.aligns[i] === 'right' ? cell.padStart(width) : cell.padEnd(width);
       })
       .join(GAP)
       .trimEnd();
   const bold = (text: string): string => (options.color ? `\u001b[1m${text}\u001b[22m` : text);
+  const fit = options.width;
+  const noteWidth = Math.min(NOTE_WIDTH, fit ?? NOTE_WIDTH);
+  const wrapped = (text: string, indent = '', margin = 0): string[] => (fit === undefined ? [text] : wrapWords(text, fit - margin, indent));
   const warning = unsafeWarning(view.unsafeRuns);
   const refusal = view.ranking.refused ? `NOT RANKED: ${view.ranking.reason}` : null;
+  const leftOut = fitted.dropped.length === 0 ? [] : wrapped(`left out to fit ${fit} columns: ${fitted.dropped.join(', ')}${options.wideHint ? `; ${options.wideHint}` : ''}`);
   const lines = [
-    ...(warning ? [bold(warning), ''] : []),
-    ...(refusal ? [...wrap(refusal, NOTE_WIDTH).map(bold), ''] : []),
-    describeSuite(view),
-    describeRulesShort(view),
+    ...(warning ? [...wrapped(warning).map(bold), ''] : []),
+    ...(refusal ? [...wrapWords(refusal, noteWidth).map(bold), ''] : []),
+    ...describeSuite(view, fit),
+    ...wrapped(describeRulesShort(view)),
     '',
-    bold(layout(header)),
+    bold(layout(headers)),
     widths.map((width) => '-'.repeat(width)).join(GAP),
     ...(rows.length === 0 ? ['(no runs)'] : rows.map(layout)),
+    ...leftOut,
     '',
     ...withBlank(renderPoints(view)),
-    ...describeRules(view).flatMap((note) => wrap(note, NOTE_WIDTH)),
-    ...describeMetering(view.metering).flatMap((note) => wrap(note, NOTE_WIDTH)),
-    ...describeVoidTasks(view),
+    ...describeRules(view).flatMap((note) => wrapWords(note, noteWidth)),
+    ...describeMetering(view.metering).flatMap((note) => wrapWords(note, noteWidth)),
+    ...describeVoidTasks(view).flatMap((line) => (line.startsWith('  ') ? wrapped(line.slice(2), '    ', 2).map((l) => `  ${l}`) : [line])),
   ];
   return `${lines.join('\n')}\n`;
 }
 
-const NOTE_WIDTH = 100;
-
-/** Greedy word wrap; a word longer than the width gets a line of its own. */
-function wrap(text: string, width: number): string[] {
+/** Suite, hash, controls and standard runs on one line; fitted, 12-character hashes when it does not fit, wrapped between its parts. */
+function describeSuite(view: LeaderboardView, width: number | undefined): string[] {
+  const parts = (hash: (h: string) => string): string[] => [
+    ...(view.suite === null ? ['no suite'] : [`suite ${view.suite.id}`, `hash ${hash(view.suite.hash)}`]),
+    `controls ${view.controlsDigest === null ? EMPTY : hash(view.controlsDigest)}`,
+    `standard ${view.standardRunsPerTask} runs/task`,
+  ];
+  const full = parts((h) => h).join(GAP);
+  if (width === undefined || full.length <= width) return [full];
   const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line !== '' && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else {
-      line = line === '' ? word : `${line} ${word}`;
-    }
+  for (const part of parts((h) => h.slice(0, SHORT_HASH))) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + GAP.length + part.length <= width) lines[lines.length - 1] = `${last}${GAP}${part}`;
+    else lines.push(part);
   }
-  return line === '' ? lines : [...lines, line];
-}
-
-function describeSuite(view: LeaderboardView): string {
-  const suite = view.suite === null ? 'no suite' : `suite ${view.suite.id}  hash ${view.suite.hash}`;
-  const controls = `controls ${view.controlsDigest ?? EMPTY}`;
-  return `${suite}  ${controls}  standard ${view.standardRunsPerTask} runs/task`;
+  return lines;
 }
 
 /** Each void task per agent, with its reason and detail (only under a replay rule or void limit). */

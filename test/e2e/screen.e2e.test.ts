@@ -1,0 +1,100 @@
+import path from 'node:path';
+import { execa } from 'execa';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bakeoff, BIN, copySuite, FIXTURES, ROOT, tempDir } from './helpers.js';
+
+// The built CLI under a real pseudo-terminal: util-linux `script` runs it on a pty whose size
+// `stty` sets first, so stdout is a terminal `columns` wide, as in a user's window.
+const quote = (arg: string): string => `'${arg.replaceAll("'", "'\\''")}'`;
+const ESC = '\u001b';
+
+async function onScreen(columns: number, args: readonly string[], env: Record<string, string> = {}) {
+  const command = `stty cols ${columns} rows 50 && exec ${[process.execPath, BIN, ...args].map(quote).join(' ')}`;
+  const result = await execa('script', ['-qfec', command, '/dev/null'], {
+    cwd: ROOT,
+    env: { NO_COLOR: '', COLUMNS: '', ...env },
+    stdin: 'ignore',
+    reject: false,
+  });
+  return { exitCode: result.exitCode, text: String(result.stdout).replaceAll('\r\n', '\n') };
+}
+
+/** What a terminal shows: escape sequences take no room, and a carriage return starts the line over. */
+function shownLines(text: string): string[] {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').split(/\r|\n/);
+}
+
+function longest(text: string): number {
+  return Math.max(...shownLines(text).map((line) => line.length));
+}
+
+describe('output on a terminal fits its width; off a terminal it is the full output', () => {
+  let out: string;
+  let ran: { exitCode: number | undefined; text: string };
+  beforeAll(async () => {
+    const suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
+    const validated = await bakeoff(['validate', suite]);
+    expect(validated.exitCode, validated.stderr).toBe(0);
+    out = path.join(await tempDir(), 'results');
+    ran = await onScreen(80, ['run', suite, '--agent', 'gold', '--agent', 'noop', '--out', out]);
+    expect(ran.exitCode, ran.text).toBe(0);
+  });
+
+  it('bakeoff run: progress and leaderboard stay within 80 columns, and a line names what was left out', () => {
+    expect(longest(ran.text), ran.text).toBeLessThanOrEqual(80);
+    expect(ran.text).toMatch(/^1 +gold /m);
+    expect(ran.text).toMatch(/^2 +noop /m);
+    expect(ran.text).toMatch(/left out to fit 80 columns: [a-z@/ ,\n]+; --wide\s+shows\s+every\s+column/);
+  });
+
+  it.each([80, 120])('bakeoff report: the leaderboard of a real results folder within %i columns', async (columns) => {
+    const { exitCode, text } = await onScreen(columns, ['report', out]);
+    expect(exitCode, text).toBe(0);
+    expect(longest(text), text).toBeLessThanOrEqual(columns);
+    const lines = shownLines(text);
+    const header = lines.find((line) => line.startsWith('#  agent'));
+    expect(header, text).toContain('share [95% CI]');
+    expect(lines.find((line) => line.startsWith('1  gold'))).toContain('100.0% [34.2–100.0]');
+    expect(lines.find((line) => line.startsWith('2  noop'))).toContain('0.0% [0.0–65.8]');
+    expect(text).toMatch(/hash [0-9a-f]{12} /);
+    expect(text).not.toMatch(/[0-9a-f]{64}/);
+    expect(text).toMatch(new RegExp(`left out to fit ${columns} columns: [a-z@/ ,\\n]+; --wide\\s+shows\\s+every\\s+column`));
+  });
+
+  it.each([80, 120])('bakeoff agents within %i columns, every harness still listed', async (columns) => {
+    const { exitCode, text } = await onScreen(columns, ['agents']);
+    expect(exitCode, text).toBe(0);
+    expect(longest(text), text).toBeLessThanOrEqual(columns);
+    for (const harness of ['claude-code', 'codex', 'pi', 'opencode', 'gemini-cli']) expect(text).toMatch(new RegExp(`^${harness} `, 'm'));
+    expect(text).toMatch(/left out to fit \d+ columns: .*wire format/);
+  });
+
+  it('bolds the header on a terminal; NO_COLOR=1 and --no-color leave no escape sequence', async () => {
+    expect((await onScreen(120, ['report', out])).text).toContain(`${ESC}[1m#  agent`);
+    for (const run of [onScreen(120, ['report', out], { NO_COLOR: '1' }), onScreen(120, ['report', out, '--no-color']), onScreen(120, ['report', out, '--wide', '--no-color'])]) {
+      const { exitCode, text } = await run;
+      expect(exitCode, text).toBe(0);
+      expect(text).toContain('#  agent');
+      expect(text).not.toContain(ESC);
+    }
+  });
+
+  it('piped, report and agents print every column and full hashes, whatever $COLUMNS says; --wide on a terminal prints the same', async () => {
+    const piped = await bakeoff(['report', out], { env: { COLUMNS: '80', NO_COLOR: '' } });
+    expect(piped.exitCode, piped.stderr).toBe(0);
+    const header = piped.stdout.split('\n').find((line) => line.startsWith('#  agent'))!;
+    expect(header.split(/ {2,}/)).toEqual(['#', 'agent', 'harness', 'version', 'model@effort', 'runs', 'solved', 'points', 'share [95% CI]', 'void as failed', 'void', 'median time', 'median lines', 'tokens in', 'tokens out', 'cost/fix']);
+    expect(piped.stdout).toMatch(/^suite tiny {2}hash [0-9a-f]{64} {2}controls [0-9a-f]{64} {2}standard 2 runs\/task$/m);
+    expect(piped.stdout).not.toContain('left out to fit');
+    expect(piped.stdout).not.toContain(ESC);
+    expect(longest(piped.stdout)).toBeGreaterThan(160);
+    expect((await onScreen(80, ['report', out, '--wide', '--no-color'])).text).toBe(piped.stdout);
+
+    const agents = await bakeoff(['agents'], { env: { COLUMNS: '80', NO_COLOR: '' } });
+    expect(agents.exitCode, agents.stderr).toBe(0);
+    expect(agents.stdout).toMatch(/^harness +pinned +installed +wire format +effort levels \(for the example model\)$/m);
+    expect(agents.stdout).toContain('@mariozechner/pi-coding-agent@');
+    expect((await onScreen(80, ['agents', '--wide'])).text).toBe(agents.stdout);
+  });
+});
