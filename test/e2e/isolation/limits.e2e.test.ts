@@ -120,7 +120,7 @@ describe('hostile agents against the resource limits', () => {
     expect(log).toContain(`left sleep 1000.${marker}`);
     expect(log).toContain('orphan: 2 orphans alive');
     // the agent exited 0 once both were running; the run did not wait for what it left behind
-    // (a sleep of 1000 s would have held it to the 5 s wall clock)
+    // (a sleep of 1000 s would have held it to the 8 s wall clock)
     expect(hostile.agentSec).toBeLessThan(controls.sessionWallClockSec);
     // graded normally: it changed nothing, so the hidden tests fail
     expect(hostile.outcome).toBe('failed');
