@@ -32,6 +32,11 @@ describe('agent specs <harness>:<model>[@effort]', () => {
     }
   });
 
+  it('says what belongs after "command:" and "patch:" when nothing follows the colon', async () => {
+    await expect(resolveAgent('command:', { cwd: '/' })).rejects.toThrow('--agent "command:": expected a shell command after "command:", e.g. command:./my-agent.sh; received nothing after the colon');
+    await expect(resolveAgent('patch:  ', { cwd: '/' })).rejects.toThrow('expected a predictions file after "patch:"');
+  });
+
   it('names the registered harnesses, and the nearest one, for an unknown harness', async () => {
     const names = HARNESS_NAMES.join(', ');
     await expect(resolveAgent('aider:gpt-5', { cwd: '/' })).rejects.toThrow(`received an unknown harness "aider" (a harness is one of ${names})`);

@@ -23,6 +23,9 @@ export async function resolveAgent(
   const rest = spec.slice(colon + 1);
   if (kind === 'command' && rest.trim()) return createCommandAgent(rest, options);
   if (kind === 'patch' && rest.trim()) return createPatchAgent(path.resolve(options.cwd, rest), options.suiteTasks);
+  if ((kind === 'command' || kind === 'patch') && !rest.trim()) {
+    throw new UserError(`--agent ${JSON.stringify(spec)}: expected ${kind === 'command' ? 'a shell command after "command:", e.g. command:./my-agent.sh' : 'a predictions file after "patch:", e.g. patch:predictions.jsonl'}; received nothing after the colon`);
+  }
   throw new UserError(
     `--agent ${JSON.stringify(spec)}: expected one of ${SPEC_FORMS.join(', ')}; ` +
       (kind ? `received an unknown harness "${kind}" (a harness is ${expectedHarness(kind)})` : 'received an unknown agent'),
