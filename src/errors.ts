@@ -52,3 +52,12 @@ export class StoppingError extends Error {
   readonly code = 'E_STOPPING';
   override readonly name = 'StoppingError';
 }
+
+/** The `code` of a Node or SQLite error (`ENOSPC`, `SQLITE_FULL`, …), else null. */
+export function errorCode(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : null;
+}
+
+/** The codes of a full disk or quota: Node's and SQLite's. */
+export const DISK_FULL_CODES: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);

@@ -1,3 +1,6 @@
+import { DISK_FULL_CODES, errorCode } from '../errors.js';
+import { isDamage } from '../store/index.js';
+
 /**
  * The sentence for an error the environment caused that reached the CLI as a plain Node or
  * SQLite error (no bakeoff class): a full disk, a read-only or forbidden path, too many open
@@ -6,15 +9,13 @@
  * sentence says how to go on.
  */
 export function explainEnvironmentError(error: unknown, command: string | null): string | null {
-  const code = (error as { code?: unknown })?.code;
-  if (typeof code !== 'string') return null;
+  const code = errorCode(error);
+  if (code === null) return null;
   const where = typeof (error as { path?: unknown }).path === 'string' ? ` (${(error as { path: string }).path})` : '';
   const again = command ? `, then run the same \`bakeoff ${command}\` again: every finished run is kept and the rest resumes` : ', then run the same command again';
+  if (DISK_FULL_CODES.has(code)) return `the disk is full${where} (${code}): free some space${again}`;
+  if (isDamage(error)) return `a results database is damaged (SQLite: ${(error as Error).message}): restore it from a backup, or bake into a new folder (--out)`;
   switch (code) {
-    case 'ENOSPC':
-    case 'EDQUOT':
-    case 'SQLITE_FULL':
-      return `the disk is full${where} (${code}): free some space${again}`;
     case 'EROFS':
       return `a file system bakeoff must write to is read-only${where} (${code}): choose a writable folder (--out)`;
     case 'EACCES':
@@ -23,9 +24,6 @@ export function explainEnvironmentError(error: unknown, command: string | null):
     case 'EMFILE':
     case 'ENFILE':
       return `too many open files (${code}): raise the limit (ulimit -n) or lower --concurrency${again}`;
-    case 'SQLITE_CORRUPT':
-    case 'SQLITE_NOTADB':
-      return `a results database is damaged (SQLite: ${(error as Error).message}): restore it from a backup, or bake into a new folder (--out)`;
     case 'SQLITE_IOERR':
     case 'EIO':
       return `the disk reported an I/O error${where} (${code}): check the disk${again}`;

@@ -124,12 +124,13 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
       code = await (await import('../model-server/index.js')).modelServerCommand(flags, io);
     });
 
-  const unhandle = io.handleSignals && SANDBOX_COMMANDS.has(argv[0] ?? '') ? stopOnSignals(io.stderr, argv) : () => {};
+  const command = argv[0] !== undefined && !argv[0].startsWith('-') ? argv[0] : null;
+  const unhandle = io.handleSignals && command !== null && SANDBOX_COMMANDS.has(command) ? stopOnSignals(io.stderr, argv) : () => {};
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return code;
   } catch (error) {
-    return reportError(error, io, argv[0] !== undefined && !argv[0].startsWith('-') ? argv[0] : null);
+    return reportError(error, io, command);
   } finally {
     unhandle();
   }

@@ -1,5 +1,6 @@
 import { statfsSync } from 'node:fs';
 import path from 'node:path';
+import { DISK_FULL_CODES, errorCode } from '../errors.js';
 import type { Agent } from '../agents/index.js';
 import { planRuns, type RunSpec } from '../plan/index.js';
 import { type Isolation, disposeScratch, freshScratchRoot, type SetupProgress } from '../sandbox/index.js';
@@ -12,7 +13,7 @@ import { baseEnv } from './base-env.js';
 import { runPool } from './pool.js';
 import { prepareTask } from './prepare-task.js';
 import { probeWorkspaceMode } from './probe-workspace-mode.js';
-import { runTask } from './run-task.js';
+import { runTask, type TaskRunResult } from './run-task.js';
 import { buildRunRecord } from './run-record.js';
 
 export interface BakeOptions {
@@ -129,7 +130,7 @@ async function runOne(
     store.saveRun(record, [], [], artifactsDir);
     return { record };
   }
-  let done: Awaited<ReturnType<typeof runTask>> | { record: RunRecord; error: Error };
+  let done: TaskRunResult & { readonly error?: Error };
   try {
     done = await runTask({
       runId: spec.id,
@@ -152,14 +153,13 @@ async function runOne(
   } catch (error) {
     // the results folder's disk is full or failing: not this run's verdict; the bake stops and resuming redoes the run
     if (isStorageFailure(error, store.dir)) throw error;
-    done = { record: voidRecord(options, spec, task, startedAt, 'infra-error', (error as Error).message, shared), error: error as Error };
+    done = { record: voidRecord(options, spec, task, startedAt, 'infra-error', (error as Error).message, shared), sessions: [], checks: [], error: error as Error };
   } finally {
     await disposeScratch(scratchDir);
   }
   // saved once, outside the catch: a save that fails part-way is never retried over a moved folder
-  if ('error' in done) store.saveRun(done.record, [], [], artifactsDir);
-  else store.saveRun(done.record, done.sessions, done.checks, artifactsDir);
-  return 'error' in done ? { record: done.record, error: done.error } : { record: done.record };
+  store.saveRun(done.record, done.sessions, done.checks, artifactsDir);
+  return done.error ? { record: done.record, error: done.error } : { record: done.record };
 }
 
 /**
@@ -169,12 +169,14 @@ async function runOne(
  * errors are its failure, and can never fill the results disk: its output is capped).
  */
 function isStorageFailure(error: unknown, resultsDir: string): boolean {
-  const code = (error as { code?: unknown })?.code;
-  if (typeof code !== 'string') return false;
+  const code = errorCode(error);
+  if (code === null) return false;
   if (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR')) return true;
-  if (!['ENOSPC', 'EDQUOT', 'EIO', 'EROFS'].includes(code)) return false;
-  const at = (error as { path?: unknown }).path;
-  if (code === 'EROFS' || code === 'EIO') return typeof at === 'string' && at.startsWith(resultsDir + path.sep);
+  if (code === 'EROFS' || code === 'EIO') {
+    const at = (error as { path?: unknown }).path;
+    return typeof at === 'string' && at.startsWith(resultsDir + path.sep);
+  }
+  if (!DISK_FULL_CODES.has(code)) return false;
   try {
     const fs = statfsSync(resultsDir);
     return fs.bavail * fs.bsize < LOW_SPACE_BYTES;

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import type Database from 'better-sqlite3';
-import { UserError } from '../errors.js';
+import { errorCode, UserError } from '../errors.js';
 
 /*
  * A results folder checks itself when it is opened, so that damage is refused with a sentence
@@ -20,8 +20,8 @@ export function damagedDatabase(dbPath: string, said: string): UserError {
 
 /** True for an error SQLite raises on a damaged file. */
 export function isDamage(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return typeof code === 'string' && DAMAGED.has(code);
+  const code = errorCode(error);
+  return code !== null && DAMAGED.has(code);
 }
 
 /**
