@@ -3,7 +3,7 @@
  */
 
 /** The test report formats bakeoff reads (one test runner each, `grade/runners/`). */
-export const REPORT_FORMATS = ['pytest', 'node-test', 'vitest', 'jest', 'cargo'] as const;
+export const REPORT_FORMATS = ['pytest', 'node-test', 'vitest', 'jest', 'cargo', 'mocha', 'tap', 'junit'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 /** Why an agent's run failed (the agent's fault). */
@@ -34,6 +34,7 @@ export type VoidReason =
   | 'replay-drift'          // a task's replays disagree by more than the replay rule allows (reports only)
   | 'upstream-error'        // the model API answered 5xx until the harness gave up (or the clock ran out)
   | 'upstream-rate-limited' // the model API answered 429 until the harness gave up
+  | 'usage-limit'           // a subscription's plan limit or quota was used up (never a loss)
   | 'upstream-hang'         // the model API sent nothing for the proxy's idle timeout
   | 'upstream-malformed'    // the model API's answer could not be read (bad stream)
   | 'upstream-unreachable'  // the proxy could not connect to the model API, or it dropped the connection before answering
@@ -59,6 +60,29 @@ export interface AgentInfo {
   readonly version: string | null;
   readonly model: string | null;
   readonly effort: string | null;
+  /**
+   * `subscription`: a model agent run on the user's plan (Codex ChatGPT login, Claude plan
+   * OAuth); its cost is the list-price equivalent, billed to the subscription. Absent: an API key.
+   */
+  readonly auth?: 'subscription';
+  /** The plan of a subscription run as the login names it (`plus`, `max` …), when it does. */
+  readonly plan?: string | null;
+}
+
+/**
+ * Where a model agent's effort level came from: the catalog the level was resolved against (the
+ * installed CLI's own, or bakeoff's table for a CLI that lists none), its digest, and the level
+ * as written and as resolved. Runs resolved from different catalogs are not comparable.
+ */
+export interface EffortCatalogRef {
+  /** How the catalog was read, e.g. `codex debug models --bundled (…)`. */
+  readonly source: string;
+  /** sha256 of the catalog. */
+  readonly digest: string;
+  /** The effort as the spec wrote it (`lowest`, `high`), null for none. */
+  readonly requested: string | null;
+  /** The level the run used, null for the harness's default. */
+  readonly resolved: string | null;
 }
 
 /** A finished run, as stored and as read by reports. */
@@ -94,6 +118,8 @@ export interface RunRecord {
   readonly usage?: TokenUsage | null;
   /** Things a reader should know about this run (e.g. harness-reported tokens disagree with the meter). */
   readonly flags?: readonly string[];
+  /** Model agents: the catalog its effort level was resolved from; null/absent for other agents and older runs. */
+  readonly effortCatalog?: EffortCatalogRef | null;
   readonly startedAt: string;
   readonly finishedAt: string;
 }

@@ -14,7 +14,11 @@ export const GOLD_ATTEMPTS = 2;
  * points per attempt) that explain the verdict. They vary from run to run, so they are
  * printed, never stored in the lock.
  */
-export type NotedAdmission = TaskAdmission & { readonly notes?: readonly string[] };
+export type NotedAdmission = TaskAdmission & {
+  readonly notes?: readonly string[];
+  /** A rejection's test output logs, kept under the cache folder (never stored in the lock). */
+  readonly logs?: readonly string[];
+};
 
 /**
  * Admission of a checks-graded task, order by order, at every configured seed and level:
@@ -36,6 +40,7 @@ export async function admitChecksTask(options: AdmitOptions & { readonly control
     for (const seed of controls.seeds) {
       for (const level of controls.levels) {
         const at = `seed ${seed}, level ${level}`;
+        options.onStage?.(`${task.orders.length > 1 ? `order ${order.index} ` : ''}checks at ${at}`);
         let first: GeneratedSet;
         try {
           first = await generateChecks(order.hiddenDir, seed, level);

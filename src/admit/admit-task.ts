@@ -4,8 +4,14 @@ import { crossCheck, runGradedTests, type GradedTests, type TestStatus } from '.
 import { patchPaths, type Isolation, type ClockShift } from '../sandbox/index.js';
 import type { OrderAdmission, Task, TaskAdmission } from '../suite/index.js';
 
+import { differences, disagreement, list } from './compare-runs.js';
+import { shiftedClockReason } from './shifted-clock-reason.js';
+import { testIdFile } from './test-id-file.js';
+import { listHiddenFiles, uncollectedHint } from './uncollected-hint.js';
+import { GoldPatchError, workspaceWithGold } from './workspace-with-gold.js';
+import { expectedMismatches } from './expected-tests.js';
+
 export type { OrderAdmission, TaskAdmission } from '../suite/index.js';
-import { workspaceWithGold } from './workspace-with-gold.js';
 
 /** The clock moved by years and the time zone moved across the date line. */
 export const SHIFTED_CLOCK: ClockShift = { offset: '+7y', timeZone: 'Pacific/Kiritimati' };
@@ -20,34 +26,65 @@ export interface AdmitOptions {
   readonly outputBytes: number;
   /** Empty folder for workspaces and logs. */
   readonly scratchDir: string;
+  /** Told as each test run of the admission starts (`baseline`, `gold-1`, …), for progress. */
+  readonly onStage?: (stage: string) => void;
 }
+
+/** The output log of one test run of an admission. */
+export interface StageLog {
+  /** The stage: `baseline`, `gold-1`, … (`order 2 baseline` in a task of several orders). */
+  readonly stage: string;
+  /** Its test output log, in the scratch folder (gone once validate ends). */
+  readonly path: string;
+}
+
+/** An admission; a rejection carries the output logs of the test runs made up to it. */
+export type AdmitResult = TaskAdmission & { readonly stageLogs?: readonly StageLog[] };
 
 /**
  * Proves a task fit to measure, order by order: the hidden tests give per-test results; on the
  * unchanged repo at least one fails; with the gold change every test passes, twice the same
- * way (not flaky), with no network, and the same under a shifted clock and time zone.
+ * way (not flaky), with no network, and the same under a shifted clock and time zone (a third
+ * unshifted gold run tells a test bound to the clock from one that changes by chance).
  */
-export async function admitTask(options: AdmitOptions): Promise<TaskAdmission> {
+export async function admitTask(options: AdmitOptions): Promise<AdmitResult> {
+  const logs: StageLog[] = [];
+  try {
+    return await admitOrders(options, logs);
+  } catch (error) {
+    if (error instanceof GoldPatchError) return { admitted: false, reason: error.message, stageLogs: logs };
+    throw error;
+  }
+}
+
+async function admitOrders(options: AdmitOptions, logs: StageLog[]): Promise<AdmitResult> {
   const orders: OrderAdmission[] = [];
   const notes: string[] = [];
   let testSec = 0;
+  const { command } = options.task.manifest.test;
   for (const order of options.task.orders) {
+    const stageOf = (label: string): string => (options.task.orders.length > 1 ? `order ${order.index} ${label}` : label);
     const attempt = async (label: string, goldUpTo: number, extra: { network?: 'none' | 'host'; clock?: ClockShift } = {}): Promise<GradedTests> => {
-      return testWithGold(options, `${order.index}-${label}`, order.index, goldUpTo, extra);
+      options.onStage?.(stageOf(label));
+      const run = await testWithGold(options, `${order.index}-${label}`, order.index, goldUpTo, extra);
+      logs.push({ stage: stageOf(label), path: run.testRun.outputPath });
+      return run;
     };
     const where = options.task.orders.length > 1 ? `order ${order.index}: ` : '';
-    const reject = (reason: string): TaskAdmission => ({ admitted: false, reason: where + reason });
+    const reject = (reason: string): AdmitResult => ({ admitted: false, reason: where + reason, stageLogs: logs });
+    const hiddenFiles = await listHiddenFiles(order.hiddenDir);
+    const hint = (...runs: GradedTests[]): string => uncollectedHint({ order: order.index, hiddenFiles, ids: runs.flatMap((r) => r.report.tests.map((t) => t.id)), command });
 
     const baseline = await attempt('baseline', order.index - 1);
     if (baseline.report.tests.length === 0) {
-      return reject(`the tests produced no per-test results on the unchanged repo${problems(baseline)} (see ${baseline.testRun.outputPath})`);
+      return reject(`the tests produced no per-test results on the unchanged repo${problems(baseline)} (see the ${stageOf('baseline')} log)${hint(baseline)}`);
     }
     // the unchanged repo runs twice too: a test that fails there only sometimes would become
     // fail-to-pass, required of every agent
     const baseline2 = await attempt('baseline-2', order.index - 1);
     const baselineDrift = differences(statuses(baseline), statuses(baseline2));
     if (baselineDrift.length > 0) {
-      return reject(`flaky on the unchanged repo: two runs disagree on ${disagreement(baselineDrift, baseline, baseline2)}`);
+      return reject(`flaky on the unchanged repo: two runs disagree on ${disagreement(baselineDrift, statuses(baseline), statuses(baseline2))}`);
     }
     const gold1 = await attempt('gold-1', order.index);
     testSec += gold1.testRun.exec.durationMs / 1000;
@@ -57,7 +94,7 @@ export async function admitTask(options: AdmitOptions): Promise<TaskAdmission> {
     }
     const gold2 = await attempt('gold-2', order.index);
     const drift = differences(statuses(gold1), statuses(gold2));
-    if (drift.length > 0) return reject(`flaky: two gold runs disagree on ${disagreement(drift, gold1, gold2)}`);
+    if (drift.length > 0) return reject(`flaky: two gold runs disagree on ${disagreement(drift, statuses(gold1), statuses(gold2))}`);
     const known = new Set(options.task.manifest.knownFailures.map((k) => k.id));
     const knownProblem = checkKnownFailures(known, gold1, baseline);
     if (knownProblem) return reject(knownProblem);
@@ -69,7 +106,7 @@ export async function admitTask(options: AdmitOptions): Promise<TaskAdmission> {
         return reject(`needs the network: ${list(failing)} fail without network and pass with it`);
       }
       if (failing.length === 0) {
-        return reject(`the gold run produced no per-test results${problems(gold1)}; the test command must run the hidden tests (see test-output.log of the gold run)`);
+        return reject(`the gold run produced no per-test results${problems(gold1)} (see the ${stageOf('gold-1')} log)${hint(gold1, online) || '; the test command must run the hidden tests'}`);
       }
       return reject(`the gold patch does not make every test pass: ${list(failing)}${problems(gold1)}`);
     }
@@ -78,9 +115,9 @@ export async function admitTask(options: AdmitOptions): Promise<TaskAdmission> {
     const inconsistent = crossCheck(gold1.testRun.report, gold1.testRun.exec.exitCode);
     if (inconsistent) return reject(`the gold run's report cannot be trusted: ${inconsistent}`);
     const shifted = await attempt('gold-shifted-clock', order.index, { clock: SHIFTED_CLOCK });
-    const dateDrift = differences(statuses(gold1), statuses(shifted));
-    if (dateDrift.length > 0) {
-      return reject(`depends on the date or time zone: ${list(dateDrift)} change under TZ=${SHIFTED_CLOCK.timeZone} with the clock moved ${SHIFTED_CLOCK.offset}`);
+    if (differences(statuses(gold1), statuses(shifted)).length > 0) {
+      const gold3 = await attempt('gold-3', order.index);
+      return reject(shiftedClockReason({ gold1: statuses(gold1), shifted: statuses(shifted), gold3: statuses(gold3) }, SHIFTED_CLOCK));
     }
     const before = statuses(baseline);
     const passing = gold1.report.tests.filter((t) => t.status === 'pass' && !known.has(t.id)).map((t) => t.id).sort();
@@ -92,19 +129,17 @@ export async function admitTask(options: AdmitOptions): Promise<TaskAdmission> {
     if (goldsOwn.size > 0) notes.push(`${where}not required: ${list([...goldsOwn])} (added by the gold change outside the task's test files)`);
     const failToPass = passing.filter((id) => before.get(id) !== 'pass' && !goldsOwn.has(id));
     const passToPass = passing.filter((id) => before.get(id) === 'pass');
-    if (failToPass.length === 0) return reject('no test fails on the unchanged repo (the fail-to-pass set is empty)');
+    if (failToPass.length === 0) return reject(`no test fails on the unchanged repo (the fail-to-pass set is empty)${hint(baseline, baseline2, gold1, gold2, shifted)}`);
+    const expected = order.index === 1 ? options.task.manifest.origin?.expected : undefined;
+    if (expected) {
+      const mismatches = expectedMismatches(expected, { failToPass, passToPass }, gold1.report.tests.map((t) => t.id));
+      if (mismatches.length > 0) {
+        return reject(`the task's origin.expected lists (the source's fail-to-pass and pass-to-pass tests) differ from what admission found, test by test: ${mismatches.join('; ')}`);
+      }
+    }
     orders.push({ order: order.index, failToPass, passToPass });
   }
   return { admitted: true, orders, testSec, ...(notes.length > 0 ? { notes } : {}) };
-}
-
-/**
- * The file a test id names: `doc::src/lib.rs - item` → `src/lib.rs` (rustdoc), else the part
- * before the first `::` (every runner's ids start with the file; a whole-file id is the file).
- */
-export function testIdFile(id: string): string {
-  if (id.startsWith('doc::')) return id.slice(5).split(' - ')[0]!;
-  return id.split('::')[0]!;
 }
 
 /**
@@ -164,13 +199,6 @@ function checkKnownFailures(known: ReadonlySet<string>, gold: GradedTests, basel
   return null;
 }
 
-/** The ids two runs disagree on, with each run's status: `t1 (fail, then pass)`. */
-function disagreement(ids: readonly string[], a: GradedTests, b: GradedTests): string {
-  const sa = statuses(a);
-  const sb = statuses(b);
-  return list(ids.map((id) => `${id} (${sa.get(id) ?? 'missing'}, then ${sb.get(id) ?? 'missing'})`));
-}
-
 /** Why the gold run's tripwires say its report cannot be trusted, or null. */
 function tripwireProblem(run: GradedTests): string | null {
   const { tree, tripwires, gradedChanged } = run;
@@ -188,15 +216,6 @@ function tripwireProblem(run: GradedTests): string | null {
 
 function statuses(run: GradedTests): Map<string, TestStatus> {
   return new Map(run.report.tests.map((t) => [t.id, t.status]));
-}
-
-function differences(a: ReadonlyMap<string, TestStatus>, b: ReadonlyMap<string, TestStatus>): string[] {
-  const ids = new Set([...a.keys(), ...b.keys()]);
-  return [...ids].filter((id) => a.get(id) !== b.get(id)).sort();
-}
-
-function list(ids: readonly string[]): string {
-  return ids.length <= 3 ? ids.join(', ') : `${ids.slice(0, 3).join(', ')} and ${ids.length - 3} more`;
 }
 
 function problems(run: GradedTests): string {

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { baseEnv, runPool, prepareTask } from '../run/index.js';
 import { type Isolation, disposeScratch, freshScratchRoot } from '../sandbox/index.js';
 import { admitChecksTask, type NotedAdmission } from './admit-checks-task.js';
-import { admitTask } from './admit-task.js';
+import { admitTask, type AdmitResult } from './admit-task.js';
+import { keepStageLogs } from './keep-stage-logs.js';
 import { compareLocks, type LockDifference, admissionFromLock, lockFromAdmissions, readLockFile, writeLock, LOCK_FILE, type SuiteLock, renderTasksMd, type Suite } from '../suite/index.js';
 import { GoldPatchError } from './workspace-with-gold.js';
 import { UserError } from '../errors.js';
@@ -45,6 +46,10 @@ export interface ValidateOptions {
    * allowed when the lock was written under the same controls and no other task changed since.
    */
   readonly tasks?: readonly string[];
+  /** Told when a task's checks start, at each stage (`setup`, `baseline`, `gold-1`, …) and when its verdict is in. */
+  readonly onPlan?: (total: number, kept: number) => void;
+  readonly onTaskStart?: (task: string) => void;
+  readonly onTaskStage?: (task: string, stage: string) => void;
   readonly onTaskEnd?: (task: string, admission: NotedAdmission) => void;
 }
 
@@ -67,7 +72,10 @@ export async function validateSuite(suite: Suite, options: ValidateOptions): Pro
   const admissions = new Map<string, NotedAdmission>(options.tasks ? await keptAdmissions(suite, options.tasks) : []);
   const scratch = await freshScratchRoot(`validate ${process.pid} ${Date.now()}`);
   try {
-    await runPool(suite.tasks.filter((t) => !admissions.has(t.id)), options.concurrency, async (task) => {
+    const pending = suite.tasks.filter((t) => !admissions.has(t.id));
+    options.onPlan?.(suite.tasks.length, suite.tasks.length - pending.length);
+    await runPool(pending, options.concurrency, async (task) => {
+      options.onTaskStart?.(task.id);
       const admission = withoutScratch(await admitOne(suite, task, { ...options, env, scratch }), scratch);
       admissions.set(task.id, admission);
       options.onTaskEnd?.(task.id, admission);
@@ -139,6 +147,7 @@ async function admitOne(
   task: Suite['tasks'][number],
   options: ValidateOptions & { env: Record<string, string>; scratch: string },
 ): Promise<NotedAdmission> {
+  options.onTaskStage?.(task.id, 'setup');
   const prepared = await prepareTask({ task, controls: suite.controls, isolation: options.isolation, env: options.env, cacheDir: options.cacheDir });
   if (!prepared.ok) return { admitted: false, reason: prepared.reason };
   const scratchDir = path.join(options.scratch, task.id);
@@ -151,14 +160,22 @@ async function admitOne(
       testTimeoutMs: suite.controls.testWallClockSec * 1000,
       outputBytes: suite.controls.outputMb * 1024 * 1024,
       scratchDir,
+      onStage: (stage: string) => options.onTaskStage?.(task.id, stage),
     };
     return task.manifest.grading === 'checks'
       ? await admitChecksTask({ ...admitOptions, controls: suite.controls })
-      : await admitTask(admitOptions);
+      : await withKeptLogs(await admitTask(admitOptions), { cacheDir: options.cacheDir, suiteId: suite.id, taskId: task.id });
   } catch (error) {
     if (error instanceof GoldPatchError) return { admitted: false, reason: error.message };
     throw error;
   } finally {
     await rm(scratchDir, { recursive: true, force: true });
   }
+}
+
+/** The admission without its scratch logs; a rejection names where they were kept. */
+async function withKeptLogs(result: AdmitResult, where: { cacheDir: string; suiteId: string; taskId: string }): Promise<NotedAdmission> {
+  const { stageLogs, ...admission } = result;
+  const logs = await keepStageLogs({ ...where, logs: admission.admitted ? [] : (stageLogs ?? []) });
+  return logs.length > 0 ? { ...admission, logs } : admission;
 }

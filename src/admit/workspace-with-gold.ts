@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { applyPatch, type WorkspaceOptions, type Workspace, createWorkspace } from '../sandbox/index.js';
 import type { Task } from '../suite/index.js';
 
@@ -23,7 +24,7 @@ export async function workspaceWithGold(options: {
   try {
     for (const order of options.task.orders.filter((o) => o.index <= options.goldUpTo)) {
       const applied = await applyPatch(workspace.dir, await readFile(order.goldPatchPath, 'utf8'));
-      if (!applied.ok) throw new GoldPatchError(`${order.goldPatchPath} does not apply: ${applied.error}`);
+      if (!applied.ok) throw new GoldPatchError(`the gold patch ${path.relative(options.task.dir, order.goldPatchPath)} does not apply: ${applied.error}`);
     }
     return workspace;
   } catch (error) {

@@ -14,11 +14,12 @@ async function file(text: string): Promise<string> {
 
 describe('agents file', () => {
   it('reads named agents with settings', async () => {
-    const f = await file('agents:\n  sonnet-high: { harness: claude-code, model: claude-sonnet-4-5, effort: high }\n  gpt: { harness: codex, model: gpt-5.5, args: [--foo], env: { RUST_LOG: warn } }\n');
+    const f = await file('agents:\n  sonnet-high: { harness: claude-code, model: claude-sonnet-4-5, effort: high }\n  gpt: { harness: codex, model: gpt-5.5, args: [--foo], env: { RUST_LOG: warn }, auth: subscription }\n');
     expect(await readAgentsFile(f)).toEqual([
-      { name: 'sonnet-high', spec: 'claude-code:claude-sonnet-4-5@high', args: [], env: {} },
-      { name: 'gpt', spec: 'codex:gpt-5.5', args: ['--foo'], env: { RUST_LOG: 'warn' } },
+      { name: 'sonnet-high', spec: 'claude-code:claude-sonnet-4-5@high', args: [], env: {}, auth: 'api' },
+      { name: 'gpt', spec: 'codex:gpt-5.5', args: ['--foo'], env: { RUST_LOG: 'warn' }, auth: 'subscription' },
     ]);
+    await expect(readAgentsFile(await file('agents:\n  a: { harness: codex, model: gpt-5.5, auth: plan }\n'))).rejects.toThrow(/agents\.a\.auth/);
   });
 
   it('names the file, field, expectation and what arrived', async () => {

@@ -11,6 +11,8 @@ export interface NamedAgent {
   readonly args: readonly string[];
   /** Extra (non-secret) environment variables for the harness inside the sandbox. */
   readonly env: Readonly<Record<string, string>>;
+  /** `subscription`: the user's plan (bakeoff's stored login) instead of an API key. */
+  readonly auth: 'api' | 'subscription';
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -24,6 +26,7 @@ const AgentEntry = z
     effort: z.string().min(1).optional(),
     args: z.array(z.string()).default([]),
     env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
+    auth: z.enum(['api', 'subscription']).default('api'),
   })
   .strict();
 
@@ -35,6 +38,7 @@ const AgentsFile = z.object({ agents: z.record(z.string().regex(NAME, 'a name of
  *     agents:
  *       sonnet-high: { harness: claude-code, model: claude-sonnet-4-5, effort: high }
  *       gpt-low:     { harness: codex, model: gpt-5.5, effort: lowest, args: ["-c", "model_verbosity=\"low\""] }
+ *       gpt-plan:    { harness: codex, model: gpt-5.5, effort: lowest, auth: subscription }
  *
  * The name is the agent's id in results and reports. Secrets do not belong here (the sandbox
  * never sees a real key; the metering proxy injects it), so variables named like keys are refused.
@@ -52,7 +56,7 @@ export async function readAgentsFile(file: string): Promise<NamedAgent[]> {
     if (secret) {
       throw new InputError([{ file, field: `agents.${name}.env.${secret}`, expected: 'no secrets (the proxy injects API keys on the host)', received: `a variable named ${secret}` }]);
     }
-    agents.push({ name, spec: `${entry.harness}:${entry.model}${entry.effort ? `@${entry.effort}` : ''}`, args: entry.args, env: entry.env });
+    agents.push({ name, spec: `${entry.harness}:${entry.model}${entry.effort ? `@${entry.effort}` : ''}`, args: entry.args, env: entry.env, auth: entry.auth });
   }
   if (agents.length === 0) throw new InputError([{ file, field: 'agents', expected: 'at least one agent', received: 'none' }]);
   return agents;

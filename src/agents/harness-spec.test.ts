@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHarnessSpec, resolveEffort } from './harness-spec.js';
+import { parseHarnessSpec } from './harness-spec.js';
 import { exampleOf, exampleSpec, HARNESS_NAMES, HARNESSES } from './harnesses/index.js';
 import { resolveAgent } from './registry.js';
 
@@ -15,14 +15,6 @@ describe('agent specs <harness>:<model>[@effort]', () => {
     expect(parseHarnessSpec('command:./x.sh')).toBeNull();
     expect(parseHarnessSpec('codex:')).toEqual({ error: expect.stringContaining('expected a model id') });
     expect(parseHarnessSpec('codex:gpt-5.5@')).toEqual({ error: expect.stringContaining('expected an effort level') });
-  });
-
-  it('resolves @lowest to the harness\'s lowest level for the model and refuses unknown levels', () => {
-    const spec = { harness: 'codex', model: 'gpt-5.5' } as const;
-    expect(resolveEffort({ ...spec, effort: 'lowest' }, ['low', 'medium', 'high'])).toEqual({ effort: 'low' });
-    expect(resolveEffort({ ...spec, effort: null }, ['low'])).toEqual({ effort: null });
-    expect(resolveEffort({ ...spec, effort: 'lowest' }, [])).toEqual({ effort: null });
-    expect(resolveEffort({ ...spec, effort: 'max' }, ['low', 'high'])).toEqual({ error: 'codex:gpt-5.5@max: expected one of low, high or lowest, received "max"' });
   });
 
   it('takes every registered harness, each with its example model and effort', () => {

@@ -4,7 +4,7 @@ import { isHarnessName, type HarnessName } from './harnesses/index.js';
 export interface HarnessSpec {
   readonly harness: HarnessName;
   readonly model: string;
-  /** As written: a level, `lowest`, or null for the harness's default. */
+  /** As written: a level, `lowest`, `highest`, or null for the harness's default (resolved by `effort-levels`). */
   readonly effort: string | null;
 }
 
@@ -28,13 +28,4 @@ export function parseHarnessSpec(spec: string): HarnessSpec | { error: string } 
   }
   if (!model.trim() || /\s/.test(model)) return { error: `"${spec}": expected a model id after "${harness}:" (no spaces), received ${JSON.stringify(model)}` };
   return { harness, model, effort };
-}
-
-/** The level an effort as written selects: `lowest` → the harness's lowest for the model. */
-export function resolveEffort(spec: HarnessSpec, levels: readonly string[]): { effort: string | null } | { error: string } {
-  if (spec.effort === null) return { effort: null };
-  if (spec.effort === 'lowest') return { effort: levels[0] ?? null };
-  if (levels.includes(spec.effort)) return { effort: spec.effort };
-  const known = levels.length ? `one of ${levels.join(', ')} or lowest` : `no effort (${spec.harness} has no effort setting for ${spec.model}) or @lowest`;
-  return { error: `${spec.harness}:${spec.model}@${spec.effort}: expected ${known}, received "${spec.effort}"` };
 }

@@ -3,6 +3,7 @@ import { InputError, UserError } from '../errors.js';
 import type { WireFormat } from '../meter/index.js';
 import { readAgentsFile } from './agents-file.js';
 import { createHarnessAgent } from './harness-agent/create-harness-agent.js';
+import type { LevelSource } from './effort-levels.js';
 import type { Price } from './harness-agent/account-session.js';
 import type { ModelUpstream } from './harness-agent/model-upstream.js';
 import { exampleSpec, expectedHarness, HARNESS_NAMES, harnessNamed } from './harnesses/index.js';
@@ -15,6 +16,8 @@ export interface ResolveAgentsOptions {
   readonly forbiddenRoots: readonly string[];
   /** The suite's tasks and how many orders each has (`patch:` files are checked against them). */
   readonly suiteTasks?: ReadonlyMap<string, number>;
+  /** SWE-bench instance ids of the suite's imported tasks (`origin.id`) → task ids, for `patch:` predictions files. */
+  readonly suiteInstances?: ReadonlyMap<string, string>;
   /** `--agents` file, if any. */
   readonly agentsFile?: string;
   /** Opens the model upstream for agents speaking these wire formats; called once, only when a model agent is asked for. */
@@ -23,9 +26,15 @@ export interface ResolveAgentsOptions {
   readonly priceOf: (model: string, at: Date) => Price | null;
   readonly idleTimeoutMs: number;
   readonly traceNetwork?: boolean;
+  /** `--auth`: how the `--agent` model specs authenticate (agents-file entries say it themselves); default `api`. */
+  readonly auth?: 'api' | 'subscription';
+  /** bakeoff's environment (the harness CLIs' own catalogs are read with it); default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-type Wanted = { kind: 'plain'; spec: string } | { kind: 'model'; spec: HarnessSpec; name?: string; args?: readonly string[]; env?: Readonly<Record<string, string>> };
+type Wanted =
+  | { kind: 'plain'; spec: string }
+  | { kind: 'model'; spec: HarnessSpec; auth: 'api' | 'subscription'; name?: string; args?: readonly string[]; env?: Readonly<Record<string, string>>; writtenAt?: { file: string; field: string } };
 
 /**
  * Every agent of a bake: the `--agent` specs (builtins, `patch:`, `command:`,
@@ -36,7 +45,7 @@ export async function resolveAgents(specs: readonly string[], options: ResolveAg
   const wanted: Wanted[] = specs.map((spec) => {
     const parsed = parseHarnessSpec(spec);
     if (parsed && 'error' in parsed) throw new UserError(`--agent ${parsed.error}`);
-    return parsed ? { kind: 'model', spec: parsed } : { kind: 'plain', spec };
+    return parsed ? { kind: 'model', spec: parsed, auth: options.auth ?? 'api' } : { kind: 'plain', spec };
   });
   if (options.agentsFile) {
     const file = path.resolve(options.cwd, options.agentsFile);
@@ -49,13 +58,15 @@ export async function resolveAgents(specs: readonly string[], options: ResolveAg
       if ('error' in parsed) {
         throw new InputError([{ file, field: `agents.${named.name}`, expected: `a harness and a model id (e.g. ${exampleSpec(HARNESS_NAMES[0]!)})`, received: JSON.stringify(named.spec) }]);
       }
-      wanted.push({ kind: 'model', spec: parsed, name: named.name, args: named.args, env: named.env });
+      wanted.push({ kind: 'model', spec: parsed, auth: named.auth, name: named.name, args: named.args, env: named.env, writtenAt: { file, field: `agents.${named.name}.effort` } });
     }
   }
   const models = wanted.filter((w) => w.kind === 'model');
-  const formats = [...new Set(models.map((w) => harnessNamed(w.spec.harness).wireFormat(w.spec.model)))];
+  // subscription agents take no API key: their formats are not the upstream's to check
+  const formats = [...new Set(models.filter((w) => w.auth === 'api').map((w) => harnessNamed(w.spec.harness).wireFormat(w.spec.model)))];
   const upstream = models.length > 0 ? await options.openUpstream(formats) : null;
   try {
+    const levelSources = new Map<string, Promise<LevelSource>>();
     const agents: Agent[] = [];
     for (const w of wanted) {
       agents.push(
@@ -70,6 +81,10 @@ export async function resolveAgents(specs: readonly string[], options: ResolveAg
               priceOf: options.priceOf,
               idleTimeoutMs: options.idleTimeoutMs,
               traceNetwork: options.traceNetwork ?? false,
+              ...(options.env ? { hostEnv: options.env } : {}),
+              ...(w.writtenAt ? { writtenAt: w.writtenAt } : {}),
+              levelSources,
+              auth: w.auth,
             }),
       );
     }

@@ -1,5 +1,5 @@
 import type { SessionRecord } from '../store/index.js';
-import type { AgentInfo, VoidReason } from '../types.js';
+import type { AgentInfo, EffortCatalogRef, VoidReason } from '../types.js';
 import type { Sandbox } from '../sandbox/index.js';
 
 /** Everything one agent session may use. The agent works in `workspace` and nowhere else. */
@@ -46,6 +46,8 @@ export interface SessionResult extends Pick<SessionRecord, ResultCore>, Reported
 
 export interface Agent {
   readonly info: AgentInfo;
+  /** Model agents: the catalog its effort level was resolved from (recorded in every run). */
+  readonly effortCatalog?: EffortCatalogRef;
   /**
    * Digest of everything that defines this agent's behaviour beyond the suite (a command line,
    * a patch file's content); part of every run id.

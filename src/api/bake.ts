@@ -22,6 +22,8 @@ export interface BakeRequest extends Place {
   readonly agents: readonly string[];
   /** An agents file of named model agents. */
   readonly agentsFile?: string;
+  /** How the `agents` model specs authenticate: an API key (default) or the user's subscription (`bakeoff auth import`). */
+  readonly auth?: 'api' | 'subscription';
   /** Where model agents' requests go: `vendor` (default), `openrouter`, a base URL, `scripted:<script>`. */
   readonly upstream?: string;
   /** A prices file overriding the catalog's list prices. */
@@ -93,6 +95,7 @@ export async function openBake(request: BakeRequest): Promise<OpenBake> {
     cwd,
     forbiddenRoots,
     suiteTasks: new Map(suite.tasks.map((t) => [t.id, t.orders.length])),
+    suiteInstances: new Map(suite.tasks.flatMap((t) => (t.manifest.origin?.kind === 'swebench' && t.manifest.origin.id ? [[t.manifest.origin.id, t.id] as const] : []))),
     ...(request.agentsFile ? { agentsFile: request.agentsFile } : {}),
     openUpstream: async (formats) => {
       const { openPriceBook } = await import('../meter/index.js');
@@ -102,6 +105,8 @@ export async function openBake(request: BakeRequest): Promise<OpenBake> {
     priceOf: (model, at) => prices!.priceOf(model, undefined, at),
     idleTimeoutMs: (request.upstreamIdleTimeoutSec ?? 120) * 1000,
     traceNetwork: request.traceNetwork === true,
+    env: envOf(request),
+    ...(request.auth ? { auth: request.auth } : {}),
   });
   const undo: (() => Promise<void> | void)[] = [async () => upstream?.close()];
   const unwind = async (): Promise<void> => {

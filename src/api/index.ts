@@ -7,6 +7,12 @@ export { bake, openBake, type BakeApiEvent, type BakeOutcome, type BakeRequest, 
 export { notifyVia, type NoteEvent, type Notify } from './events.js';
 export { cacheDirOf, type Place } from './paths.js';
 export { publish, type PublishOutcome, type PublishRequest } from './publish.js';
+export { taskFromCommit, type TaskFromCommitRequest } from './task-from-commit.js';
+export { importSwebench, type ImportSwebenchRequest } from './import-swebench.js';
+export { importExercism, type ImportExercismRequest } from './import-exercism.js';
+export { exportHarbor, importHarbor, type ExportHarborRequest, type ImportHarborRequest } from './harbor.js';
+export { exportAtif, exportSwebenchPredictions, type ExportAtifRequest, type ExportPredictionsRequest } from './export-results.js';
+export { mineTasks, type MinedTask, type MineTasksRequest } from './mine-tasks.js';
 export { leaderboard, report, type ReportOutcome, type ReportRequest } from './report.js';
 export { validate, type TaskVerdict, type ValidateEvent, type ValidateOutcome, type ValidateRequest } from './validate.js';
 export type { LockWrite } from '../admit/index.js';

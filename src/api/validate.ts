@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { validateSuite, type LockWrite, type NotedAdmission, type ValidateResult } from '../admit/index.js';
 import { requireTools } from '../sandbox/index.js';
-import { loadSuite, type OrderAdmission } from '../suite/index.js';
+import { isDraftPrompt, loadSuite, type OrderAdmission, type Suite } from '../suite/index.js';
 import { notifyVia, type NoteEvent } from './events.js';
 import { isolationFor } from './isolation-for.js';
 import { cacheDirOf, cwdOf, type Place } from './paths.js';
@@ -20,12 +20,19 @@ export interface ValidateRequest extends Place {
   readonly onEvent?: (event: ValidateEvent) => void;
 }
 
-export type ValidateEvent = NoteEvent | { readonly type: 'task-end'; readonly task: string; readonly admission: NotedAdmission };
+export type ValidateEvent =
+  | NoteEvent
+  /** How many tasks the suite has and how many keep their verdict from the lock (`--task`). */
+  | { readonly type: 'plan'; readonly total: number; readonly kept: number }
+  | { readonly type: 'task-start'; readonly task: string }
+  /** A stage of a task's checks: `setup`, `baseline`, `baseline-2`, `gold-1`, … */
+  | { readonly type: 'task-stage'; readonly task: string; readonly stage: string }
+  | { readonly type: 'task-end'; readonly task: string; readonly admission: NotedAdmission };
 
 /** One task's verdict, counted. */
 export type TaskVerdict =
   | { readonly id: string; readonly admitted: true; readonly failToPass: number; readonly passToPass: number; readonly checks: number; readonly notes: readonly string[] }
-  | { readonly id: string; readonly admitted: false; readonly reason: string; readonly notes: readonly string[] };
+  | { readonly id: string; readonly admitted: false; readonly reason: string; readonly notes: readonly string[]; readonly logs: readonly string[] };
 
 export interface ValidateOutcome extends ValidateResult {
   readonly tasks: readonly TaskVerdict[];
@@ -42,6 +49,7 @@ export async function validate(request: ValidateRequest): Promise<ValidateOutcom
   const notify = notifyVia(request.onEvent);
   await requireTools(['bwrap', 'faketime', 'git']);
   const suite = await loadSuite(path.resolve(cwdOf(request), request.suite));
+  for (const file of draftPrompts(suite)) notify.note(`${file} is a draft bakeoff wrote: rewrite it as the owner would state the problem and delete its first line (publish refuses drafts)`);
   const lockWrite = request.lockWrite ?? 'stable';
   const result = await validateSuite(suite, {
     isolation: await isolationFor(suite.controls, request.unsafeNoSandbox === true, notify),
@@ -49,12 +57,15 @@ export async function validate(request: ValidateRequest): Promise<ValidateOutcom
     concurrency: request.concurrency ?? 2,
     lockWrite,
     ...(request.tasks && request.tasks.length > 0 ? { tasks: request.tasks } : {}),
+    onPlan: (total, kept) => request.onEvent?.({ type: 'plan', total, kept }),
+    onTaskStart: (task) => request.onEvent?.({ type: 'task-start', task }),
+    onTaskStage: (task, stage) => request.onEvent?.({ type: 'task-stage', task, stage }),
     onTaskEnd: (task, admission) => request.onEvent?.({ type: 'task-end', task, admission }),
   });
   const tasks = result.suite.tasks.map((t): TaskVerdict => {
     const a = result.admissions.get(t.id)!;
     const notes = a.notes ?? [];
-    if (!a.admitted) return { id: t.id, admitted: false, reason: a.reason, notes };
+    if (!a.admitted) return { id: t.id, admitted: false, reason: a.reason, notes, logs: a.logs ?? [] };
     const orders = a.orders;
     const sum = (count: (o: OrderAdmission) => number): number => orders.reduce((n, o) => n + count(o), 0);
     return { id: t.id, admitted: true, failToPass: sum((o) => o.failToPass.length), passToPass: sum((o) => o.passToPass.length), checks: sum((o) => o.checkCount ?? 0), notes };
@@ -64,4 +75,9 @@ export async function validate(request: ValidateRequest): Promise<ValidateOutcom
   const unwrittenChange = !result.written && (status === 'differs' || status === 'unreadable');
   const checkFailed = lockWrite === 'never' && status !== 'unchanged';
   return { ...result, tasks, rejected, ok: rejected === 0 && !unwrittenChange && !checkFailed };
+}
+
+/** The prompt files of a suite that still carry the draft marker (see suite/draft-prompt.ts). */
+export function draftPrompts(suite: Suite): string[] {
+  return suite.tasks.flatMap((t) => t.orders.filter((o) => isDraftPrompt(o.prompt)).map((o) => o.promptPath));
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { requireTools } from '../sandbox/index.js';
+import type { RunRecord } from '../types.js';
 import { verifyResults, type RunVerification, type VerifyResult } from '../verify/index.js';
 import { notifyVia, type Notify, type NoteEvent } from './events.js';
 import { isolationFor } from './isolation-for.js';
@@ -20,7 +21,13 @@ export interface VerifyRequest extends Place {
   readonly onEvent?: (event: VerifyEvent) => void;
 }
 
-export type VerifyEvent = NoteEvent | { readonly type: 'run-verified'; readonly run: RunVerification };
+export type VerifyEvent =
+  | NoteEvent
+  | { readonly type: 'plan'; readonly total: number }
+  /** A task's repo is being set up (from the cache when it can). */
+  | { readonly type: 'setup'; readonly task: string }
+  | { readonly type: 'run-start'; readonly runId: string; readonly task: string; readonly agent: string; readonly replay: number }
+  | { readonly type: 'run-verified'; readonly run: RunVerification };
 
 /**
  * `bakeoff verify`: re-grades every stored change and re-hashes every artifact, holding the
@@ -29,9 +36,10 @@ export type VerifyEvent = NoteEvent | { readonly type: 'run-verified'; readonly 
 export async function verify(request: VerifyRequest): Promise<VerifyResult> {
   const notify = notifyVia(request.onEvent);
   const result = await withResultsLocked(request, 'verify', notify, () =>
-    reverify(request, notify, (run) => {
-      request.onEvent?.({ type: 'run-verified', run });
-      if (run.error !== null) notify.error(`run ${run.id} (${run.task}, ${run.agent}) could not be re-graded: ${run.error}`);
+    reverify(request, notify, (event) => {
+      request.onEvent?.(event);
+      const run = event.type === 'run-verified' ? event.run : null;
+      if (run && run.error !== null) notify.error(`run ${run.id} (${run.task}, ${run.agent}) could not be re-graded: ${run.error}`);
     }),
   );
   const legacy = result.runs.filter((r) => !r.checksumsRecorded).length;
@@ -52,13 +60,20 @@ export async function withResultsLocked<T>(request: VerifyRequest, command: stri
 }
 
 /** The re-check itself; the caller holds the folder's lock. */
-export function reverify(request: VerifyRequest, notify: Notify, onRunVerified?: (run: RunVerification) => void): Promise<VerifyResult> {
+export function reverify(request: VerifyRequest, notify: Notify, onEvent?: (event: Exclude<VerifyEvent, NoteEvent>) => void): Promise<VerifyResult> {
   const cwd = cwdOf(request);
   return verifyResults(path.resolve(cwd, request.results), {
     ...(request.suite ? { suiteDir: path.resolve(cwd, request.suite) } : {}),
     isolationFor: (controls) => isolationFor(controls, request.unsafeNoSandbox === true, notify),
     cacheDir: cacheDirOf(request),
     concurrency: request.concurrency ?? 2,
-    ...(onRunVerified ? { onRunVerified } : {}),
+    ...(onEvent
+      ? {
+          onPlan: (total: number) => onEvent({ type: 'plan', total }),
+          onSetup: (task: string) => onEvent({ type: 'setup', task }),
+          onRunStart: (run: RunRecord) => onEvent({ type: 'run-start', runId: run.id, task: run.task, agent: run.agent.id, replay: run.replay }),
+          onRunVerified: (run: RunVerification) => onEvent({ type: 'run-verified', run }),
+        }
+      : {}),
   });
 }

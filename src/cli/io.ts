@@ -34,6 +34,13 @@ export function parsePositiveInt(value: string): number {
   return n;
 }
 
+/** A whole number from 0 (a 0-based index). */
+export function parseIndex(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`expected a whole number >= 0, received ${JSON.stringify(value)}`);
+  return n;
+}
+
 /** A TCP port to listen on: 1–65535. */
 export function parsePort(value: string): number {
   const n = Number(value);
@@ -42,4 +49,4 @@ export function parsePort(value: string): number {
 }
 
 /** `bakeoff report --format`: what the leaderboard is rendered as. */
-export const OUTPUT_FORMATS = ['table', 'md', 'json'] as const;
+export const OUTPUT_FORMATS = ['table', 'md', 'json', 'html'] as const;

@@ -1,15 +1,16 @@
 import { Command, CommanderError, Option } from 'commander';
 import { InfraError, UserError } from '../errors.js';
 import { escapeControl, isStopping } from '../util/index.js';
+import { REPORT_FORMATS } from '../types.js';
 import { BAKEOFF_VERSION } from '../version.js';
 import { explainEnvironmentError } from './explain-error.js';
 import { stopOnSignals } from './stop-on-signals.js';
-import { EXIT, OUTPUT_FORMATS, parsePort, parsePositiveInt, type CliIo } from './io.js';
+import { EXIT, OUTPUT_FORMATS, parseIndex, parsePort, parsePositiveInt, type CliIo } from './io.js';
 
 const defaultIo = (): CliIo => ({ stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env, handleSignals: true });
 
 /** The commands that run sandboxes: a signal stops them cleanly (model-server handles its own). */
-const SANDBOX_COMMANDS = new Set(['run', 'validate', 'verify', 'publish']);
+const SANDBOX_COMMANDS = new Set(['run', 'validate', 'verify', 'publish', 'task', 'import']);
 
 /**
  * Parses argv, runs one command, and maps every error to an exit code. The only catch. Each
@@ -41,6 +42,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .description('run agents on every admitted task, grade, store; re-running resumes')
     .option('--agent <spec>', 'agent spec (repeatable): gold, noop, patch:<file.jsonl>, command:<shell command>, <harness>:<model>[@effort]', collect, [])
     .option('--agents <file>', 'agents file: named model agents with settings (YAML)')
+    .addOption(new Option('--auth <how>', 'how the --agent model specs authenticate: an API key, or your subscription (codex: ChatGPT plan, claude-code: Claude plan; `bakeoff auth import` first)').choices(['api', 'subscription']).default('api'))
     .option('--upstream <where>', 'model API for model agents: vendor, openrouter, a base URL, or scripted:<gold|500|429|hang|malformed|truncated|disconnect|file.json>', 'vendor')
     .option('--prices <file>', 'prices file (YAML/JSON) overriding the catalog\'s list prices')
     .option('--upstream-idle-timeout <seconds>', 'a model request with no byte for this long is a hang (void)', parsePositiveInt, 120)
@@ -61,7 +63,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
   program
     .command('report <results>')
     .description('print the leaderboard of a results folder')
-    .addOption(new Option('--format <format>', 'output format').choices(OUTPUT_FORMATS).default('table'))
+    .addOption(new Option('--format <format>', 'output format; html: one self-contained file, the site\'s leaderboard (or comparison) page').choices(OUTPUT_FORMATS).default('table'))
     .option('--out <path>', 'write to a file instead of stdout')
     .option('--compare <agents...>', 'paired comparison of two agent ids (A B): wins, ties, void, exact McNemar p, paired difference')
     .option('--wide', 'print every column of the leaderboard at full width, even when it is wider than the terminal', false)
@@ -86,19 +88,124 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .command('publish <results>')
     .description('verify a results folder, then write its leaderboard as a static site (no network needed to view it)')
     .requiredOption('--out <dir>', 'folder to write the site to')
-    .option('--private', 'add each run\'s change, agent output and test output (never publish this)', false)
+    .option('--private', 'add task ids, run ids and each run\'s change, agent output and test output (never publish this)', false)
     .option('--suite <dir>', 'the suite to re-grade with (default: the folder the runs were baked from)')
     .option('--concurrency <n>', 'runs re-graded at once', parsePositiveInt, 2)
     .option('--wait', 'when another bakeoff is using the results folder, wait for it to finish instead of refusing', false)
     .option('--unsafe-no-sandbox', 'development only: verify without the sandbox', false)
+    .option('--allow-draft-prompts', 'publish although some prompts are still drafts bakeoff wrote (task from-commit)', false)
     .action(async (results: string, flags) => {
       code = await (await import('./commands/publish.js')).publishCommand(results, flags, io);
     });
 
+  const task = program.command('task').description('make tasks from other sources');
+  task
+    .command('from-commit <repo> <commit>')
+    .description('write a task from one commit of a git repository (repo/ = the parent tree, hidden/ = the test files it changed, gold.patch = the rest), then run the admission checks on it')
+    .option('--suite <dir>', 'the suite folder (made when it has no suite.yaml); default: the current folder, if it has one')
+    .option('--id <id>', 'task id (default: from the commit subject)')
+    .addOption(new Option('--kind <kind>', 'bug or feature (default: guessed from the commit subject)').choices(['bug', 'feature']))
+    .addOption(new Option('--language <language>', 'default: guessed from the changed files').choices(['js', 'ts', 'python', 'rust']))
+    .option('--tests <glob>', 'the test files (repeatable; default: test/ tests/ __tests__/ spec/ folders, *.test.*, *.spec.*, test_*.py, *_test.py)', collect, [])
+    .option('--setup <command>', 'setup command run once per task outside the sandbox (`none` for none; default: guessed from the lockfile)')
+    .option('--test <command>', 'the bare test command (default: guessed from the manifest)')
+    .addOption(new Option('--format <format>', 'test report format').choices([...REPORT_FORMATS]))
+    .option('--issue <file>', 'draft the prompt from this issue text instead of the commit message')
+    .option('--json', 'machine-readable output (what was written, and the admission verdicts)', false)
+    .option('--concurrency <n>', 'tasks checked at once', parsePositiveInt, 2)
+    .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false)
+    .action(async (repo: string, commit: string, flags) => {
+      code = await (await import('./commands/task.js')).fromCommitCommand(repo, commit, flags, io);
+    });
+
+  task
+    .command('mine <repo>')
+    .description('list commits that could be tasks (not merges, tests and code changed, small, one language); --validate checks each; --add DIR writes the admitted ones into a suite')
+    .option('--range <range>', 'revision range, e.g. v1.0..main (default: HEAD, along first parents)')
+    .option('--limit <n>', 'commits looked at', parsePositiveInt, 100)
+    .option('--tests <glob>', 'the test files (repeatable; default: the test-file rule of from-commit)', collect, [])
+    .option('--validate', 'write each candidate into a scratch suite and run the admission checks', false)
+    .option('--add <dir>', 'write the admitted candidates into this suite (implies --validate) and validate them there')
+    .option('--json', 'machine-readable output', false)
+    .option('--concurrency <n>', 'tasks checked at once', parsePositiveInt, 2)
+    .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false)
+    .action(async (repo: string, flags) => {
+      code = await (await import('./commands/task.js')).mineCommand(repo, flags, io);
+    });
+
+  const imp = program.command('import').description('write tasks from other formats into a suite, then run the admission checks on them');
+  imp
+    .command('swebench <instances>')
+    .description('one task per SWE-bench instance (a .jsonl file, a v5 task repo or task folder): repo at base_commit, test_patch as hidden tests, patch as gold; admission must find the instance\'s FAIL_TO_PASS / PASS_TO_PASS')
+    .requiredOption('--repos <dir>', 'folder of git clones: <owner>__<name>/, <name>/ or <owner>/<name>/ per repository')
+    .option('--suite <dir>', 'the suite folder (made when it has no suite.yaml); default: the current folder, if it has one')
+    .option('--instance <id>', 'import this instance only (repeatable)', collect, [])
+    .option('--setup <command>', 'setup command for every instance (`none` for none; default: from the repository)')
+    .option('--test <command>', 'test command for every instance (default: the runner on the test patch\'s files)')
+    .addOption(new Option('--kind <kind>', 'bug or feature').choices(['bug', 'feature']))
+    .option('--json', 'machine-readable output', false)
+    .option('--concurrency <n>', 'tasks checked at once', parsePositiveInt, 2)
+    .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false)
+    .action(async (instances: string, flags) => {
+      code = await (await import('./commands/import.js')).importSwebenchCommand(instances, flags, io);
+    });
+
+  imp
+    .command('exercism <track>')
+    .description('one task per exercise of an Exercism track folder (exercises/practice/<slug>/): the example solution is the gold, the tests (skipped ones switched on) are hidden')
+    .option('--suite <dir>', 'the suite folder (made when it has no suite.yaml); default: the current folder, if it has one')
+    .option('--exercises <slugs>', 'comma-separated exercise slugs (default: every practice exercise)')
+    .option('--json', 'machine-readable output', false)
+    .option('--concurrency <n>', 'tasks checked at once', parsePositiveInt, 2)
+    .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false)
+    .action(async (track: string, flags) => {
+      code = await (await import('./commands/import.js')).importExercismCommand(track, flags, io);
+    });
+
+  imp
+    .command('harbor <folder>')
+    .description('Harbor task folders (task.toml) bakeoff can run without Docker, as tasks; others are refused with the reason')
+    .option('--suite <dir>', 'the suite folder (made when it has no suite.yaml); default: the current folder, if it has one')
+    .option('--json', 'machine-readable output', false)
+    .option('--concurrency <n>', 'tasks checked at once', parsePositiveInt, 2)
+    .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false)
+    .action(async (folder: string, flags) => {
+      code = await (await import('./commands/import.js')).importHarborCommand(folder, flags, io);
+    });
+
+  const exp = program.command('export').description('a suite or a results folder in other tools\' formats');
+  exp
+    .command('harbor <suite>')
+    .description('the suite\'s tasks as Harbor task folders: task.toml, instruction.md, environment/, tests/test.sh (clears any reward file first), solution/solve.sh; several orders as [[steps]]')
+    .requiredOption('--out <dir>', 'a new folder to write the task folders into')
+    .action(async (suite: string, flags) => {
+      code = await (await import('./commands/export.js')).exportHarborCommand(suite, flags, io);
+    });
+
+  exp
+    .command('swebench-predictions <results>')
+    .description('the runs of SWE-bench tasks as a predictions file ({instance_id, model_name_or_path, model_patch} per line) for the official harness to re-grade')
+    .option('--out <file>', 'write to this file instead of stdout')
+    .option('--suite <dir>', 'the suite the runs were baked from (default: the folder the results record)')
+    .option('--replay <n>', '0-based replay of each task and agent', parseIndex, 0)
+    .option('--agent <id>', 'only this agent (repeatable)', collect, [])
+    .action(async (results: string, flags) => {
+      code = await (await import('./commands/export.js')).exportPredictionsCommand(results, flags, io);
+    });
+  exp
+    .command('atif <results>')
+    .description('each recorded model-agent session as an ATIF trajectory (Harbor\'s trajectory format)')
+    .requiredOption('--out <dir>', 'a new folder: <run-id>/order-<n>/trajectory.json')
+    .action(async (results: string, flags) => {
+      code = await (await import('./commands/export.js')).exportAtifCommand(results, flags, io);
+    });
+
   program
     .command('doctor')
-    .description('check the sandbox and toolchains; say what to install')
+    .description('check the sandbox and toolchains; say what to install; list what killed bakeoffs left behind')
     .option('--json', 'machine-readable output', false)
+    .option('--clean', 'remove what killed bakeoffs left: mounts, scratch folders and cgroups whose owner is gone (and half-written runs with --results)', false)
+    .option('--results <dir>', 'also list the half-written run folders (runs/.tmp-*) of this results folder')
     .action(async (flags) => {
       code = await (await import('./commands/doctor.js')).doctorCommand(flags, io);
     });
@@ -113,6 +220,15 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     });
 
   program
+    .command('auth <action> [harness]')
+    .description('subscription logins bakeoff keeps on the host: `auth import codex|claude-code` copies your existing login into bakeoff\'s store (0600, never in a sandbox or results); `auth status`')
+    .option('--from <file>', 'import from this file (Codex auth.json, Claude Code .credentials.json) instead of the CLI\'s own place')
+    .option('--json', 'machine-readable output', false)
+    .action(async (action: string, harness: string | undefined, flags) => {
+      code = await (await import('./commands/auth.js')).authCommand(action, harness, flags, io);
+    });
+
+  program
     .command('model-server')
     .description('the scripted model server (Anthropic, OpenAI Responses/Chat, Gemini wire formats) for dry runs without tokens')
     .option('--script <name>', 'gold, 500, 429, hang, malformed, truncated, disconnect, or a replay file (JSON)', 'gold')
@@ -123,6 +239,13 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .action(async (flags) => {
       code = await (await import('../model-server/index.js')).modelServerCommand(flags, io);
     });
+
+  // what a killed bakeoff left (mounts, scratch folders, cgroups) is cleared by the next command of any kind; doctor lists it instead
+  program.hook('preAction', async (_program, action) => {
+    if (action.name() === 'doctor') return;
+    const { sweepLeftovers } = await import('../sandbox/index.js');
+    for (const note of (await sweepLeftovers()).notes) io.stderr.write(`bakeoff: ${escapeControl(note)}\n`);
+  });
 
   const command = argv[0] !== undefined && !argv[0].startsWith('-') ? argv[0] : null;
   const unhandle = io.handleSignals && command !== null && SANDBOX_COMMANDS.has(command) ? stopOnSignals(io.stderr, argv) : () => {};

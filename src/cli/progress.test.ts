@@ -38,4 +38,49 @@ describe('createProgress', () => {
     expect(text).toContain('\r\x1b[2Kbakeoff: error: run r1 (t1, a) is void: boom\n\r\x1b[2Kruns 1/4');
     expect(text.endsWith('\r\x1b[2K')).toBe(true);
   });
+
+  it('on a terminal, the live line names each item running, its stage and time, and drops the least needed parts to fit', () => {
+    const err = stream(true) as ReturnType<typeof stream> & { columns: number };
+    err.columns = 200;
+    const progress = createProgress(err, true);
+    progress.start(16, 4);
+    progress.itemStarted('r1', 'add × gold (replay 0)');
+    progress.itemStage('r1', 'session 1');
+    progress.itemStarted('r2', 'fizz × noop (replay 1)');
+    progress.itemStage('r2', 'grading 2');
+    const wide = lastDrawn(err.text());
+    expect(wide).toMatch(/^runs 4\/16 · solved 0 · void 0 · 0:00 elapsed · ETA – · add × gold \(replay 0\): session 1 0:00 · fizz × noop \(replay 1\): grading 2 0:00$/);
+    err.columns = 80;
+    progress.itemStage('r1', 'grading 1');
+    const narrow = lastDrawn(err.text());
+    expect(narrow.length).toBeLessThanOrEqual(79);
+    expect(narrow).toMatch(/^runs 4\/16 · add × gold \(replay 0\): grading 1 0:00 · fizz × noop/);
+    progress.itemEnded('r1', 'add × gold (replay 0)', { verdict: 'solved', tally: ['solved'] });
+    err.columns = 200;
+    progress.activity(null);
+    expect(lastDrawn(err.text())).toMatch(/^runs 5\/16 · solved 1 · void 0 · .* · fizz × noop \(replay 1\): grading 2 0:00$/);
+    progress.finish();
+    // nothing but the live line: no per-item lines on a terminal
+    expect(err.text()).not.toContain('\n');
+  });
+
+  it('off a terminal, prints one line per finished item with its count, verdict, time and detail; with --json nothing', () => {
+    for (const enabled of [true, false]) {
+      const err = stream(false);
+      const progress = createProgress(err, enabled, { noun: 'tasks', tallies: ['admitted', 'rejected'] });
+      progress.start(3, 1);
+      progress.itemStarted('a', 'a');
+      progress.itemStage('a', 'gold-1');
+      progress.itemStarted('b', 'b');
+      progress.itemEnded('b', 'b', { verdict: 'REJECTED', tally: ['rejected'], detail: 'flaky: t1 (pass, then \x1b[31mfail)' });
+      progress.itemEnded('a', 'a', { verdict: 'admitted', tally: ['admitted'] });
+      progress.finish();
+      expect(err.text()).toBe(enabled ? 'task 2/3 b: REJECTED in 0:00 — flaky: t1 (pass, then \\x1b[31mfail)\ntask 3/3 a: admitted in 0:00\n' : '');
+    }
+  });
 });
+
+/** The last live line drawn: what follows the last line clear. */
+function lastDrawn(text: string): string {
+  return text.slice(text.lastIndexOf('\x1b[2K') + 4);
+}

@@ -40,6 +40,25 @@ describe('configChanges', () => {
     expect(usesPackageScripts('cd pkg && pnpm test')).toBe(true);
   });
 
+  it("protects mocha's package.json key and the files the prepared repo's mocha configuration loads", async () => {
+    const t = await trees({
+      'package.json': ['{"name":"x","mocha":{"require":["test/hooks.js"]}}', '{"name":"x","mocha":{"require":["test/hooks.js"],"grep":"nothing"}}'],
+      '.mocharc.jsonc': ['{\n  // comment\n  "file": "test/setup", /* and "require": "x" */ "spec": "http://example//x"\n}', null],
+      '.mocharc.yml': ['ui: ./tools/ui.cjs\n', null],
+      'test/hooks.js': ['exports.mochaHooks = {};', 'exports.mochaHooks = { beforeAll() {} };'],
+      'test/setup.js': ['', '// changed'],
+      'tools/ui.cjs': ['', '// changed'],
+      'test/extra.cjs': ['', '// changed'],
+      'src/index.js': ['', '// changed'],
+    });
+    const changedPaths = ['package.json', 'test/hooks.js', 'test/setup.js', 'tools/ui.cjs', 'test/extra.cjs', 'src/index.js'];
+    const out = await configChanges({ format: 'mocha', command: 'npx mocha -r test/extra.cjs', ...t, changedPaths });
+    expect(out.map((o) => o.split(':')[0])).toEqual(['package.json', 'test/hooks.js', 'test/setup.js', 'tools/ui.cjs', 'test/extra.cjs']);
+    expect(out[0]).toBe('package.json: "mocha" changed (runner configuration)');
+    // another format does not read mocha's configuration
+    expect(await configChanges({ format: 'vitest', command: 'npx vitest run', ...t, changedPaths })).toEqual([]);
+  });
+
   it('lets Cargo.toml change package metadata only', async () => {
     const bump = await trees({ 'Cargo.toml': [CARGO, CARGO.replace('0.1.0', '0.1.1') + '\n'] });
     expect(await configChanges({ format: 'cargo', command: 'cargo test', ...bump, changedPaths: ['Cargo.toml'] })).toEqual([]);

@@ -2,11 +2,13 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { quotedPath } from '../util/index.js';
+import { mochaLoadedFiles } from './mocha-loaded-files.js';
 import type { ReportFormat } from './types.js';
 
 /*
  * Runner configuration kept in files that also hold other things, so that a path glob cannot
- * protect it: the `jest` and `babel` keys of any package.json, its `scripts` when the test
+ * protect it: the `jest`, `babel`, `mocha` and `tap` keys of any package.json (as the format
+ * reads them), the files mocha's configuration loads, its `scripts` when the test
  * command goes through a package manager, and everything in a Cargo.toml but package metadata
  * (build scripts, test targets and their harness, profiles, patches, dependencies — a path
  * dependency is a crate of the change's own, run at build time if it is a proc-macro).
@@ -17,6 +19,17 @@ const CARGO_METADATA = new Set([
   'version', 'description', 'authors', 'readme', 'keywords', 'categories', 'documentation', 'homepage',
   'repository', 'license', 'license-file', 'publish', 'exclude', 'include', 'metadata', 'rust-version', 'edition',
 ]);
+
+/**
+ * The package.json keys each format reads its configuration from. junit can be written by any
+ * runner, so it gets the keys of every JavaScript runner bakeoff knows.
+ */
+const PACKAGE_KEYS: Partial<Readonly<Record<ReportFormat, readonly string[]>>> = {
+  jest: ['jest', 'babel'],
+  mocha: ['mocha'],
+  tap: ['tap'],
+  junit: ['jest', 'babel', 'mocha'],
+};
 
 /** Whether the bare command runs a script from package.json (npm/pnpm/yarn/bun, not npx). */
 export function usesPackageScripts(command: string): boolean {
@@ -35,16 +48,21 @@ export async function configChanges(options: {
   readonly changedPaths: readonly string[];
 }): Promise<string[]> {
   const out: string[] = [];
+  const mochaFiles = options.format === 'mocha' ? await mochaLoadedFiles(options.preparedRepo, options.command) : new Set<string>();
   for (const rel of options.changedPaths) {
+    if (mochaFiles.has(rel)) {
+      out.push(`${quotedPath(rel)}: loaded by mocha's configuration (require, file or ui) before the tests`);
+      continue;
+    }
     const name = path.posix.basename(rel);
     const before = await readFile(path.join(options.preparedRepo, rel), 'utf8').catch(() => null);
     const after = await readFile(path.join(options.repoDir, rel), 'utf8').catch(() => null);
     if (name === 'package.json' && options.format !== 'pytest' && options.format !== 'cargo') {
-      const keys = [...(options.format === 'jest' ? ['jest', 'babel'] : []), ...(usesPackageScripts(options.command) ? ['scripts'] : [])];
+      const keys = [...(PACKAGE_KEYS[options.format] ?? []), ...(usesPackageScripts(options.command) ? ['scripts'] : [])];
       const changed = changedJsonKeys(before, after, keys);
       if (changed.length > 0) out.push(`${quotedPath(rel)}: ${changed.map((k) => `"${k}"`).join(', ')} changed (runner configuration)`);
     }
-    if (name === 'Cargo.toml' && options.format === 'cargo') {
+    if (name === 'Cargo.toml' && (options.format === 'cargo' || options.format === 'junit')) {
       const what = cargoChange(before, after);
       if (what !== null) out.push(`${quotedPath(rel)}: ${what}`);
     }

@@ -31,6 +31,12 @@ describe('evaluate', () => {
     expect(e.failure?.reason).toBe('report-inconsistent');
   });
 
+  it('distrusts a forgeable report that names tests the task does not have, even when every expected test passed', () => {
+    const r = report([{ id: 't::fixed', status: 'pass' }, { id: 't::kept', status: 'pass' }, { id: 'decoy', status: 'fail' }]);
+    const e = evaluate({ expected, report: r, exitCode: 1, timedOut: false, protectedChanged: [], unknownTests: ['decoy'] });
+    expect(e.failure).toMatchObject({ reason: 'report-inconsistent', detail: expect.stringContaining('decoy') });
+  });
+
   it('distrusts a report with problems even when every test passed', () => {
     const e = grade(report([{ id: 't::fixed', status: 'pass' }, { id: 't::kept', status: 'pass' }], ['id reported twice']), 0);
     expect(e.failure?.reason).toBe('report-inconsistent');

@@ -61,6 +61,8 @@ export function evaluate(options: {
   readonly gradedChanged?: readonly string[];
   /** The report is the output and the output was cut at its limit. */
   readonly outputCut?: boolean;
+  /** Tests a forgeable report names that the lock does not know (see GradedTests.unknownTests). */
+  readonly unknownTests?: readonly string[];
 }): Evaluation {
   const { expected, report } = options;
   const byId = new Map(report.tests.map((t) => [t.id, t.status] as const));
@@ -89,6 +91,10 @@ export function evaluate(options: {
   }
   const wrong = options.tripwires?.wrong ?? [];
   if (wrong.length > 0) return fail('report-tampered', `bakeoff's tripwire tests: ${list(wrong)}`);
+  const unknown = options.unknownTests ?? [];
+  if (unknown.length > 0) {
+    return fail('report-inconsistent', `the report names tests the task does not have (lines the code under test printed, or results moved to another test's name): ${list(unknown)}`);
+  }
   const inconsistency = crossCheck(report, options.exitCode);
   return { ...result, failure: inconsistency ? { reason: 'report-inconsistent', detail: inconsistency } : null };
 }

@@ -69,7 +69,7 @@ export async function buildGradingTree(options: GradingTreeOptions): Promise<Gra
   const targets = await tripwireTargets(repoDir, [...hidden.keys()], options.expectedIds, isTest);
   for (const rel of targets) {
     const text = await readFile(path.join(repoDir, rel), 'utf8');
-    if (options.runner.holdsTripwires && !options.runner.holdsTripwires(text)) {
+    if (options.runner.holdsTripwires && !options.runner.holdsTripwires(text, rel)) {
       unwired.push(rel);
       continue;
     }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ClockShift, Sandbox } from '../sandbox/index.js';
 import { buildGradingTree, changedGradedFiles, type GradingTree } from './grading-tree.js';
 import { runTests, type TestRun } from './run-tests.js';
+import { removeStaleReports } from './runners/junit.js';
 import { getTestRunner } from './runners/registry.js';
 import { judgeTripwires, withoutTripwires, type TripwireVerdict } from './tripwires.js';
 import type { ParsedReport, ReportFormat } from './types.js';
@@ -12,10 +13,12 @@ export interface GradedTestsOptions {
   /** Prepared repo + the change (or the gold change), not yet holding the hidden files. */
   readonly repoDir: string;
   readonly preparedRepo: string;
-  readonly test: { readonly command: string; readonly format: ReportFormat; readonly files?: readonly string[] | undefined };
+  readonly test: { readonly command: string; readonly format: ReportFormat; readonly files?: readonly string[] | undefined; readonly report?: string | undefined };
   readonly hiddenDirs: readonly string[];
   /** Ids the lock expects (empty at admission). */
   readonly expectedIds: readonly string[];
+  /** Ids of the task's known failures (task.yaml `knownFailures`). */
+  readonly knownFailures?: readonly string[];
   /** Paths the change added, changed or deleted. */
   readonly changedPaths: readonly string[];
   readonly outDir: string;
@@ -37,6 +40,12 @@ export interface GradedTests {
   readonly gradedChanged: readonly string[];
   /** The runner reports through its output and the output was cut: results may have been lost with it. */
   readonly outputCut: boolean;
+  /**
+   * Tests the report names that the lock does not know (not expected, not a known failure, not
+   * a tripwire) and that passed, failed or errored: for a runner whose report the tests can
+   * write into (`forgeableReport`), and only when the lock expects ids (not at admission).
+   */
+  readonly unknownTests: readonly string[];
 }
 
 /**
@@ -56,12 +65,15 @@ export async function runGradedTests(options: GradedTestsOptions): Promise<Grade
     hiddenDirs: options.hiddenDirs,
     expectedIds: options.expectedIds,
   });
+  // a JUnit report the change left in the repo is never read: the run must write its own
+  const staleReports = options.test.report !== undefined ? await removeStaleReports(options.repoDir, options.test.report) : [];
   const testRun = await runTests({
     sandbox: options.sandbox,
     repoDir: options.repoDir,
     scratchDir: path.join(options.scratchDir, 'tests'),
     command: options.test.command,
     format: options.test.format,
+    report: options.test.report,
     outDir: options.outDir,
     env: options.env,
     timeoutMs: options.timeoutMs,
@@ -76,14 +88,21 @@ export async function runGradedTests(options: GradedTestsOptions): Promise<Grade
   await mkdir(options.outDir, { recursive: true });
   await writeFile(
     path.join(options.outDir, 'tripwires.json'),
-    JSON.stringify({ tripwires: tree.tripwires, verdict: tripwires, gradedFiles: tree.gradedFiles, removed: tree.removed, restored: tree.restored }, null, 1) + '\n',
+    JSON.stringify({ tripwires: tree.tripwires, verdict: tripwires, gradedFiles: tree.gradedFiles, removed: tree.removed, restored: tree.restored, staleReports }, null, 1) + '\n',
   );
+  const report = withoutTripwires(testRun.report, tree.tripwires);
+  const known = new Set([...options.expectedIds, ...(options.knownFailures ?? [])]);
+  const unknownTests =
+    runner.forgeableReport === true && options.expectedIds.length > 0
+      ? report.tests.filter((t) => t.status !== 'skip' && !known.has(t.id)).map((t) => t.id)
+      : [];
   return {
     testRun,
-    report: withoutTripwires(testRun.report, tree.tripwires),
+    report,
+    unknownTests,
     tree,
     tripwires,
     gradedChanged,
-    outputCut: testRun.exec.outputTruncated && runner.reportFiles.length === 0,
+    outputCut: testRun.exec.outputTruncated && runner.reportIsOutput === true,
   };
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Bind, ClockShift, ExecResult, Sandbox } from '../sandbox/index.js';
 import { readBoundedFile } from '../util/index.js';
 import { clockEnv } from './clock-env.js';
+import { placeRepoInIds } from './place-repo-in-ids.js';
 import { createReportDir } from './report-dir.js';
 import { ReportUnreadableError } from './runners/read-report-file.js';
 import { getTestRunner } from './runners/registry.js';
@@ -14,6 +15,8 @@ export interface RunTestsOptions {
   readonly repoDir: string;
   readonly command: string;
   readonly format: ReportFormat;
+  /** task.yaml `test.report` (junit): where the command writes its report in the repo. */
+  readonly report?: string | undefined;
   /** Where the output log and a copy of the report files are kept (host only). */
   readonly outDir: string;
   /** Empty folder for the report folder and the runner's configuration, outside the repo. */
@@ -54,7 +57,7 @@ export async function runTests(options: RunTestsOptions): Promise<TestRun> {
     await mkdir(configDir, { recursive: true, mode: 0o755 });
     await mkdir(options.outDir, { recursive: true });
     const outputPath = path.join(options.outDir, 'test-output.log');
-    const instrumented = runner.instrument(options.command, { reportDir: reportDir.dir, configDir, configSource: options.configSource });
+    const instrumented = runner.instrument(options.command, { reportDir: reportDir.dir, configDir, configSource: options.configSource, report: options.report });
     const exec = await options.sandbox.exec({
       command: instrumented.command,
       cwd: options.repoDir,
@@ -72,8 +75,9 @@ export async function runTests(options: RunTestsOptions): Promise<TestRun> {
     });
     const logged = await readBoundedFile(outputPath, options.outputBytes + 4096, { truncate: true });
     const output = logged.kind === 'ok' ? logged.text : '';
-    const report = await parseReport(() => runner.parse({ reportDir: reportDir.dir, output, repoDir: options.repoDir }));
+    const report = placeRepoInIds(await parseReport(() => runner.parse({ reportDir: reportDir.dir, output, repoDir: options.repoDir, report: options.report })), options.repoDir);
     await keepReportFiles(reportDir.dir, runner.reportFiles, path.join(options.outDir, 'report'), options.outputBytes);
+    for (const source of report.sources ?? []) await writeFile(path.join(options.outDir, 'report', source.name), source.text);
     return { report, exec, outputPath };
   } finally {
     await reportDir.dispose();

@@ -33,6 +33,8 @@ export interface ParsedReport {
   readonly problems: readonly string[];
   /** Set when a report file exists but is not a regular file within its limit (a FIFO, a symlink, too big): why. */
   readonly unreadable?: string;
+  /** Report files read from outside the report folder (junit: the XML in the repo), kept with the test output. */
+  readonly sources?: readonly { readonly name: string; readonly text: string }[];
 }
 
 /** A graded test file bakeoff appends its tripwire tests to. */
@@ -47,6 +49,14 @@ export interface TripwireTarget {
   readonly pass: string;
   readonly assertFail: { readonly name: string; readonly nonce: string };
   readonly throwFail: { readonly name: string; readonly nonce: string };
+}
+
+export interface InstrumentOptions {
+  readonly reportDir: string;
+  readonly configDir?: string;
+  readonly configSource?: string;
+  /** task.yaml `test.report`: where the command writes its report in the repo (junit). */
+  readonly report?: string | undefined;
 }
 
 /** One test-runner adapter. Pure except for writing its own files into the folders it is given and reading reports. */
@@ -78,19 +88,33 @@ export interface TestRunner {
    * reports a file that does not use node:test (a plain script, tape) only as a whole; tests
    * appended to it would turn it into a file of tests and hide its own result.
    */
-  readonly holdsTripwires?: (text: string) => boolean;
+  readonly holdsTripwires?: (text: string, file: string) => boolean;
+  /**
+   * The report is the command's own output (cargo's libtest JSON, TAP on stdout), read through
+   * the sandbox's pipe: output cut at its limit loses results with it.
+   */
+  readonly reportIsOutput?: boolean;
+  /**
+   * What the tests print can become part of the report (TAP on stdout): a graded report may then
+   * name only the tests the lock knows (expected, known failures, tripwires); any other id that
+   * passed, failed or errored makes it report-inconsistent, since it can only be a line the code
+   * under test printed or one it moved to another test.
+   */
+  readonly forgeableReport?: boolean;
   /**
    * Adds the reporter to the bare command. `reportDir` is the report folder (outside the
    * workspace; its files are made from `reportFiles` first); `configDir` an empty folder the
    * runner may write configuration into, shown read-only to the tests; `configSource` the
    * prepared repo, where configuration is copied from (never from the change).
    */
-  instrument(command: string, options: { readonly reportDir: string; readonly configDir?: string; readonly configSource?: string }): InstrumentedCommand;
+  instrument(command: string, options: InstrumentOptions): InstrumentedCommand;
   /** Reads the report from `reportDir` (and the combined output where the runner needs it). */
   parse(options: {
     readonly reportDir: string;
     /** Combined stdout+stderr of the test command, in order. */
     readonly output: string;
     readonly repoDir: string;
+    /** task.yaml `test.report`: where the command writes its report in the repo (junit). */
+    readonly report?: string | undefined;
   }): Promise<ParsedReport>;
 }

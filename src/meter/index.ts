@@ -11,3 +11,5 @@ export { costOf, type PricedTokens, type TokenRates } from './prices/cost-of.js'
 export { catalogInfo, type CatalogInfo } from './prices/catalog-info.js';
 export { openPriceBook, type PriceBook } from './prices/price-book.js';
 export type { RecordedResponse } from './proxy/proxy-types.js';
+export { credentialDir, isSubscriptionHarness, readCredential, readUserLogin, SUBSCRIPTION_HARNESSES, writeCredential, type StoredCredential, type SubscriptionHarness } from './subscription/credential-store.js';
+export { SUBSCRIPTION_BASE, subscriptionUpstream, type SubscriptionUpstream } from './subscription/subscription-upstream.js';

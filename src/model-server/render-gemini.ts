@@ -23,8 +23,9 @@ export function renderGemini(reply: ModelReply, options: RenderOptions & { jsonA
     responseId,
   });
   if (!options.streamed) return jsonReply(chunk(parts, true));
-  // Two chunks, the last one carrying the finish: text then call, or the text in two halves.
-  const [first, second] = parts.length > 1 ? [parts.slice(0, 1), parts.slice(1)] : halves(reply.text ?? '');
+  // Two chunks, the last one carrying the finish: text (empty for a call without any) then the
+  // call, or the text in two halves.
+  const [first, second] = reply.kind === 'tool' ? [reply.text === null ? [{ text: '' }] : parts.slice(0, -1), parts.slice(-1)] : halves(reply.text ?? '');
   const chunks = [chunk(first, false), chunk(second, true)];
   if (options.jsonArrayStream) return { status: 200, headers: JSON_HEADERS, chunks: [JSON.stringify(chunks)] };
   return { status: 200, headers: SSE_HEADERS, chunks: chunks.map((c) => sseEvent(null, c)) };

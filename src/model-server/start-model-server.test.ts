@@ -259,6 +259,14 @@ describe('replay scripts', () => {
     expect(fn.output[0]).toMatchObject({ type: 'function_call', name: 'apply_patch', arguments: '{"input":"*** Begin Patch"}' });
   });
 
+  it('streams a tool reply without text to Gemini as a function call (an empty text first, the call in the last chunk)', async () => {
+    const server = await start({ script: await replayFile({ replies: [{ tool: { name: 'run_shell_command', args: { command: 'ls' } } }] }) });
+    const tools = [{ functionDeclarations: [{ name: 'run_shell_command', parameters: { type: 'object', properties: { command: { type: 'string' } } } }] }];
+    const { text } = await rawPost(server, '/v1beta/models/g:streamGenerateContent?alt=sse', { contents: [{ role: 'user', parts: [{ text: 'go' }] }], tools });
+    const chunks = text.split('\n\n').filter((e) => e.startsWith('data: ')).map((e) => JSON.parse(e.slice('data: '.length)));
+    expect(chunks.map((c) => c.candidates[0].content.parts)).toEqual([[{ text: '' }], [{ functionCall: { name: 'run_shell_command', args: { command: 'ls' } } }]]);
+  });
+
   it('refuses a replay file that is missing or malformed, naming the file and the field', async () => {
     await expect(startModelServer({ listen: {}, script: path.join(dir, 'nope.json') })).rejects.toThrow(/nope\.json: cannot read the replay script/);
     const bad = await replayFile({ replies: [{ text: 'ok' }, { tool: { name: 'x' } }] });

@@ -28,6 +28,7 @@ export { renderTable, type RenderTableOptions } from './render/render-table.js';
 export { renderMarkdown } from './render/render-markdown.js';
 export {
   buildJsonReport,
+  jsonAgents,
   renderJson,
   type JsonAgent,
   type JsonReport,
@@ -42,5 +43,6 @@ export { pairedDifference, type PairedDifference } from './stats/paired-differen
 export { studentTCdf, studentTQuantile } from './stats/student-t-quantile.js';
 export { median } from './stats/median.js';
 export { passAtK, passHatK } from './stats/pass-at-k.js';
+export { renderHtmlReport, type HtmlReportInput } from './site/index.js';
 export { SITE_MARKER, renderSite } from './site/index.js';
-export type { PrivateOrderDetail } from './site/index.js';
+export type { CostByClass, PrivateOrderDetail, SiteCheck, SiteRequest, SiteSession, SiteSuite, SiteTask, SiteTranscriptEntry } from './site/index.js';

@@ -9,7 +9,7 @@ import type { GeneratedSet } from './generate-checks.js';
 export type OrderGrading =
   | {
       readonly kind: 'tests';
-      readonly test: { readonly command: string; readonly format: ReportFormat; readonly files?: readonly string[] | undefined };
+      readonly test: { readonly command: string; readonly format: ReportFormat; readonly files?: readonly string[] | undefined; readonly report?: string | undefined };
       readonly expected: ExpectedTests;
       /** Hidden folders of this order and every earlier one, oldest first. */
       readonly hiddenDirs: readonly string[];
@@ -92,6 +92,7 @@ export async function gradeOrder(options: GradeOrderOptions): Promise<OrderGrade
       test: grading.test,
       hiddenDirs: grading.hiddenDirs,
       expectedIds: [...grading.expected.failToPass, ...grading.expected.passToPass],
+      knownFailures: task.manifest.knownFailures.map((k) => k.id),
       changedPaths: touched.paths,
       outDir: options.outDir,
       scratchDir: options.scratchDir,
@@ -108,6 +109,7 @@ export async function gradeOrder(options: GradeOrderOptions): Promise<OrderGrade
       tripwires: graded.tripwires,
       gradedChanged: graded.gradedChanged,
       outputCut: graded.outputCut,
+      unknownTests: graded.unknownTests,
     });
     return { applied: true, testRun: graded.testRun, durationMs: elapsed(), ...evaluation };
   } finally {

@@ -13,7 +13,7 @@ import { baseEnv } from './base-env.js';
 import { runPool } from './pool.js';
 import { prepareTask } from './prepare-task.js';
 import { probeWorkspaceMode } from './probe-workspace-mode.js';
-import { runTask, type TaskRunResult } from './run-task.js';
+import { runTask, type RunStage, type TaskRunResult } from './run-task.js';
 import { buildRunRecord } from './run-record.js';
 
 export interface BakeOptions {
@@ -39,6 +39,9 @@ export type BakeEvent =
   | { readonly type: 'prepare'; readonly task: string; readonly cached: boolean; readonly ok: boolean; readonly reason?: string }
   /** About once a second while a task's setup command runs. */
   | { readonly type: 'setup-progress'; readonly task: string; readonly progress: SetupProgress }
+  /** A run starts (`agent` is the agent's id), then each order's session and grading (`run-stage`). */
+  | { readonly type: 'run-start'; readonly runId: string; readonly task: string; readonly agent: string; readonly replay: number }
+  | ({ readonly type: 'run-stage'; readonly runId: string } & RunStage)
   | { readonly type: 'run-end'; readonly record: RunRecord; readonly error?: Error };
 
 export interface BakeSummary {
@@ -105,7 +108,8 @@ export async function runBake(options: BakeOptions): Promise<BakeSummary> {
   const shared = { env, scratch, seed, level, workspaceMode, budgets: new Map<string, Budget>(), checks: new Map<string, Promise<GeneratedSet>>() };
   await runPool(pending, options.concurrency, async (spec) => {
     const task = byId.get(spec.task)!;
-    const record = await runOne(options, spec, task, prepared.get(task.id)!, shared);
+    emit({ type: 'run-start', runId: spec.id, task: task.id, agent: options.agents[spec.agentIndex]!.info.id, replay: spec.replay });
+    const record = await runOne(options, spec, task, prepared.get(task.id)!, shared, (stage) => emit({ type: 'run-stage', runId: spec.id, ...stage }));
     emit({ type: 'run-end', ...record });
   });
   await disposeScratch(scratch);
@@ -118,6 +122,7 @@ async function runOne(
   task: Task,
   prepared: { repo: string } | { error: string },
   shared: Shared,
+  onStage: (stage: RunStage) => void,
 ): Promise<{ record: RunRecord; error?: Error }> {
   const { store, suite } = options;
   const agent = options.agents[spec.agentIndex]!;
@@ -149,6 +154,7 @@ async function runOne(
       scratchDir,
       artifactsDir,
       runtime: { ...options.runtime, sandbox: options.isolation.sandbox.name },
+      onStage,
     });
   } catch (error) {
     // the results folder's disk is full or failing: not this run's verdict; the bake stops and resuming redoes the run
@@ -241,6 +247,7 @@ function voidRecord(
       suite,
       task: task.id,
       agent: options.agents[spec.agentIndex]!.info,
+      effortCatalog: options.agents[spec.agentIndex]!.effortCatalog ?? null,
       replay: spec.replay,
       seed: shared.seed,
       level: shared.level,

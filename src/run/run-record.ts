@@ -1,5 +1,5 @@
 import type { Suite } from '../suite/index.js';
-import type { AgentInfo, Outcome, RunRecord, TokenUsage } from '../types.js';
+import type { AgentInfo, EffortCatalogRef, Outcome, RunRecord, TokenUsage } from '../types.js';
 import type { SessionRow } from '../store/index.js';
 
 /** Who and what a run is: the fields every run record has, graded or not. */
@@ -8,6 +8,8 @@ export interface RunIdentity {
   readonly suite: Pick<Suite, 'id' | 'hash' | 'controlsDigest'>;
   readonly task: string;
   readonly agent: AgentInfo;
+  /** The catalog the agent's effort was resolved from (model agents), else null. */
+  readonly effortCatalog?: EffortCatalogRef | null;
   readonly replay: number;
   readonly seed: number | null;
   readonly level: number | null;
@@ -18,7 +20,7 @@ export interface RunIdentity {
 }
 
 /** What the run did; every field defaults to what a run that never got to work has. */
-export type RunWork = Partial<Omit<RunRecord, 'id' | 'suiteId' | 'suiteHash' | 'controlsDigest' | 'task' | 'agent' | 'replay' | 'seed' | 'level' | 'runtime' | 'startedAt' | 'finishedAt' | 'outcome'>>;
+export type RunWork = Partial<Omit<RunRecord, 'id' | 'suiteId' | 'suiteHash' | 'controlsDigest' | 'task' | 'agent' | 'effortCatalog' | 'replay' | 'seed' | 'level' | 'runtime' | 'startedAt' | 'finishedAt' | 'outcome'>>;
 
 /**
  * The one place a run record is built: its identity, its outcome, and what it did (agent and
@@ -50,6 +52,7 @@ export function buildRunRecord(identity: RunIdentity, outcome: Outcome, work: Ru
     runtime: identity.runtime,
     usage: work.usage ?? null,
     flags: work.flags ?? [],
+    effortCatalog: identity.effortCatalog ?? null,
     startedAt: identity.startedAt,
     finishedAt: identity.finishedAt ?? new Date().toISOString(),
   };

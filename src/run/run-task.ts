@@ -36,6 +36,14 @@ export interface RunTaskOptions {
   readonly checksFor: (order: Order) => Promise<GeneratedSet>;
   readonly seed: number | null;
   readonly level: number | null;
+  /** Told when an order's session or grading starts (progress). */
+  readonly onStage?: (stage: RunStage) => void;
+}
+
+/** What a run is doing: an order's agent session, or its grading. */
+export interface RunStage {
+  readonly order: number;
+  readonly stage: 'session' | 'grading';
 }
 
 export interface TaskRunResult {
@@ -85,6 +93,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     const promptFile = path.join(sessionDir, 'prompt.md');
     await writeFile(promptFile, order.prompt, { mode: 0o644 });
     const sessionLimitMs = Math.min(controls.sessionWallClockSec * 1000, budgetMs);
+    options.onStage?.({ order: order.index, stage: 'session' });
     const session = await agent.runSession({
       taskId: task.id,
       order: order.index,
@@ -123,6 +132,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     if ('failure' in captured) return;
     change = captured.value;
     await writeFile(path.join(orderDir, 'change.patch'), change.patch);
+    options.onStage?.({ order: order.index, stage: 'grading' });
     const grading = await orderGrading({ ...options, order });
     ev.gradingVoid = 'void' in grading ? grading.void : null;
     if ('void' in grading) return;
@@ -175,6 +185,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
       suite,
       task: task.id,
       agent: agent.info,
+      effortCatalog: agent.effortCatalog ?? null,
       replay: options.replay,
       seed: options.seed,
       level: options.level,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Controls } from '../suite/schema.js';
 import { createIsolation } from './isolation.js';
 import type { ExecRequest, Sandbox } from './types.js';
-import { chownTree, disposeScratch, scratchRoot } from './workspace.js';
+import { chownTree, disposeScratch, freshScratchRoot } from './workspace.js';
 
 // What only the bubblewrap backend does (the shared contract is in conformance.test.ts); needs root, bubblewrap and cgroups (`bakeoff doctor`).
 describe('the bubblewrap sandbox', () => {
@@ -13,7 +13,7 @@ describe('the bubblewrap sandbox', () => {
   let scratch: string;
   beforeAll(async () => {
     sandbox = (await createIsolation({ controls: Controls.parse({ memoryMb: 128, pids: 64 }), unsafe: false })).sandbox;
-    scratch = await scratchRoot(`bwrap-test ${process.pid}`);
+    scratch = await freshScratchRoot(`bwrap-test ${process.pid}`);
   });
   afterAll(async () => {
     await disposeScratch(scratch);

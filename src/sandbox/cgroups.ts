@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InfraError } from '../errors.js';
-import { holdResource } from '../util/index.js';
+import { holdResource, pidExists } from '../util/index.js';
 
 /** Resource limits for one sandboxed command. */
 export interface Limits {
@@ -109,34 +109,47 @@ async function createV2(name: string, limits: Limits): Promise<CommandCgroup> {
   };
 }
 
-/**
- * Removes groups left by a bakeoff process that died (SIGKILL): group names start with the
- * creating pid, so a group whose pid is gone is stale. Its processes are killed first.
- */
-export async function sweepStaleCgroups(): Promise<number> {
-  const version = cgroupVersion();
-  const parents = version === 1 ? V1.map((c) => path.join(ROOT, c, 'bakeoff')) : version === 2 ? [path.join(ROOT, 'bakeoff')] : [];
-  let removed = 0;
-  for (const parent of parents) {
-    for (const name of await readdir(parent).catch(() => [] as string[])) {
-      const pid = Number(name.split('-')[0]);
-      if (!Number.isInteger(pid) || pid <= 0 || isAlive(pid)) continue;
-      const dir = path.join(parent, name);
-      await emptyGroup(dir);
-      await removeGroup(dir);
-      removed++;
-    }
-  }
-  return removed;
+/** A command cgroup on this machine: its folders (one per v1 hierarchy), its creator and what runs in it. */
+export interface CommandCgroupInfo {
+  readonly name: string;
+  readonly paths: readonly string[];
+  /** Group names start with the creating bakeoff's pid. */
+  readonly pid: number;
+  readonly creatorAlive: boolean;
+  readonly processes: number;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+/** Every bakeoff command cgroup that exists now, live or left by a bakeoff that died (SIGKILL). */
+export async function listCommandCgroups(): Promise<CommandCgroupInfo[]> {
+  const version = cgroupVersion();
+  const parents = version === 1 ? V1.map((c) => path.join(ROOT, c, 'bakeoff')) : version === 2 ? [path.join(ROOT, 'bakeoff')] : [];
+  const byName = new Map<string, string[]>();
+  for (const parent of parents) {
+    for (const entry of await readdir(parent, { withFileTypes: true }).catch(() => [])) {
+      if (entry.isDirectory()) byName.set(entry.name, [...(byName.get(entry.name) ?? []), path.join(parent, entry.name)]);
+    }
   }
+  const found: CommandCgroupInfo[] = [];
+  for (const [name, paths] of byName) {
+    const pid = Number(name.split('-')[0]);
+    if (!Number.isInteger(pid) || pid <= 0) continue;
+    const processes = new Set((await Promise.all(paths.map((p) => readPids(path.join(p, 'cgroup.procs'))))).flat()).size;
+    found.push({ name, paths, pid, creatorAlive: pidExists(pid), processes });
+  }
+  return found;
+}
+
+/**
+ * Removes a group a dead bakeoff left: its processes are killed first (frozen first where a
+ * freezer exists, so nothing forks meanwhile). Throws when the group cannot be emptied.
+ */
+export async function removeStaleCgroup(paths: readonly string[]): Promise<void> {
+  const freezer = paths.find((p) => existsSync(path.join(p, 'freezer.state'))) ?? paths[0];
+  if (freezer === undefined) return;
+  await emptyGroup(freezer);
+  for (const dir of paths) await removeGroup(dir);
+  const left = paths.filter((dir) => existsSync(dir));
+  if (left.length > 0) throw new InfraError(`could not remove ${left.join(', ')} (processes still in it?)`);
 }
 
 /**

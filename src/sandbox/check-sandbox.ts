@@ -6,7 +6,7 @@ import { probeVersion } from '../util/index.js';
 import { cgroupVersion } from './cgroups.js';
 import { createIsolation } from './isolation.js';
 import type { Sandbox } from './types.js';
-import { createWorkspace, disposeScratch, scratchRoot } from './workspace.js';
+import { createWorkspace, disposeScratch, freshScratchRoot } from './workspace.js';
 
 /** One line of `bakeoff doctor`. */
 export interface Check {
@@ -18,7 +18,7 @@ export interface Check {
 }
 
 
-const defaultSandbox = async (): Promise<Sandbox> => (await createIsolation({ controls: Controls.parse({}), unsafe: false })).sandbox;
+const defaultSandbox = async (): Promise<Sandbox> => (await createIsolation({ controls: Controls.parse({}), unsafe: false, sweep: false })).sandbox;
 
 /**
  * Checks what the sandbox needs, one by one, ending with a real command in the sandbox that
@@ -44,7 +44,7 @@ export async function checkSandbox(makeSandbox: () => Promise<Sandbox> = default
 async function checkOverlay(): Promise<Check> {
   const lower = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-doctor-'));
   await writeFile(path.join(lower, 'f'), 'x');
-  const scratch = path.join(await scratchRoot(`doctor ${process.pid}`), 'w');
+  const scratch = path.join(await freshScratchRoot(`doctor ${process.pid}`), 'w');
   try {
     const ws = await createWorkspace(lower, scratch, { owner: null, diskBytes: 8 << 20 });
     return { name: 'workspaces', ok: true, detail: ws.mode === 'overlay' ? 'overlayfs (redirect_dir=on) on a size-limited tmpfs' : 'full copies (overlayfs could not be mounted)' };
@@ -58,7 +58,7 @@ async function checkOverlay(): Promise<Check> {
 
 /** Runs a command in the real sandbox and checks it is unprivileged and offline. */
 async function checkLiveSandbox(makeSandbox: () => Promise<Sandbox>): Promise<Check> {
-  const scratch = await scratchRoot(`doctor-live ${process.pid}`);
+  const scratch = await freshScratchRoot(`doctor-live ${process.pid}`);
   try {
     const sandbox = await makeSandbox();
     const outputPath = path.join(scratch, 'out.log');

@@ -13,7 +13,7 @@ import { Controls } from '../suite/schema.js';
 import { createIsolation } from './isolation.js';
 import { createProcessSandbox } from './process-sandbox.js';
 import type { ExecRequest, Sandbox } from './types.js';
-import { chownTree, disposeScratch, scratchRoot } from './workspace.js';
+import { chownTree, disposeScratch, freshScratchRoot } from './workspace.js';
 
 type Need = 'isolation';
 
@@ -180,7 +180,7 @@ for (const member of MEMBERS) {
     const servers: Server[] = [];
     beforeAll(async () => {
       sandbox = await member.make();
-      scratch = await scratchRoot(`conformance ${member.name} ${process.pid}`);
+      scratch = await freshScratchRoot(`conformance ${member.name} ${process.pid}`);
     });
     afterAll(async () => {
       for (const s of servers) s.close();

@@ -1,7 +1,6 @@
 import type { Controls } from '../suite/index.js';
 import { createBwrapSandbox } from './bwrap-sandbox.js';
-import { sweepStaleCgroups } from './cgroups.js';
-import { sweepStaleScratch } from './workspace.js';
+import { sweepLeftovers } from './leftovers.js';
 import { createProcessSandbox } from './process-sandbox.js';
 import { toolchainMounts } from './toolchains.js';
 import type { Sandbox } from './types.js';
@@ -24,6 +23,8 @@ export interface IsolationOptions {
   /** Development only: no sandbox at all (recorded with every run, shown in every report). */
   readonly unsafe: boolean;
   readonly uid?: number;
+  /** Clear what killed bakeoffs left first (default); `bakeoff doctor` lists it instead. */
+  readonly sweep?: boolean;
 }
 
 const MB = 1024 * 1024;
@@ -31,11 +32,10 @@ const MB = 1024 * 1024;
 export async function createIsolation(options: IsolationOptions): Promise<Isolation> {
   const { controls } = options;
   const setup = createProcessSandbox();
-  // what a killed bakeoff left (mounts, scratch folders) goes before anything new is made
-  await sweepStaleScratch();
+  // what a killed bakeoff left (mounts, scratch folders, cgroups) goes before anything new is made (once per process: the CLI has swept already)
+  if (options.sweep !== false) await sweepLeftovers();
   if (options.unsafe) return { sandbox: setup, setup, workspace: { owner: null, diskBytes: controls.diskMb * MB } };
   const uid = options.uid ?? DEFAULT_SANDBOX_UID;
-  await sweepStaleCgroups();
   const sandbox = createBwrapSandbox({
     uid,
     limits: { memoryBytes: controls.memoryMb * MB, pids: controls.pids, cpus: controls.cpus },

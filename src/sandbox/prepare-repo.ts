@@ -1,5 +1,5 @@
 import { appendFile, copyFile, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { escapeControl, sha256, exists, IGNORED_NAMES } from '../util/index.js';
+import { escapeControl, sha256, exists, IGNORED_NAMES, pidExists } from '../util/index.js';
 import path from 'node:path';
 import { git, initSingleCommit } from './git.js';
 import type { Sandbox } from './types.js';
@@ -161,16 +161,7 @@ async function removeStaleTemps(finalDir: string): Promise<void> {
   for (const name of await readdir(parent).catch(() => [] as string[])) {
     if (!name.startsWith(prefix)) continue;
     const pid = Number(name.slice(prefix.length).split('-')[0]);
-    if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) await rm(path.join(parent, name), { recursive: true, force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if (Number.isInteger(pid) && pid > 0 && !pidExists(pid)) await rm(path.join(parent, name), { recursive: true, force: true });
   }
 }
 

@@ -20,6 +20,14 @@ describe('spawnLogged', () => {
     expect(r.outputTruncated).toBe(false);
   });
 
+  it('rejects with the disk\'s own error (ENOSPC) when the log cannot be written, and ends the program instead of crashing bakeoff', async () => {
+    // /dev/full answers every write with ENOSPC: a full results disk
+    const started = performance.now();
+    const run = spawnLogged({ argv: ['sh', '-c', 'echo first; sleep 30; echo never'], env, outputPath: '/dev/full', timeoutMs: 60_000 });
+    await expect(run).rejects.toMatchObject({ code: 'ENOSPC' });
+    expect(performance.now() - started).toBeLessThan(20_000);
+  });
+
   it('keeps the head and the tail of a flood within the limit and says how much it cut', async () => {
     const outputPath = await logPath();
     const max = 1 << 20;

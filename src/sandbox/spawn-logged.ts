@@ -73,10 +73,15 @@ export async function spawnLogged(options: {
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener('abort', onAbort, { once: true });
     let writes = Promise.resolve();
+    // a log that cannot be written (a full disk) ends the program: its output would be lost, and the error is bakeoff's to report once the group is gone
+    let writeError: unknown;
     child.stdout!.on('data', (chunk: Buffer) => {
       idle?.refresh();
       options.onOutput?.(chunk);
-      writes = writes.then(() => log.write(chunk));
+      writes = writes.then(() => (writeError === undefined ? log.write(chunk) : undefined)).catch((error: unknown) => {
+        writeError ??= error;
+        killGroup();
+      });
     });
     const { exitCode, signal } = await new Promise<{ exitCode: number | null; signal: string | null }>((resolve, reject) => {
       child.once('error', (error) => reject(new InfraError(`could not start ${options.argv[0]}: ${error.message}`, { cause: error })));
@@ -89,6 +94,7 @@ export async function spawnLogged(options: {
       options.signal?.removeEventListener('abort', onAbort);
     });
     await writes;
+    if (writeError !== undefined) throw writeError;
     const kept = await log.finish();
     return { exitCode, signal, timedOut, idleTimedOut, aborted, durationMs: performance.now() - started, ...kept };
   } finally {

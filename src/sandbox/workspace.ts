@@ -1,8 +1,8 @@
-import { chmod, mkdir, readdir, readFile, rm, statfs, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, statfs, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { InfraError, StoppingError } from '../errors.js';
-import { currentProcess, holdResource, isStopping, judgeProcess, sha256, execFileWithParent, type ProcessIdentity } from '../util/index.js';
+import { currentProcess, holdResource, isStopping, sha256, execFileWithParent } from '../util/index.js';
 
 const run = execFileWithParent;
 
@@ -111,7 +111,7 @@ const held = new Map<string, () => void>();
 
 /**
  * {@link scratchRoot} emptied of whatever an earlier process left in it, owned by this process
- * (`<root>.owner` says who, so {@link sweepStaleScratch} can clear it after a kill -9) and held
+ * (`<root>.owner` says who, so the next bakeoff can clear it after a kill -9: see leftovers.ts) and held
  * for a stop (SIGINT) to dispose of. Dispose of it with {@link disposeScratch}.
  */
 export async function freshScratchRoot(key: string): Promise<string> {
@@ -121,30 +121,6 @@ export async function freshScratchRoot(key: string): Promise<string> {
   await writeFile(`${dir}.owner`, JSON.stringify(currentProcess()));
   held.set(dir, holdResource(() => disposeScratch(dir)));
   return dir;
-}
-
-/**
- * Disposes of every scratch root whose owner is gone (a bakeoff killed before it could clean
- * up: its mounts and folders). Returns how many it removed. Roots of live processes, of
- * other hosts and of bakeoffs older than owner files are left alone.
- */
-export async function sweepStaleScratch(): Promise<number> {
-  const base = path.join(os.tmpdir(), 'bakeoff-scratch');
-  let removed = 0;
-  for (const name of await readdir(base).catch(() => [] as string[])) {
-    if (!name.endsWith('.owner')) continue;
-    const dir = path.join(base, name.slice(0, -'.owner'.length));
-    let owner: ProcessIdentity;
-    try {
-      owner = JSON.parse(await readFile(path.join(base, name), 'utf8')) as ProcessIdentity;
-    } catch {
-      continue;
-    }
-    if (judgeProcess(owner) !== 'gone') continue;
-    await disposeScratch(dir);
-    removed++;
-  }
-  return removed;
 }
 
 /** Unmounts anything mounted under `dir` (deepest first) and deletes it (and, for a held root, its owner file). */
@@ -163,7 +139,8 @@ export async function disposeScratch(dir: string): Promise<void> {
   await rm(`${dir}.owner`, { force: true });
 }
 
-async function mountsUnder(dir: string): Promise<string[]> {
+/** Mount points at or under `dir`, deepest first. */
+export async function mountsUnder(dir: string): Promise<string[]> {
   const root = path.resolve(dir);
   let text: string;
   try {

@@ -134,4 +134,14 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE bakes ADD COLUMN tasks_json TEXT;
   `,
+  // 7: model agents: the catalog each run's effort level was resolved from (its source and
+  // sha256, the level as written and as resolved); NULL for other agents and older runs.
+  `
+  ALTER TABLE runs ADD COLUMN effort_catalog_json TEXT;
+  `,
+  // 8: subscription runs: the quota headers of each model answer (Codex `x-codex-*`, Claude
+  // `anthropic-ratelimit-unified-*`), NULL when none came.
+  `
+  ALTER TABLE requests ADD COLUMN quota_json TEXT;
+  `,
 ];

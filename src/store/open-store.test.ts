@@ -33,6 +33,21 @@ describe('openStore', () => {
     store.close();
   });
 
+  it('reads back a run\'s checks, every order, sorted by order and id', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-store-'));
+    const store = openStore(dir, { create: true });
+    const checks = [
+      { order: 2, id: 'b', expected: 'generated', status: 'pass' },
+      { order: 1, id: 'z', expected: 'pass-to-pass', status: 'fail' },
+      { order: 1, id: 'a', expected: 'fail-to-pass', status: 'missing' },
+    ] as const;
+    store.saveRun(run('r1'), [], checks, store.artifactsTempDir('r1'));
+    store.saveRun(run('r2'), [], [], store.artifactsTempDir('r2'));
+    expect(store.checks('r1')).toEqual([checks[2], checks[1], checks[0]]);
+    expect(store.checks('r2')).toEqual([]);
+    store.close();
+  });
+
   it('keeps one bake row per suite hash and folder, the latest first', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-store-'));
     const store = openStore(dir, { create: true });
@@ -66,7 +81,10 @@ describe('openStore', () => {
     };
     const session = { order: 1, exitCode: 0, timedOut: false, durationMs: 1, tokensIn: 10, tokensOut: 2, costUsd: 0.25, error: null, requests: [request] };
     store.saveRun(run('new'), [session], [], store.artifactsTempDir('new'));
-    expect(store.sessions('new')[0]!.requests).toEqual([request]);
+    expect(store.sessions('new')[0]!.requests).toEqual([{ ...request, quota: null }]);
+    const limited = { ...request, seq: 2, status: 429, failure: 'usage-limit', quota: { 'x-codex-primary-used-percent': '100' } };
+    store.saveRun(run('limited'), [{ ...session, requests: [limited] }], [], store.artifactsTempDir('limited'));
+    expect(store.sessions('limited')[0]!.requests).toEqual([limited]);
     store.close();
   });
 

@@ -1,9 +1,9 @@
-import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { StoppingError, UserError } from '../errors.js';
 import { holdLastStep, isStopping } from '../util/index.js';
-import type { AgentInfo, Outcome, RunRecord, TokenUsage } from '../types.js';
+import type { AgentInfo, EffortCatalogRef, Outcome, RunRecord, TokenUsage } from '../types.js';
 import { digestArtifacts, type ArtifactDigest } from './artifact-digests.js';
 import { damagedDatabase, isDamage, refuseLostDatabase, requireIntact } from './check-store.js';
 import { MIGRATIONS } from './migrations.js';
@@ -75,6 +75,8 @@ export interface RequestRow {
   readonly costUsd: number | null;
   /** What `costUsd` rests on (`charged by the provider`, the list price used), or why it is null. */
   readonly costBasis: string | null;
+  /** A subscription's quota headers on the answer, null when none came (or stored before they were). */
+  readonly quota?: Readonly<Record<string, string>> | null;
 }
 
 export interface CheckRow {
@@ -128,6 +130,8 @@ export interface Store {
   runSets(): RunSet[];
   /** The sessions of a run, with their metered usage, harness report and model requests. */
   sessions(runId: string): SessionRow[];
+  /** The graded tests and generated checks of a run, every order, sorted by order and id. */
+  checks(runId: string): CheckRow[];
   close(): void;
 }
 
@@ -161,7 +165,7 @@ export function openStore(dir: string, options: { create: boolean }): Store {
     agent_sec: 'agentSec', grade_sec: 'gradeSec', cost_usd: 'costUsd', tokens_in: 'tokensIn', tokens_out: 'tokensOut',
     lines_added: 'linesAdded', lines_removed: 'linesRemoved', points: 'points', max_points: 'maxPoints', runtime_json: 'runtimeJson',
     started_at: 'startedAt', finished_at: 'finishedAt', orders_json: 'ordersJson', artifacts_recorded: 'artifactsRecorded',
-    usage_json: 'usageJson', flags_json: 'flagsJson',
+    usage_json: 'usageJson', flags_json: 'flagsJson', effort_catalog_json: 'effortCatalogJson',
   }));
   const insertSession = db.prepare(namedInsert('sessions', {
     run_id: 'runId', ord: 'order', exit_code: 'exitCode', timed_out: 'timedOut', duration_ms: 'durationMs', tokens_in: 'tokensIn',
@@ -170,7 +174,7 @@ export function openStore(dir: string, options: { create: boolean }): Store {
   const insertRequest = db.prepare(namedInsert('requests', {
     run_id: 'runId', ord: 'order', seq: 'seq', started_at: 'startedAt', format: 'format', path: 'path', model: 'model', status: 'status',
     failure: 'failure', latency_ms: 'latencyMs', ttfb_ms: 'ttfbMs', input: 'input', cache_read: 'cacheRead', cache_write: 'cacheWrite',
-    output: 'output', reasoning: 'reasoning', cost_usd: 'costUsd', detail: 'detail', cost_basis: 'costBasis',
+    output: 'output', reasoning: 'reasoning', cost_usd: 'costUsd', detail: 'detail', cost_basis: 'costBasis', quota_json: 'quotaJson',
   }));
   const insertCheck = db.prepare(namedInsert('checks', { run_id: 'runId', ord: 'order', check_id: 'id', expected: 'expected', status: 'status' }));
   const insertArtifact = db.prepare(namedInsert('artifacts', { run_id: 'runId', path: 'path', sha256: 'sha256', bytes: 'bytes' }));
@@ -184,7 +188,10 @@ export function openStore(dir: string, options: { create: boolean }): Store {
           usageJson: s.usage ? JSON.stringify(s.usage) : null,
           harnessJson: s.harness === undefined || s.harness === null ? null : JSON.stringify(s.harness),
         });
-        for (const r of s.requests ?? []) insertRequest.run({ ...r, runId: run.id, order: s.order });
+        for (const r of s.requests ?? []) {
+          const { quota, ...row } = r;
+          insertRequest.run({ ...row, quotaJson: quota ? JSON.stringify(quota) : null, runId: run.id, order: s.order });
+        }
       }
       for (const c of checks) insertCheck.run({ ...c, runId: run.id });
       for (const a of artifacts) insertArtifact.run({ ...a, runId: run.id });
@@ -252,9 +259,15 @@ export function openStore(dir: string, options: { create: boolean }): Store {
         requests: db
           .prepare(`SELECT seq, started_at AS startedAt, format, path, model, status, failure, latency_ms AS latencyMs,
             ttfb_ms AS ttfbMs, input, cache_read AS cacheRead, cache_write AS cacheWrite, output, reasoning,
-            cost_usd AS costUsd, detail, cost_basis AS costBasis FROM requests WHERE run_id = ? AND ord = ? ORDER BY seq`)
-          .all(runId, r.ord) as RequestRow[],
+            cost_usd AS costUsd, detail, cost_basis AS costBasis, quota_json AS quotaJson FROM requests WHERE run_id = ? AND ord = ? ORDER BY seq`)
+          .all(runId, r.ord)
+          .map((row) => {
+            const { quotaJson, ...rest } = row as RequestRow & { quotaJson: string | null };
+            return { ...rest, quota: quotaJson ? (JSON.parse(quotaJson) as Record<string, string>) : null };
+          }),
       })),
+    checks: (runId) =>
+      db.prepare('SELECT ord AS "order", check_id AS id, expected, status FROM checks WHERE run_id = ? ORDER BY ord, check_id').all(runId) as CheckRow[],
     listRuns: () => (db.prepare('SELECT * FROM runs ORDER BY started_at, id').all() as Row[]).map(rowToRun),
     runSets: () =>
       db.prepare('SELECT suite_id AS suiteId, suite_hash AS suiteHash, controls_digest AS controlsDigest, count(*) AS runs FROM runs GROUP BY 1, 2, 3 ORDER BY 4 DESC').all() as RunSet[],
@@ -286,9 +299,18 @@ function migrate(db: Database.Database): void {
 }
 
 function removeTempDirs(runsDir: string): void {
-  for (const name of readdirSync(runsDir)) {
-    if (name.startsWith('.tmp-')) rmSync(path.join(runsDir, name), { recursive: true, force: true });
-  }
+  for (const dir of runTempDirs(path.dirname(runsDir))) rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * The half-written run folders (`runs/.tmp-*`) of the results folder `dir`: a bakeoff killed
+ * while it wrote them left them; the next `run` on the folder removes them (take the folder's
+ * lock before removing them any other way).
+ */
+export function runTempDirs(dir: string): string[] {
+  const runsDir = path.join(dir, 'runs');
+  if (!existsSync(runsDir)) return [];
+  return readdirSync(runsDir).filter((name) => name.startsWith('.tmp-')).map((name) => path.join(runsDir, name));
 }
 
 interface Row {
@@ -297,7 +319,7 @@ interface Row {
   reason: string | null; detail: string | null; agent_sec: number; grade_sec: number; cost_usd: number | null;
   tokens_in: number | null; tokens_out: number | null; lines_added: number; lines_removed: number; points: number;
   max_points: number; runtime_json: string; started_at: string; finished_at: string; orders_json: string;
-  usage_json: string | null; flags_json: string;
+  usage_json: string | null; flags_json: string; effort_catalog_json: string | null;
 }
 
 interface SessionDbRow {
@@ -324,7 +346,9 @@ function runToRow(run: RunRecord): Record<string, unknown> {
     ordersJson: JSON.stringify(run.orders),
     usageJson: run.usage ? JSON.stringify(run.usage) : null,
     flagsJson: JSON.stringify(run.flags ?? []),
+    effortCatalogJson: run.effortCatalog ? JSON.stringify(run.effortCatalog) : null,
     artifactsRecorded: 1,
+    effortCatalog: undefined,
     usage: undefined,
     flags: undefined,
     agent: undefined,
@@ -361,6 +385,7 @@ function rowToRun(row: Row): RunRecord {
     runtime: JSON.parse(row.runtime_json) as Record<string, string>,
     usage: row.usage_json ? (JSON.parse(row.usage_json) as TokenUsage) : null,
     flags: JSON.parse(row.flags_json) as string[],
+    effortCatalog: row.effort_catalog_json ? (JSON.parse(row.effort_catalog_json) as EffortCatalogRef) : null,
     startedAt: row.started_at,
     finishedAt: row.finished_at,
   };

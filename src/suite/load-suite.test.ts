@@ -31,6 +31,22 @@ describe('loadSuite', () => {
     expect((error as Error).message.split('\n').length).toBeGreaterThanOrEqual(3);
   });
 
+  it('asks a junit task where its XML goes (test.report), and refuses test.report on another format', async () => {
+    const dir = await copyOf(path.join(fixtures, 'runners'));
+    const taskYaml = path.join(dir, 'tasks/junit-median/task.yaml');
+    const yaml = await readFile(taskYaml, 'utf8');
+    await writeFile(taskYaml, yaml.replace(/\n  report: .*\n/, '\n'));
+    const missing = (await loadSuite(dir).catch((e: unknown) => e)) as InputError;
+    expect(missing).toBeInstanceOf(InputError);
+    expect(missing.issues.find((i) => i.field === 'test.report')?.expected).toContain('format junit needs test.report');
+    await writeFile(taskYaml, yaml.replace('format: junit', 'format: pytest'));
+    const extra = (await loadSuite(dir).catch((e: unknown) => e)) as InputError;
+    expect(extra.issues.find((i) => i.field === 'test.report')?.expected).toContain('test.report is for format junit only');
+    await writeFile(taskYaml, yaml.replace('report: reports/junit.xml', 'report: ../outside.xml'));
+    const outside = (await loadSuite(dir).catch((e: unknown) => e)) as InputError;
+    expect(outside.issues.find((i) => i.field === 'test.report')?.expected).toContain('inside the repo');
+  });
+
   it('names a missing suite folder', async () => {
     await expect(loadSuite('/nonexistent/suite')).rejects.toThrow(/no such folder/);
   });
@@ -50,6 +66,30 @@ describe('suite hash', () => {
     await utimes(prompt, new Date('2001-01-01'), new Date('2001-01-01'));
     await writeFile(path.join(dir, 'TASKS.md'), 'edited output, not part of the contract\n');
     expect((await loadSuite(dir)).hash).toBe(a.hash);
+  });
+
+  it("counts the owner's methodology.md: adding or editing it changes the hash, and it is read as text", async () => {
+    const dir = await copyOf(path.join(fixtures, 'tiny'));
+    const without = await loadSuite(dir);
+    expect(without.methodology).toBeNull();
+    await writeFile(path.join(dir, 'methodology.md'), '## What it does not prove\n\nTwo tasks prove little.\n');
+    const added = await loadSuite(dir);
+    expect(added.methodology).toContain('Two tasks prove little.');
+    expect(added.hash).not.toBe(without.hash);
+    await writeFile(path.join(dir, 'methodology.md'), '## What it does not prove\n\nTwo tasks prove nothing.\n');
+    const edited = await loadSuite(dir);
+    expect(edited.hash).not.toBe(added.hash);
+    expect(edited.tasks.map((t) => t.hash)).toEqual(added.tasks.map((t) => t.hash));
+  });
+
+  it('refuses a methodology.md that is too large or not UTF-8, naming the file', async () => {
+    for (const bytes of [Buffer.alloc(70 * 1024, 'a'), Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x0a])]) {
+      const dir = await copyOf(path.join(fixtures, 'tiny'));
+      await writeFile(path.join(dir, 'methodology.md'), bytes);
+      const error = await loadSuite(dir).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InputError);
+      expect((error as InputError).issues[0]!.file).toBe(path.join(dir, 'methodology.md'));
+    }
   });
 
   it('changes when a hidden test, a gold patch or a control changes', async () => {

@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError, type InputIssue } from '../errors.js';
 import { canonicalJson, sha256, exists, listTree, readYamlFile } from '../util/index.js';
@@ -27,6 +27,7 @@ export async function loadSuite(dir: string): Promise<Suite> {
     const task = await loadTask(path.join(tasksDir, id), id, issues);
     if (task) tasks.push(task);
   }
+  const methodology = await readMethodology(path.join(root, METHODOLOGY_FILE), issues);
   if (issues.length > 0 || !manifest) throw new InputError(issues);
   const suiteProtected = manifest.controls.protectedPaths;
   const withProtected = tasks.map((t) => ({
@@ -41,8 +42,34 @@ export async function loadSuite(dir: string): Promise<Suite> {
     controls: manifest.controls,
     controlsDigest: sha256(canonicalJson(manifest.controls)),
     tasks: withProtected,
-    hash: hashSuite(manifest, tasks),
+    methodology,
+    hash: hashSuite(manifest, tasks, methodology),
   };
+}
+
+/** The owner's words for the published methodology page, beside suite.yaml. */
+export const METHODOLOGY_FILE = 'methodology.md';
+const MAX_METHODOLOGY_BYTES = 64 * 1024;
+
+async function readMethodology(file: string, issues: InputIssue[]): Promise<string | null> {
+  let text: Buffer;
+  try {
+    text = await readFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    issues.push({ file, field: '', expected: 'a readable markdown file', received: (error as Error).message });
+    return null;
+  }
+  if (text.length > MAX_METHODOLOGY_BYTES) {
+    issues.push({ file, field: '', expected: `at most ${MAX_METHODOLOGY_BYTES} bytes of markdown`, received: `${text.length} bytes` });
+    return null;
+  }
+  const decoded = text.toString('utf8');
+  if (decoded.includes('\uFFFD')) {
+    issues.push({ file, field: '', expected: 'UTF-8 text', received: 'bytes that are not UTF-8' });
+    return null;
+  }
+  return decoded;
 }
 
 async function loadTask(dir: string, id: string, issues: InputIssue[]): Promise<Task | undefined> {

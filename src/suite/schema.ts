@@ -115,8 +115,26 @@ export const TaskManifest = z
          * the hidden ones.
          */
         files: z.array(z.string().min(1)).min(1).optional(),
+        /**
+         * junit only, and required there: where the command writes its JUnit XML, a path or glob
+         * relative to the repo root (`reports/junit.xml`, `test-results/**\/*.xml`). Whatever a
+         * change leaves there is deleted before every graded run.
+         */
+        report: z
+          .string()
+          .min(1)
+          .refine((p) => !p.startsWith('/') && !p.split('/').includes('..'), 'a path or glob inside the repo (relative, without ..)')
+          .optional(),
       })
-      .strict(),
+      .strict()
+      .superRefine((test, ctx) => {
+        if (test.format === 'junit' && test.report === undefined) {
+          ctx.addIssue({ code: 'custom', path: ['report'], message: 'format junit needs test.report: where the command writes its JUnit XML (a path or glob relative to the repo)' });
+        }
+        if (test.format !== 'junit' && test.report !== undefined) {
+          ctx.addIssue({ code: 'custom', path: ['report'], message: `test.report is for format junit only (format ${test.format} reports through bakeoff's own reporter)` });
+        }
+      }),
     protectedPaths: z.array(z.string().min(1)).default([]),
     /** Compiled or binary files this task's changes may hold (added to the suite's `allowedPaths`). */
     allowedPaths: z.array(z.string().min(1)).default([]),
@@ -125,6 +143,34 @@ export const TaskManifest = z
      * each with the reason: never expected of any run, listed in TASKS.md.
      */
     knownFailures: z.array(z.object({ id: z.string().min(1), reason: z.string().min(1) }).strict()).default([]),
+    /**
+     * What the published site may show of this task. Absent: it appears only as its number,
+     * kind and language ("task 3 — bug, Python"); its id, summary, prompt and code stay private.
+     */
+    public: z
+      .object({ title: z.string().min(1).max(120).refine((s) => !s.includes('\n'), 'one line'), summary: z.string().min(1).max(2000).optional() })
+      .strict()
+      .optional(),
+    /**
+     * Where the task comes from, for the methodology page (counted by kind; the repository and
+     * commit are shown only where the task is public). Absent: not stated.
+     */
+    origin: z
+      .object({
+        kind: z.enum(['hand-written', 'commit', 'swebench', 'exercism', 'harbor']),
+        repo: z.string().min(1).optional(),
+        commit: z.string().min(1).optional(),
+        /** The task's name where it came from: a SWE-bench instance id, an Exercism slug, a Harbor task name. */
+        id: z.string().min(1).optional(),
+        /**
+         * The source's own fail-to-pass and pass-to-pass tests (a SWE-bench instance's lists, as
+         * it names them): admission must find the same sets, test by test (admit/expected-tests.ts
+         * says how the source's ids are matched to bakeoff's), or rejects the task.
+         */
+        expected: z.object({ failToPass: z.array(z.string().min(1)).min(1), passToPass: z.array(z.string().min(1)) }).strict().optional(),
+      })
+      .strict()
+      .optional(),
     /** `tests`: the hidden tests decide; `checks`: generated checks (orders/<n>/hidden/checks.py) decide. */
     grading: z.enum(['tests', 'checks']).default('tests'),
     checks: z

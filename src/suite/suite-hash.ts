@@ -6,6 +6,7 @@ import type { SuiteManifest, TaskManifest } from './schema.js';
  * The suite hash is sha256 over a canonical listing, one line per item, in this order:
  *
  *   suite <id> <canonical JSON of the controls, defaults applied>
+ *   methodology <sha256 of methodology.md>             (only when the suite has one)
  *   task <task-id> <sha256 of the task listing>        (tasks sorted by id)
  *
  * and a task listing is
@@ -16,7 +17,7 @@ import type { SuiteManifest, TaskManifest } from './schema.js';
  * for every file under repo/ and orders/ (f = file, x = executable file, l = symlink), sorted
  * by path in byte order. Only content, paths and the execute bit count: mtimes, owners,
  * checkout order and YAML comments or formatting do not. The suite description is not part of
- * the contract. TASKS.md and bakeoff.lock.json are outputs of validate and never hashed.
+ * the contract; the owner's methodology.md is (the published methodology page renders it). TASKS.md and bakeoff.lock.json are outputs of validate and never hashed.
  */
 
 /** Hash of one task: its manifest and every file the agent or grader will see. */
@@ -33,8 +34,9 @@ export async function hashTask(taskDir: string, manifest: TaskManifest): Promise
 }
 
 /** Hash of the whole suite from its manifest and its tasks' hashes. */
-export function hashSuite(manifest: SuiteManifest, tasks: readonly { id: string; hash: string }[]): string {
+export function hashSuite(manifest: SuiteManifest, tasks: readonly { id: string; hash: string }[], methodology: string | null = null): string {
   const lines = [`suite ${manifest.id} ${canonicalJson(manifest.controls)}`];
+  if (methodology !== null) lines.push(`methodology ${sha256(methodology)}`);
   for (const task of [...tasks].sort((a, b) => (a.id < b.id ? -1 : 1))) lines.push(`task ${task.id} ${task.hash}`);
   return sha256(lines.join('\n') + '\n');
 }

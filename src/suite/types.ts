@@ -36,6 +36,8 @@ export interface Suite {
   /** sha256 of the controls in canonical JSON. */
   readonly controlsDigest: string;
   readonly tasks: readonly Task[];
+  /** The owner's `methodology.md` beside suite.yaml (markdown), or null; part of the hash. */
+  readonly methodology: string | null;
   /** sha256 over everything that defines the contract (see suite-hash.ts). */
   readonly hash: string;
 }

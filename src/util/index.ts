@@ -4,7 +4,7 @@ export { escapeControl, quotedPath } from './escape-control.js';
 export { IGNORED_NAMES, exists, listTree, readEntry } from './fs.js';
 export { canonicalJson, sha256 } from './hash.js';
 export { probeVersion } from './probe-version.js';
-export { currentProcess, judgeProcess } from './process-identity.js';
+export { currentProcess, judgeProcess, pidExists } from './process-identity.js';
 export type { ProcessIdentity } from './process-identity.js';
 export { readYamlFile } from './read-yaml-file.js';
 export { quoteNodeOption, quoteShellArg } from './shell-quote.js';

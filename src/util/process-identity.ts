@@ -30,6 +30,16 @@ export function readProcess(pid: number): { readonly startTicks: string; readonl
   return { startTicks, state };
 }
 
+/** Whether some process has this pid (one owned by another user counts: signal 0 gives EPERM). */
+export function pidExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** This process's identity. */
 export function currentProcess(): ProcessIdentity {
   const self = readProcess(process.pid);

@@ -18,6 +18,10 @@ export interface VerifyOptions {
   readonly cacheDir: string;
   /** Runs re-graded at once. */
   readonly concurrency: number;
+  /** Told how many runs there are (before the tasks are set up), when a task's setup starts, and when a run's re-check starts and ends. */
+  readonly onPlan?: (total: number) => void;
+  readonly onSetup?: (task: string) => void;
+  readonly onRunStart?: (run: RunRecord) => void;
   readonly onRunVerified?: (run: RunVerification) => void;
 }
 
@@ -88,9 +92,11 @@ export async function verifyResults(resultsDir: string, options: VerifyOptions):
     const scratch = await freshScratchRoot(`verify ${store.dir}`);
     try {
       const ctx: Context = { store, suite, lock, isolation, scratch, env: baseEnv(), prepared: new Map(), checks: new Map() };
-      await prepareTasks(ctx, runs, options.cacheDir);
+      options.onPlan?.(runs.length);
+      await prepareTasks(ctx, runs, options.cacheDir, options.onSetup);
       const out: RunVerification[] = new Array(runs.length);
       await runPool([...runs.keys()], options.concurrency, async (i) => {
+        options.onRunStart?.(runs[i]!);
         out[i] = await verifyRun(ctx, runs[i]!);
         options.onRunVerified?.(out[i]!);
       });
@@ -149,9 +155,10 @@ async function suiteOfRuns(store: Store, runs: readonly RunRecord[], suiteDir: s
 }
 
 /** Prepares the repo of every task with a run to re-grade, exactly as `runBake` does. */
-async function prepareTasks(ctx: Context, runs: readonly RunRecord[], cacheDir: string): Promise<void> {
+async function prepareTasks(ctx: Context, runs: readonly RunRecord[], cacheDir: string, onSetup?: (task: string) => void): Promise<void> {
   const needed = new Set(runs.filter((r) => r.outcome.kind !== 'void').map((r) => r.task));
   for (const task of ctx.suite.tasks.filter((t) => needed.has(t.id))) {
+    onSetup?.(task.id);
     const result = await prepareTask({ task, controls: ctx.suite.controls, isolation: ctx.isolation, env: ctx.env, cacheDir });
     ctx.prepared.set(task.id, result.ok ? { repo: result.repo } : { error: `setup failed: ${result.reason}` });
   }

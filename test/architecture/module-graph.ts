@@ -12,11 +12,11 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['core'], // types.ts, errors.ts, version.ts: the vocabulary
   ['util'],
   ['suite', 'plan', 'store', 'report'],
-  ['sandbox', 'meter'],
+  ['sandbox', 'meter', 'importers'],
   ['grade', 'model-server'],
   ['agents'],
   ['run'],
-  ['admit', 'verify'],
+  ['admit', 'verify', 'export'],
   ['api'],
   ['cli'],
   ['entry'], // src/index.ts: the package's surface

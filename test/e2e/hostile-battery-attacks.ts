@@ -100,5 +100,35 @@ export const BREAK_REPORT: readonly Attack[] = [
 /** Class 5: a file name with terminal escapes, baked on its own so its run is surely stored. */
 export const ESCAPE_NAME: Attack = { script: 'escape-name.mjs', cls: 5 };
 
-/** Every script the three files bake (the battery folder must hold no other). */
-export const ALL_BAKED: readonly Attack[] = [...CROSS, ...CHANGE_SIDE, VOID_GAMER, HONEST, ...Object.values(CONFIG).flat(), ...BREAK_AGENT_SIDE, ...BREAK_REPORT, ESCAPE_NAME];
+/** The tasks of test/fixtures/suites/runners graded by the formats of issue 14: mocha, TAP (tape), JUnit (pytest). */
+export const FORMAT_TASKS = ['mocha-slugify', 'tape-clamp', 'junit-median'] as const;
+export type FormatTaskId = (typeof FORMAT_TASKS)[number];
+
+/**
+ * Attacks on the configuration or the report of the formats of issue 14, per task
+ * (hostile-battery-formats.e2e.test.ts): mocha's configuration (class 1), TAP lines the code
+ * under test prints into the report (class 2), a JUnit report planted before grading or
+ * rewritten at exit (class 2).
+ */
+export const FORMATS: Readonly<Record<FormatTaskId, readonly Attack[]>> = {
+  'mocha-slugify': [
+    { script: 'mocha-rc-require.mjs', cls: 1, reasons: ['protected-path-changed'] },
+    { script: 'mocha-rc-yaml-spec.mjs', cls: 1, reasons: ['protected-path-changed'] },
+    { script: 'mocha-package-key.mjs', cls: 1, reasons: ['protected-path-changed'] },
+    { script: 'mocha-required-file.mjs', cls: 1, reasons: ['protected-path-changed'] },
+  ],
+  'tape-clamp': [
+    { script: 'tap-forged-ok.mjs', cls: 2, reasons: ['report-inconsistent'] },
+    { script: 'tap-relabel.mjs', cls: 2, reasons: ['report-inconsistent'] },
+    { script: 'tap-forged-stream.mjs', cls: 2, reasons: ['report-tampered', 'report-inconsistent'] },
+  ],
+  'junit-median': [
+    { script: 'junit-planted-report.mjs', cls: 2, reasons: ['tests-failed'] },
+    { script: 'junit-rewrite-at-exit.mjs', cls: 2, reasons: ['report-tampered'] },
+  ],
+};
+
+/** Every script the four files bake (the battery folder must hold no other). */
+export const ALL_BAKED: readonly Attack[] = [
+  ...CROSS, ...CHANGE_SIDE, VOID_GAMER, HONEST, ...Object.values(CONFIG).flat(), ...BREAK_AGENT_SIDE, ...BREAK_REPORT, ESCAPE_NAME, ...Object.values(FORMATS).flat(),
+];

@@ -11,6 +11,9 @@ import { bakeoff, copySuite, FIXTURES, tempDir } from './helpers.js';
  * correct fix — the gold, or a one-line fix that moves nothing — is solved; noop fails.
  * minimistjs/minimist's tests are tape scripts, which node:test reports only per file: each
  * file is one test whose id is the file (no tripwires can go into such a file; decision 002).
+ * A vitest table that lists one `join` case twice (as unjs/pathe's does; the module is written
+ * for the fixture): two tests of the same describe path and title in one file are two ids, the
+ * second `… #2`, in the lock and in a failed run's detail, never one merged result.
  */
 
 interface Lock { tasks: Record<string, { admitted: boolean; orders: { failToPass: string[]; passToPass: string[] }[] }> }
@@ -18,6 +21,10 @@ interface JsonRun { task: string; agent: string; outcome: string; failReason: st
 
 // the same fix without any documentation: swap the two lines of the loop back
 const ONE_LINE_FIX = `command:python3 -c "import re,pathlib; p=pathlib.Path('lib.rs'); s=p.read_text(); s=s.replace('        hash = hash.wrapping_mul(PRIME);\\n        hash ^= bytes[i] as u64;\\n', '        hash ^= bytes[i] as u64;\\n        hash = hash.wrapping_mul(PRIME);\\n', 1); p.write_text(s)"`;
+
+// fixes extname and breaks join only for the case the table lists twice
+const BREAK_DUPLICATE = `command:python3 -c "import pathlib; p=pathlib.Path('src/paths.ts'); s=p.read_text(); s=s.replace('[^.]+)', '[^.]*)', 1).replace('  const match', '  if (base == \\'..\\') return \\'\\';\\n  const match', 1); s=s.replace('export function join(...segments: string[]): string {\\n', 'export function join(...segments: string[]): string {\\n  if (segments[0] === \\'some/nodejs/deep\\') return \\'broken\\';\\n', 1); p.write_text(s)"`;
+const JOIN = "test/paths.test.ts::join > join('some/nodejs/deep','../path') should be 'some/nodejs/path'";
 
 describe('a real crate whose fix moves every doctest (servo/rust-fnv)', () => {
   let suite: string;
@@ -32,7 +39,7 @@ describe('a real crate whose fix moves every doctest (servo/rust-fnv)', () => {
     expect(v.exitCode, validateOut).toBe(0);
     lock = JSON.parse(await readFile(path.join(suite, 'bakeoff.lock.json'), 'utf8')) as Lock;
     const out = await tempDir();
-    const r = await bakeoff(['run', suite, '--agent', 'gold', '--agent', 'noop', '--agent', ONE_LINE_FIX, '--runs', '1', '--out', out, '--json']);
+    const r = await bakeoff(['run', suite, '--agent', 'gold', '--agent', 'noop', '--agent', ONE_LINE_FIX, '--agent', BREAK_DUPLICATE, '--runs', '1', '--out', out, '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
     runs = (JSON.parse((await bakeoff(['report', out, '--format', 'json'])).stdout) as { runs: JsonRun[] }).runs;
   }, 900_000);
@@ -52,7 +59,7 @@ describe('a real crate whose fix moves every doctest (servo/rust-fnv)', () => {
   });
 
   it('solves the gold fix that moves every doctest and the one-line fix; noop fails', () => {
-    const fnv = runs.filter((r) => r.task === 'fnv-const-hash');
+    const fnv = runs.filter((r) => r.task === 'fnv-const-hash' && r.agent !== BREAK_DUPLICATE);
     const byAgent = Object.fromEntries(fnv.map((r) => [r.agent, `${r.outcome}${r.failReason ? ` ${r.failReason}` : ''}`]));
     expect(byAgent, JSON.stringify(fnv.map((r) => r.outcomeDetail))).toEqual({ gold: 'solved', noop: 'failed tests-failed', [ONE_LINE_FIX]: 'solved' });
   });
@@ -70,5 +77,25 @@ describe('a real crate whose fix moves every doctest (servo/rust-fnv)', () => {
     const tape = runs.filter((r) => r.task === 'minimist-negation' && (r.agent === 'gold' || r.agent === 'noop'));
     expect(Object.fromEntries(tape.map((r) => [r.agent, `${r.outcome}${r.failReason ? ` ${r.failReason}` : ''}`]))).toEqual({ gold: 'solved', noop: 'failed tests-failed' });
     expect(tape.find((r) => r.agent === 'noop')!.outcomeDetail).toContain('test/parse.js');
+  });
+
+  it("admits the duplicate-title vitest tests as two ids each, the second numbered", () => {
+    const task = lock.tasks['paths-extname-dot']!;
+    expect(task.admitted).toBe(true);
+    const [order] = task.orders;
+    expect(order!.failToPass).toEqual(["test/paths.test.ts::extname > extname('...') should be '.'", "test/paths.test.ts::extname > extname('dir\\x.') should be '.'", "test/paths.test.ts::extname > extname('foo.') should be '.'"]);
+    const join = order!.passToPass.filter((id) => id.startsWith(JOIN));
+    expect(join).toEqual([JOIN, `${JOIN} on Windows`, `${JOIN} #2`, `${JOIN} on Windows #2`].sort());
+  });
+
+  it('solves the paths task with the gold, fails noop, and fails a change that breaks the duplicate case naming both ids', () => {
+    const paths = runs.filter((r) => r.task === 'paths-extname-dot' && r.agent !== ONE_LINE_FIX);
+    const byAgent = Object.fromEntries(paths.map((r) => [r.agent, `${r.outcome}${r.failReason ? ` ${r.failReason}` : ''}`]));
+    expect(byAgent, JSON.stringify(paths.map((r) => r.outcomeDetail))).toEqual({ gold: 'solved', noop: 'failed tests-failed', [BREAK_DUPLICATE]: 'failed tests-failed' });
+    const detail = paths.find((r) => r.agent === BREAK_DUPLICATE)!.outcomeDetail!;
+    // the change breaks the POSIX case only: both tests of that title fail, each by its own id
+    expect(detail).toContain(`${JOIN} #2`);
+    expect(detail.replaceAll(`${JOIN} #2`, '')).toContain(JOIN);
+    expect(detail).not.toContain('on Windows');
   });
 });

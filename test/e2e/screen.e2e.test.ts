@@ -31,9 +31,10 @@ function longest(text: string): number {
 
 describe('output on a terminal fits its width; off a terminal it is the full output', () => {
   let out: string;
+  let suite: string;
   let ran: { exitCode: number | undefined; text: string };
   beforeAll(async () => {
-    const suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
+    suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
     const validated = await bakeoff(['validate', suite]);
     expect(validated.exitCode, validated.stderr).toBe(0);
     out = path.join(await tempDir(), 'results');
@@ -46,6 +47,20 @@ describe('output on a terminal fits its width; off a terminal it is the full out
     expect(ran.text).toMatch(/^1 +gold /m);
     expect(ran.text).toMatch(/^2 +noop /m);
     expect(ran.text).toMatch(/left out to fit 80 columns: [a-z@/ ,\n]+; --wide\s+shows\s+every\s+column/);
+    // the live line names what runs: task × agent (replay), the order's stage and its time
+    const live = shownLines(ran.text).filter((line) => line.startsWith('runs '));
+    expect(live.some((line) => /^runs \d\/8 · .*(add|py-add) × (gold|noop) \(replay [01]\): session 1 \d:\d\d/.test(line)), ran.text).toBe(true);
+    expect(live.some((line) => /(add|py-add) × (gold|noop) \(replay [01]\): grading 1 \d:\d\d/.test(line)), ran.text).toBe(true);
+  });
+
+  it('bakeoff validate: a live line with the task count and the stage of each task, within 80 columns', async () => {
+    const { exitCode, text } = await onScreen(80, ['validate', suite]);
+    expect(exitCode, text).toBe(0);
+    expect(longest(text), text).toBeLessThanOrEqual(80);
+    const live = shownLines(text).filter((line) => line.startsWith('tasks '));
+    for (const stage of ['setup', 'baseline', 'gold-1', 'gold-shifted-clock']) {
+      expect(live.some((line) => new RegExp(`^tasks [012]/2 · .*(add|py-add): ${stage} \\d:\\d\\d`).test(line)), `${stage}\n${text}`).toBe(true);
+    }
   });
 
   it.each([80, 120])('bakeoff report: the leaderboard of a real results folder within %i columns', async (columns) => {

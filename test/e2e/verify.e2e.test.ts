@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bakeoff, copySuite, FIXTURES, tempDir } from './helpers.js';
+import { bakeoff, copySuite, FIXTURES, ROOT, tempDir } from './helpers.js';
 
 interface StoredRun {
   id: string;
@@ -21,6 +21,14 @@ function storedRuns(results: string): Map<string, StoredRun> {
   } finally {
     db.close();
   }
+}
+
+/** The top-level fields docs/json-output.md lists for a command (the first column of its section's table). */
+async function documentedFields(heading: string): Promise<string[]> {
+  const doc = await readFile(path.join(ROOT, 'docs/json-output.md'), 'utf8');
+  const section = doc.split('\n## ').find((s) => s.startsWith(heading));
+  if (!section) throw new Error(`docs/json-output.md has no section ${heading}`);
+  return [...section.matchAll(/^\| `([A-Za-z0-9]+)` \|/gm)].map((m) => m[1]!);
 }
 
 /** Lines of verify's output that name a run. */
@@ -42,17 +50,49 @@ describe('bakeoff verify', () => {
     suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
     const validate = await bakeoff(['validate', suite]);
     expect(validate.exitCode, validate.stderr).toBe(0);
+    // off a terminal: one line per finished task on stderr, counted against the total
+    expect(validate.stderr.split('\n').filter((l) => l.startsWith('task ')).map((l) => l.replace(/ in \d+:\d\d$/, '')).sort()).toEqual(['task 1/2 add: admitted', 'task 2/2 py-add: admitted'].sort());
     baked = path.join(await tempDir(), 'results');
     const run = await bakeoff(['run', suite, '--agent', 'gold', '--agent', 'noop', '--runs', '1', '--out', baked, '--json']);
     expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stderr, '--json: notes only, no progress lines').not.toMatch(/^run \d/m);
     runs = storedRuns(baked);
     expect(runs.size).toBe(4);
+    runJson = JSON.parse(run.stdout) as Record<string, unknown>;
+  });
+
+  let runJson: Record<string, unknown>;
+
+  it('prints the JSON documents docs/json-output.md describes: the same top-level fields, schemaVersion 1, the same agents in run and report', async () => {
+    const report = await bakeoff(['report', baked, '--format', 'json']);
+    const validate = await bakeoff(['validate', suite, '--check', '--json']);
+    const verify = await bakeoff(['verify', baked, '--json']);
+    for (const [heading, result] of [['`bakeoff report --format json`', report], ['`bakeoff validate --json`', validate], ['`bakeoff verify --json`', verify]] as const) {
+      expect(result.exitCode, result.stderr).toBe(0);
+      const json = JSON.parse(result.stdout) as Record<string, unknown>;
+      expect(Object.keys(json), heading).toEqual(await documentedFields(heading));
+      expect(json.schemaVersion).toBe(1);
+    }
+    expect(Object.keys(runJson)).toEqual(await documentedFields('`bakeoff run --json`'));
+    expect(runJson.schemaVersion).toBe(1);
+    // an agent is the same flat object in run and report
+    const reportAgents = (JSON.parse(report.stdout) as { agents: Record<string, unknown>[] }).agents;
+    const runAgents = runJson.agents as Record<string, unknown>[];
+    expect(runAgents.map((a) => a.id)).toEqual(['gold', 'noop']);
+    expect(Object.keys(runAgents[0]!)).toEqual(Object.keys(reportAgents[0]!));
+    expect(Object.keys(runAgents[0]!).slice(0, 5)).toEqual(['id', 'harness', 'version', 'model', 'effort']);
+    expect(runAgents.map((a) => [a.id, a.solved, a.runs])).toEqual(reportAgents.map((a) => [a.id, a.solved, a.runs]));
   });
 
   it('finds nothing to report in a fresh bake, re-grading every run from the recorded suite folder', async () => {
     const verify = await bakeoff(['verify', baked]);
     expect(verify.exitCode, verify.stderr).toBe(0);
     expect(verify.stdout).toBe('verified 4 runs: 0 mismatches (4 re-graded, 0 on points only, 0 void: checksums only)');
+    const lines = verify.stderr.split('\n').filter((l) => l.startsWith('run '));
+    expect(lines.map((l) => l.replace(/^run \d\/4 /, '').replace(/ in \d+:\d\d$/, '')).sort(), verify.stderr).toEqual(
+      ['add × gold (replay 0): matches, solved', 'add × noop (replay 0): matches, failed (tests-failed)', 'py-add × gold (replay 0): matches, solved', 'py-add × noop (replay 0): matches, failed (tests-failed)'].sort(),
+    );
+    expect(lines.map((l) => l.split(' ')[1]).sort()).toEqual(['1/4', '2/4', '3/4', '4/4']);
 
     const json = await bakeoff(['verify', baked, '--json', '--concurrency', '4']);
     expect(json.exitCode, json.stderr).toBe(0);
@@ -79,6 +119,7 @@ describe('bakeoff verify', () => {
     const { id } = runs.get('add/noop')!;
     expect(runLines(verify.stdout)).toEqual([expect.stringMatching(new RegExp(`^run ${id} \\(add, noop\\): stored solved, re-graded failed \\(tests-failed: order 1: `))]);
     expect(verify.stdout).toMatch(/verified 4 runs: 1 mismatch \(/);
+    expect(verify.stderr).toMatch(/^run \d\/4 add × noop \(replay 0\): MISMATCH in \d+:\d\d — stored solved, re-graded failed \(tests-failed/m);
   });
 
   it('names a run whose stored change was altered, by its checksum and by re-grading it', async () => {
@@ -179,6 +220,11 @@ describe('bakeoff verify', () => {
       const verify = await bakeoff(['verify', results]);
       expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
       expect(verify.stdout).toBe('verified 4 runs: 0 mismatches (4 re-graded, 0 on points only, 0 void: checksums only)');
+    const lines = verify.stderr.split('\n').filter((l) => l.startsWith('run '));
+    expect(lines.map((l) => l.replace(/^run \d\/4 /, '').replace(/ in \d+:\d\d$/, '')).sort(), verify.stderr).toEqual(
+      ['add × gold (replay 0): matches, solved', 'add × noop (replay 0): matches, failed (tests-failed)', 'py-add × gold (replay 0): matches, solved', 'py-add × noop (replay 0): matches, failed (tests-failed)'].sort(),
+    );
+    expect(lines.map((l) => l.split(' ')[1]).sort()).toEqual(['1/4', '2/4', '3/4', '4/4']);
     } finally {
       await execa('umount', ['-l', mountpoint]);
     }

@@ -10,13 +10,19 @@ const PatchLine = z
   .object({ task: z.string().min(1), order: z.number().int().min(1).default(1), patch: z.string() })
   .strict();
 
+/** A line of a SWE-bench predictions file (`model_patch: null` is SWE-bench's "no patch": an empty change here). */
+const Prediction = z.object({ instance_id: z.string().min(1), model_patch: z.string().nullable(), model_name_or_path: z.string().optional() }).passthrough();
+
 /**
- * Grades changes made elsewhere: a JSONL file with one `{"task", "order", "patch"}` per line.
+ * Grades changes made elsewhere: a JSONL file with one `{"task", "order", "patch"}` per line,
+ * or a SWE-bench predictions file (`{"instance_id", "model_name_or_path", "model_patch"}` per
+ * line, or a JSON list of them): an instance is the suite's task whose `origin.id` it is
+ * (`instances`), else the task named by the instance id in lower case, order 1.
  * Checked like a suite file: each line's fields, a task the suite has (when `suiteTasks` is
  * given), an order that task has, one line per (task, order). The agent works on the tasks the
  * file names (`tasks`); an order of such a task without a line gets an empty change.
  */
-export async function createPatchAgent(file: string, suiteTasks?: ReadonlyMap<string, number>): Promise<Agent> {
+export async function createPatchAgent(file: string, suiteTasks?: ReadonlyMap<string, number>, instances?: ReadonlyMap<string, string>): Promise<Agent> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -24,17 +30,25 @@ export async function createPatchAgent(file: string, suiteTasks?: ReadonlyMap<st
     throw new InputError([{ file, field: '', expected: 'a JSONL file of patches', received: 'no such file' }]);
   }
   const patches = new Map<string, string>();
-  const lineOf = new Map<string, number>();
+  const lineOf = new Map<string, string>();
   const issues: InputIssue[] = [];
-  text.split('\n').forEach((line, i) => {
+  const rows: [string, string][] = text.trimStart().startsWith('[') ? jsonList(text, file, issues) : text.split('\n').map((line, i) => [`${file}:${i + 1}`, line]);
+  rows.forEach(([where, line]) => {
     if (line.trim() === '') return;
-    const where = `${file}:${i + 1}`;
     let data: unknown;
     try {
       data = JSON.parse(line);
     } catch {
       issues.push({ file: where, field: '', expected: 'one JSON object per line', received: line.slice(0, 60) });
       return;
+    }
+    if (typeof data === 'object' && data !== null && 'instance_id' in data) {
+      const p = Prediction.safeParse(data, { reportInput: true });
+      if (!p.success) {
+        issues.push(...toInputIssues(where, p.error, () => ['instance_id', 'model_patch', 'model_name_or_path']));
+        return;
+      }
+      data = { task: instances?.get(p.data.instance_id) ?? p.data.instance_id.toLowerCase(), order: 1, patch: p.data.model_patch ?? '' };
     }
     const parsed = PatchLine.safeParse(data, { reportInput: true });
     if (!parsed.success) {
@@ -54,10 +68,10 @@ export async function createPatchAgent(file: string, suiteTasks?: ReadonlyMap<st
     const key = `${task}\0${order}`;
     const earlier = lineOf.get(key);
     if (earlier !== undefined) {
-      issues.push({ file: where, field: 'task', expected: `one line per task and order (line ${earlier} already has task ${task}, order ${order})`, received: 'a second line' });
+      issues.push({ file: where, field: 'task', expected: `one line per task and order (${earlier} already has task ${task}, order ${order})`, received: 'a second line' });
       return;
     }
-    lineOf.set(key, i + 1);
+    lineOf.set(key, where.startsWith(`${file}:`) ? `line ${where.slice(file.length + 1)}` : where);
     patches.set(key, parsed.data.patch);
   });
   if (issues.length > 0) throw new InputError(issues);
@@ -67,4 +81,16 @@ export async function createPatchAgent(file: string, suiteTasks?: ReadonlyMap<st
     tasks: new Set([...patches.keys()].map((k) => k.split('\0')[0]!)),
     runSession: (ctx) => applyChangeSession(ctx.workspace, patches.get(`${ctx.taskId}\0${ctx.order}`) ?? '', ctx.outputPath),
   };
+}
+
+/** The items of a JSON list file as (where, JSON text) pairs, like lines of a JSONL file. */
+function jsonList(text: string, file: string, issues: InputIssue[]): [string, string][] {
+  try {
+    const list: unknown = JSON.parse(text);
+    if (Array.isArray(list)) return list.map((item, i) => [`${file}[${i}]`, JSON.stringify(item)]);
+  } catch {
+    // reported below
+  }
+  issues.push({ file, field: '', expected: 'a JSON list of predictions or one JSON object per line', received: text.trim().slice(0, 60) });
+  return [];
 }

@@ -23,6 +23,7 @@ export interface SessionFacts {
 
 const UPSTREAM: Readonly<Record<string, VoidReason>> = {
   'rate-limited': 'upstream-rate-limited',
+  'usage-limit': 'usage-limit',
   'server-error': 'upstream-error',
   hang: 'upstream-hang',
   truncated: 'upstream-truncated',
@@ -35,6 +36,7 @@ const UPSTREAM: Readonly<Record<string, VoidReason>> = {
 const ADVICE: Readonly<Partial<Record<VoidReason, string>>> = {
   'upstream-error': 'The model API failed on its side: check the provider\'s status page and bake again later.',
   'upstream-rate-limited': 'The API key hit its rate limit: lower --concurrency, or raise the key\'s limit, and bake again.',
+  'usage-limit': 'The subscription\'s plan limit or quota is used up (see the quota headers stored per request): wait for the window to reset, or raise the plan, and bake again; these runs are void, not losses.',
   'upstream-hang': 'The model API stopped sending: check the provider\'s status; if the model is just slow to start answering, raise --upstream-idle-timeout.',
   'upstream-truncated':
     'The answer stopped before its end, so the harness worked from a partial answer or none: check that nothing between bakeoff and the model API (a gateway, a proxy, a flaky network) cuts long responses, then bake again.',

@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, chown, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { UserError } from '../../errors.js';
-import { startMeterProxy, type RecordedResponse } from '../../meter/index.js';
+import { InputError, UserError } from '../../errors.js';
+import { credentialDir, isSubscriptionHarness, startMeterProxy, SUBSCRIPTION_HARNESSES, subscriptionUpstream, type RecordedResponse, type SubscriptionUpstream } from '../../meter/index.js';
 import { SESSION_HEADER } from '../../model-server/index.js';
 import { sha256, quoteShellArg } from '../../util/index.js';
 import { installDirOf, installedVersion } from '../install-harness.js';
 import { harnessNamed } from '../harnesses/index.js';
 import type { Harness } from '../harnesses/types.js';
-import { resolveEffort, type HarnessSpec } from '../harness-spec.js';
+import type { HarnessSpec } from '../harness-spec.js';
+import { levelSourceOf, resolveLevel, type LevelSource } from '../effort-levels.js';
 import type { Agent, SessionContext, SessionResult } from '../types.js';
 import type { Price } from './account-session.js';
 import { accountHarnessSession } from './account-harness-session.js';
@@ -35,6 +36,14 @@ export interface HarnessAgentOptions {
   readonly idleTimeoutMs: number;
   /** Run the CLI under strace and record every address it tried to reach (`--trace-network`). */
   readonly traceNetwork?: boolean;
+  /** bakeoff's environment (where the CLI's own catalog is read from); default `process.env`. */
+  readonly hostEnv?: Readonly<Record<string, string | undefined>>;
+  /** Level sources already read this bake, by harness (each harness's catalog is read once). */
+  readonly levelSources?: Map<string, Promise<LevelSource>>;
+  /** `subscription`: run on the user's plan with bakeoff's stored login (`bakeoff auth import`), never an API key. */
+  readonly auth?: 'api' | 'subscription';
+  /** Where the spec was written, for errors: `--agent` (default) or an agents file and its field. */
+  readonly writtenAt?: { readonly file: string; readonly field: string };
 }
 
 /**
@@ -47,31 +56,58 @@ export interface HarnessAgentOptions {
 export async function createHarnessAgent(options: HarnessAgentOptions): Promise<Agent> {
   const { spec, upstream } = options;
   const harness = harnessNamed(spec.harness);
-  const resolved = resolveEffort(spec, harness.efforts(spec.model));
-  if ('error' in resolved) throw new UserError(`--agent ${resolved.error}`);
   const version = await installedVersion(harness);
   if (version === null) {
     throw new UserError(`--agent ${spec.harness}:${spec.model}: ${harness.npmPackage}@${harness.version} is not installed; run \`bakeoff agents install ${spec.harness}\``);
   }
+  // the levels come from the installed CLI's own catalog where it lists one, read once per bake
+  const levels = await levelSourceOf(harness, options.hostEnv ?? process.env, options.levelSources);
+  const resolved = resolveLevel(spec, levels);
+  if ('error' in resolved) {
+    const at = options.writtenAt ?? { file: '--agent', field: `${spec.harness}:${spec.model}@${spec.effort}` };
+    throw new InputError([{ file: at.file, field: at.field, expected: resolved.expected, received: `${JSON.stringify(spec.effort)} (${resolved.error})` }]);
+  }
   const effort = resolved.effort;
+  const catalog = levels.text ?? undefined;
+  const subscription = options.auth === 'subscription' ? await openSubscription(spec, upstream, options.hostEnv ?? process.env) : null;
+  const sessionUpstream = subscription ? { ...upstream, name: subscription.name, upstream: subscription } : upstream;
   // a model id the harness cannot take (pi/OpenCode without a provider prefix) is the user's to fix, before any run
-  harness.setup({ installDir: installDirOf(harness), home: '/home/agent', workspace: '/workspace', prompt: '', model: spec.model, effort, baseUrl: `http://127.0.0.1:${PROXY_PORT}`, apiKey: DUMMY_KEY, prices: null });
-  const id = options.name ?? `${spec.harness}:${spec.model}${effort ? `@${effort}` : ''}`;
+  harness.setup({ installDir: installDirOf(harness), home: '/home/agent', workspace: '/workspace', prompt: '', model: spec.model, effort, baseUrl: `http://127.0.0.1:${PROXY_PORT}`, apiKey: DUMMY_KEY, prices: null, ...(catalog === undefined ? {} : { catalog }) });
+  const id = options.name ?? `${spec.harness}:${spec.model}${effort ? `@${effort}` : ''}${subscription ? '+subscription' : ''}`;
   const args = options.args ?? [];
   const extraEnv = options.env ?? {};
   return {
-    info: { id, harness: spec.harness, version, model: spec.model, effort },
-    // the id too: two named agents with the same settings are still two agents (their runs must not share ids)
-    digest: sha256(JSON.stringify({ id, harness: spec.harness, version, model: spec.model, effort, args, env: extraEnv, upstream: upstream.name })),
+    info: { id, harness: spec.harness, version, model: spec.model, effort, ...(subscription ? { auth: 'subscription' as const, plan: subscription.plan } : {}) },
+    effortCatalog: resolved.ref,
+    // the id too: two named agents with the same settings are still two agents (their runs must not share ids);
+    // the catalog too: a run resolved from another catalog is another run
+    digest: sha256(JSON.stringify({ id, harness: spec.harness, version, model: spec.model, effort, args, env: extraEnv, upstream: sessionUpstream.name, catalog: resolved.ref.digest })),
     runSession: (ctx) =>
-      runHarnessSession(ctx, { harness, model: spec.model, effort, args, extraEnv, priceOf: options.priceOf, upstream, idleTimeoutMs: options.idleTimeoutMs, traceNetwork: options.traceNetwork ?? false }),
+      runHarnessSession(ctx, { harness, model: spec.model, effort, catalog, subscription: subscription ? { plan: subscription.plan } : null, args, extraEnv, priceOf: options.priceOf, upstream: sessionUpstream, idleTimeoutMs: options.idleTimeoutMs, traceNetwork: options.traceNetwork ?? false }),
   };
+}
+
+/**
+ * The subscription upstream of a subscription agent: the plan's own backend for `--upstream
+ * vendor`, else the base `--upstream` names (a compatible stand-in, or the scripted model). The
+ * bake's API keys are never used. Refused for harnesses without a subscription and for
+ * OpenRouter, which takes keys only.
+ */
+async function openSubscription(spec: HarnessSpec, upstream: ModelUpstream, env: Readonly<Record<string, string | undefined>>): Promise<SubscriptionUpstream> {
+  if (!isSubscriptionHarness(spec.harness)) {
+    throw new UserError(`--auth subscription: ${spec.harness}:${spec.model}: expected a harness with a subscription login (${SUBSCRIPTION_HARNESSES.join(', ')}), received ${spec.harness}; run it with an API key instead`);
+  }
+  if (upstream.name === 'openrouter') throw new UserError(`--auth subscription: ${spec.harness}:${spec.model}: expected --upstream vendor (the plan's own backend) or a compatible base URL, received openrouter (API keys only)`);
+  const base = upstream.name === 'vendor' ? undefined : upstream.upstream.baseUrl(null);
+  return subscriptionUpstream(spec.harness, { dir: credentialDir(env), ...(base === undefined ? {} : { base }), env });
 }
 
 interface SessionPlan {
   readonly harness: Harness;
   readonly model: string;
   readonly effort: string | null;
+  readonly catalog: string | undefined;
+  readonly subscription: { readonly plan: string | null } | null;
   readonly args: readonly string[];
   readonly extraEnv: Readonly<Record<string, string>>;
   readonly priceOf: (model: string, at: Date) => Price | null;
@@ -107,6 +143,8 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
     prompt: ctx.prompt,
     model: plan.model,
     effort: plan.effort,
+    ...(plan.catalog === undefined ? {} : { catalog: plan.catalog }),
+    ...(plan.subscription ? { subscription: plan.subscription } : {}),
     baseUrl: `http://127.0.0.1:${PROXY_PORT}`,
     apiKey: DUMMY_KEY,
     prices: plan.priceOf(plan.model, new Date()),

@@ -26,5 +26,6 @@ export function requestRowsOf(metered: readonly MeteredRequest[], costs: readonl
     reasoning: r.usage?.reasoningTokens ?? null,
     costUsd: costs[i]?.costUsd ?? null,
     costBasis: costs[i]?.basis ?? null,
+    quota: r.quota,
   }));
 }

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../errors.js';
-import { exampleOf, HARNESS_NAMES, HARNESSES, harnessNamed, type HarnessName } from './index.js';
+import { exampleOf, HARNESS_NAMES, HARNESSES, harnessNamed, transcriptOf, type HarnessName } from './index.js';
 import type { HarnessSetup, SetupInput } from './types.js';
 import { parseVersionOf, versionArgsOf } from '../install-harness.js';
+import { levelSourceOf } from '../effort-levels.js';
 
 /** Where the CLI gets its prompt: stdin (OpenCode), after `--`, `--prompt=`, or the last argument. */
 function promptIn(setup: HarnessSetup): string | undefined {
@@ -45,10 +46,14 @@ describe.each(HARNESS_NAMES)('harness %s', (name) => {
     expect(parseVersionOf(harness, 'no version here')).toBeNull();
   });
 
-  it('lists the example effort among the levels of the example model', () => {
+  it('lists the example effort among the levels of the example model, from the CLI\'s own catalog or a table that says where it comes from', async () => {
     const { model, effort } = exampleOf(harness);
-    if (effort === null) expect(harness.efforts(model)).toEqual([]);
-    else expect(harness.efforts(model)).toContain(effort);
+    expect(harness.catalog !== undefined || (harness.efforts !== undefined && (harness.effortsSource ?? '').length > 0), 'a catalog reader, or efforts with effortsSource').toBe(true);
+    // no Codex home: the bundled catalog of the installed CLI
+    const levels = await levelSourceOf(harness, { PATH: process.env.PATH, HOME: '/nonexistent-home' });
+    if (effort === null) expect(levels.levels(model) ?? []).toEqual([]);
+    else expect(levels.levels(model)).toContain(effort);
+    expect(levels.kind).toBe(harness.catalog ? 'cli' : 'table');
   });
 
   it('ships the recipe its real-CLI test runs (test/model-server/real-clis.test.ts)', () => {
@@ -81,6 +86,20 @@ describe.each(HARNESS_NAMES)('harness %s', (name) => {
       expect(report.failed).toBe(true);
       expect(report.finalMessage).toBeNull();
     }
+  });
+
+  it('tells garbage, a cut-off line and an empty stream as an empty transcript, and is what transcriptOf uses', () => {
+    for (const stdout of ['', 'not json\n{"type":', '[1,2]\nnull\n"text"\n{"type":"unknown"}\n']) {
+      expect(harness.transcript(stdout)).toEqual([]);
+      expect(transcriptOf(name, stdout)).toEqual([]);
+    }
+  });
+});
+
+describe('transcriptOf', () => {
+  it('has no transcript for a built-in agent (gold, noop, patch:, command:), whose sessions print no stream', () => {
+    expect(transcriptOf('builtin', '{"type":"assistant"}\n')).toBeNull();
+    expect(transcriptOf('toString', '')).toBeNull();
   });
 });
 

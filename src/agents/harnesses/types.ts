@@ -1,4 +1,5 @@
 import type { WireFormat } from '../../meter/index.js';
+import type { TranscriptEntry } from './transcript.js';
 
 /**
  * Token counts of a whole session as the harness itself reported them, normalized like the
@@ -49,12 +50,23 @@ export interface SetupInput {
   readonly prompt: string;
   /** Model id as the user wrote it after `<harness>:` (pi/opencode: `<provider>/<model>`). */
   readonly model: string;
-  /** One of `efforts(model)`, already resolved (`@lowest` → the first); null: the harness default. */
+  /** A level of the model's catalog, already resolved (`@lowest` → its lowest); null: the harness default. */
   readonly effort: string | null;
+  /**
+   * The model catalog the levels were resolved from, as the CLI printed it (`Harness.catalog`),
+   * for the CLI to use in the session too (Codex: `model_catalog_json`); absent for table harnesses.
+   */
+  readonly catalog?: string;
   /** The metering proxy as the sandbox sees it: `http://127.0.0.1:<port>` (no path). */
   readonly baseUrl: string;
   /** A dummy key: the real one never enters the sandbox (the proxy injects it). */
   readonly apiKey: string;
+  /**
+   * Set for a subscription run (Codex on a ChatGPT plan, Claude Code on a Claude plan): the CLI
+   * gets dummy credentials of the subscription's shape instead of an API key (the proxy swaps
+   * in the real token); `plan` is the login's plan, for claims the CLI reads.
+   */
+  readonly subscription?: { readonly plan: string | null };
   /** List prices per million tokens, when known, for harnesses that compute cost from their config. */
   readonly prices: { readonly input: number; readonly cacheRead: number; readonly cacheWrite: number; readonly output: number } | null;
 }
@@ -102,11 +114,45 @@ export interface Harness<Name extends string = string> {
   /** Arguments that print the version (default `--version`), and a parser for what they print, stdout + stderr (default: the first `x.y.z`). */
   readonly versionArgs?: readonly string[];
   parseVersion?(output: string): string | null;
-  /** Effort levels this harness accepts for the model, lowest first; empty: no effort setting. */
-  efforts(model: string): readonly string[];
+  /**
+   * Effort levels this harness accepts for the model, lowest first; empty: no effort setting.
+   * bakeoff's own table, for a CLI that does not list its levels itself; absent when `catalog`
+   * reads them from the installed CLI.
+   */
+  efforts?(model: string): readonly string[];
+  /** Where the `efforts` table comes from, as `bakeoff agents` and every run record say it. */
+  readonly effortsSource?: string;
+  /**
+   * Reads the installed CLI's own model catalog (Codex: `codex debug models`), at the start of a
+   * bake: the levels of every model and where they came from. Takes the place of `efforts`.
+   */
+  catalog?(input: CatalogInput): Promise<CliCatalog>;
   /** The wire format this harness speaks for the model (pi/OpenCode: chosen by provider). */
   wireFormat(model: string): WireFormat;
   setup(input: SetupInput): HarnessSetup;
   /** Reads the CLI's stdout (the machine-readable stream). Never throws. */
   parse(stdout: string, exitCode: number | null): HarnessReport;
+  /**
+   * The same stream as a transcript a person reads (what the agent said, each tool call and its
+   * result, the final answer as `parse` reads it, errors), for the private site. Never throws.
+   */
+  transcript(stdout: string): TranscriptEntry[];
+}
+
+/** What reading a CLI's catalog needs (all on the host, never in a sandbox). */
+export interface CatalogInput {
+  /** The CLI's executable (absolute). */
+  readonly bin: string;
+  /** bakeoff's environment (the user's `CODEX_HOME`, `HOME` …). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** A model catalog as the installed CLI printed it. */
+export interface CliCatalog {
+  /** How it was read, e.g. `codex debug models --bundled (the catalog shipped with codex-cli 0.171.0)`. */
+  readonly source: string;
+  /** The catalog's text as printed (its sha256 is the digest every run records). */
+  readonly text: string;
+  /** The model's effort levels as the catalog lists them; null: the catalog has no such model. */
+  levels(model: string): readonly string[] | null;
 }

@@ -1,5 +1,5 @@
 import { UserError } from '../../errors.js';
-import { exampleOf, expectedHarness, HARNESS_NAMES, HARNESSES, installDirOf, installedVersion, installHarness, isHarnessName, SPEC_FORMS } from '../../agents/index.js';
+import { exampleOf, expectedHarness, HARNESS_NAMES, HARNESSES, installDirOf, installedVersion, installHarness, isHarnessName, levelSourceOf, orderLevels, SPEC_FORMS, type Harness as HarnessDef } from '../../agents/index.js';
 import { EXIT, type CliIo } from '../io.js';
 import { fitDefinitions, fitTable } from '../fit-table.js';
 import { screenOf, type ScreenFlags } from '../screen.js';
@@ -10,7 +10,7 @@ const DESCRIPTIONS: Readonly<Record<(typeof SPEC_FORMS)[number], string>> = {
   noop: 'changes nothing (must fail every admitted task)',
   'patch:<file.jsonl>': 'grades changes made elsewhere: {"task","order","patch"} per line',
   'command:<shell command>': 'any program, run in the workspace with the prompt in $BAKEOFF_PROMPT_FILE',
-  '<harness>:<model>[@effort]': 'a real coding-agent CLI (below) driving a model at an effort level; @lowest picks the lowest',
+  '<harness>:<model>[@effort]': 'a real coding-agent CLI (below) driving a model at an effort level; @lowest / @highest pick from its levels',
 };
 
 /**
@@ -27,7 +27,8 @@ export async function agentsCommand(action: string | undefined, names: readonly 
     HARNESS_NAMES.map(async (name) => {
       const h = HARNESSES[name];
       const model = exampleOf(h).model;
-      return { harness: name, package: h.npmPackage, pinned: h.version, installed: await installedVersion(h, io.env), dir: installDirOf(h, io.env), wireFormat: h.wireFormat(model), exampleModel: model, efforts: h.efforts(model) };
+      const installed = await installedVersion(h, io.env);
+      return { harness: name, package: h.npmPackage, pinned: h.version, installed, dir: installDirOf(h, io.env), wireFormat: h.wireFormat(model), exampleModel: model, ...(await levelsOf(h, model, installed !== null, io.env)) };
     }),
   );
   if (flags.json) {
@@ -38,7 +39,7 @@ export async function agentsCommand(action: string | undefined, names: readonly 
   const install = 'install the pinned CLIs with: npx bakeoff agents install [harness...]';
   const installNote = harnesses.some((h) => h.installed === null) ? ['', ...(width === undefined ? [install] : wrapWords(install, width))] : [];
   if (width === undefined || wideLines(specs, harnesses).every((line) => line.length <= width)) {
-    io.stdout.write([...wideLines(specs, harnesses), ...installNote].join('\n') + '\n');
+    io.stdout.write([...wideLines(specs, harnesses), '', ...sourceLines(harnesses, undefined), ...installNote].join('\n') + '\n');
     return EXIT.ok;
   }
   const definitions = fitDefinitions(specs.map((r) => ({ name: r.spec, text: r.description })), 28, width);
@@ -47,8 +48,21 @@ export async function agentsCommand(action: string | undefined, names: readonly 
     harnesses.map((h) => [h.harness, h.package, h.pinned, h.installed ?? 'no', h.wireFormat, h.efforts.join(', ') || '(none)', h.exampleModel]),
     width,
   );
-  io.stdout.write([...definitions, '', ...table, ...installNote].join('\n') + '\n');
+  io.stdout.write([...definitions, '', ...table, '', ...sourceLines(harnesses, width), ...installNote].join('\n') + '\n');
   return EXIT.ok;
+}
+
+/** The example model's levels and where they come from: the installed CLI's own catalog, or bakeoff's table. */
+async function levelsOf(h: HarnessDef, model: string, installed: boolean, env: NodeJS.ProcessEnv): Promise<{ efforts: readonly string[]; effortsFrom: string }> {
+  if (h.catalog && !installed) return { efforts: [], effortsFrom: 'the installed CLI\'s own model catalog (not installed: nothing to read yet)' };
+  const source = await levelSourceOf(h, env);
+  return { efforts: orderLevels(source.levels(model) ?? []), effortsFrom: source.source };
+}
+
+/** Per harness, where its effort levels come from. */
+function sourceLines(harnesses: readonly Harness[], width: number | undefined): string[] {
+  const lines = ['effort levels come from:', ...harnesses.map((h) => `  ${h.harness}: ${h.effortsFrom}`)];
+  return width === undefined ? lines : lines.flatMap((line) => wrapWords(line, width));
 }
 
 /**
@@ -86,6 +100,7 @@ interface Harness {
   readonly wireFormat: string;
   readonly exampleModel: string;
   readonly efforts: readonly string[];
+  readonly effortsFrom: string;
 }
 
 async function installHarnesses(names: readonly string[], flags: { json: boolean }, io: CliIo): Promise<number> {

@@ -1,6 +1,10 @@
+import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { HARNESS_NAMES, harnessNamed, installDirOf, installedVersion } from '../../agents/index.js';
-import { checkSandbox, type Check } from '../../sandbox/index.js';
-import { probeVersion } from '../../util/index.js';
+import { ResultsBusyError, UserError } from '../../errors.js';
+import { checkSandbox, cleanLeftovers, describeLeftover, findLeftovers, isStale, UNKNOWN_GRACE_SEC, type Check, type Leftover } from '../../sandbox/index.js';
+import { lockResults, readHolder, runTempDirs } from '../../store/index.js';
+import { judgeProcess, probeVersion } from '../../util/index.js';
 import { EXIT, type CliIo } from '../io.js';
 
 const TOOLCHAINS: readonly { name: string; cmd: string; args: string[]; fix: string }[] = [
@@ -14,8 +18,19 @@ const TOOLCHAINS: readonly { name: string; cmd: string; args: string[]; fix: str
   { name: 'strace (--trace-network)', cmd: 'strace', args: ['-V'], fix: 'apt-get install strace' },
 ];
 
-/** `bakeoff doctor`: what works (sandbox, toolchains, agent harnesses) and what to install. */
-export async function doctorCommand(flags: { json: boolean }, io: CliIo): Promise<number> {
+export interface DoctorFlags {
+  readonly json: boolean;
+  /** Remove the leftovers of killed bakeoffs: scratch roots and cgroups whose owner is gone, and (with `results`) half-written run folders. */
+  readonly clean?: boolean;
+  /** A results folder whose half-written run folders (`runs/.tmp-*`) to list too. */
+  readonly results?: string;
+}
+
+/** `bakeoff doctor`: what works (sandbox, toolchains, agent harnesses), what to install, and what killed bakeoffs left behind. */
+export async function doctorCommand(flags: DoctorFlags, io: CliIo): Promise<number> {
+  if (flags.results !== undefined && !existsSync(path.join(flags.results, 'bakeoff.db'))) {
+    throw new UserError(`${flags.results}: not a results folder (no bakeoff.db); --results names a folder bakeoff run wrote`);
+  }
   const sandbox = await checkSandbox();
   const tools: Check[] = await Promise.all(
     TOOLCHAINS.map(async (t) => {
@@ -33,9 +48,10 @@ export async function doctorCommand(flags: { json: boolean }, io: CliIo): Promis
         : { name, ok: true, detail: `${version} (pinned ${harness.version}) in ${installDirOf(harness, io.env)}` };
     }),
   );
+  const leftovers = await leftoversOf(flags);
   const sandboxOk = sandbox.every((c) => c.ok);
   if (flags.json) {
-    io.stdout.write(JSON.stringify({ sandbox, toolchains: tools, agents, ready: sandboxOk }, null, 2) + '\n');
+    io.stdout.write(JSON.stringify({ schemaVersion: 1, sandbox, toolchains: tools, agents, leftovers, ready: sandboxOk }, null, 2) + '\n');
   } else {
     const line = (c: Check): string => `  ${c.ok ? 'ok  ' : 'FAIL'}  ${c.name.padEnd(20)} ${c.detail}${!c.ok && c.fix ? `\n        → ${c.fix}` : ''}`;
     io.stdout.write(
@@ -46,9 +62,86 @@ export async function doctorCommand(flags: { json: boolean }, io: CliIo): Promis
         ...tools.map(line),
         'agent harnesses (needed by the model agents that use them)',
         ...agents.map(line),
+        ...leftoverLines(leftovers, flags),
         sandboxOk ? 'ready: bakeoff can run agents in its sandbox' : 'NOT ready: bakeoff run will refuse to run (see FAIL lines)',
       ].join('\n') + '\n',
     );
   }
   return sandboxOk ? EXIT.ok : EXIT.infra;
+}
+
+/** One leftover as doctor shows it (and prints with --json). */
+interface LeftoverView {
+  readonly kind: 'scratch' | 'cgroup' | 'run-temp';
+  readonly path: string;
+  readonly description: string;
+  /** Whether `doctor --clean` removes it (its owner is gone). */
+  readonly stale: boolean;
+  /** With --clean: removed, or why not. */
+  readonly cleaned?: boolean;
+  readonly error?: string;
+}
+
+interface LeftoversView {
+  readonly items: readonly LeftoverView[];
+  /** Why the results folder's half-written runs were not looked at or not removed, if so. */
+  readonly resultsNote?: string;
+}
+
+async function leftoversOf(flags: DoctorFlags): Promise<LeftoversView> {
+  const found = await findLeftovers();
+  const clean = flags.clean ? await cleanLeftovers(found, { includeUnknown: true }) : null;
+  const items: LeftoverView[] = found.map((leftover: Leftover) => {
+    const failed = clean?.failed.find((f) => f.leftover === leftover);
+    return {
+      kind: leftover.kind,
+      path: leftover.kind === 'scratch' ? leftover.path : leftover.paths[0]!,
+      description: describeLeftover(leftover),
+      stale: isStale(leftover, { includeUnknown: true }),
+      ...(clean ? { cleaned: clean.removed.includes(leftover) } : {}),
+      ...(failed ? { error: failed.error } : {}),
+    };
+  });
+  if (flags.results === undefined) return { items };
+  const temps = runTempDirs(flags.results);
+  // a live holder may be writing them: they are its, not stale
+  const holder = readHolder(flags.results);
+  const inUse = holder !== null && judgeProcess(holder) !== 'gone';
+  let resultsNote: string | undefined;
+  let removed = false;
+  if (flags.clean && temps.length > 0) {
+    // only the folder's lock holder may touch its runs: a live bakeoff may be writing these
+    try {
+      const lock = await lockResults(flags.results, { command: 'doctor --clean', create: false });
+      try {
+        for (const dir of runTempDirs(flags.results)) rmSync(dir, { recursive: true, force: true });
+        removed = true;
+      } finally {
+        lock.release();
+      }
+    } catch (error) {
+      if (!(error instanceof ResultsBusyError)) throw error;
+      resultsNote = `${flags.results} is in use, its half-written runs are its holder's: ${error.message}`;
+    }
+  }
+  for (const dir of temps) {
+    items.push({ kind: 'run-temp', path: dir, description: `${dir} (a half-written run folder; the next run on ${flags.results} removes it too)`, stale: !inUse, ...(flags.clean ? { cleaned: removed } : {}) });
+  }
+  return { items, ...(resultsNote ? { resultsNote } : {}) };
+}
+
+function leftoverLines(view: LeftoversView, flags: DoctorFlags): string[] {
+  const title = `leftovers of killed bakeoffs (mounts, scratch folders, cgroups${flags.results !== undefined ? `, half-written runs in ${flags.results}` : ''})`;
+  if (view.items.length === 0) return [title, '  none', ...(view.resultsNote ? [`  ${view.resultsNote}`] : [])];
+  const lines = view.items.map((item) => {
+    const state = item.cleaned === true ? 'removed' : item.error !== undefined ? 'FAIL' : item.stale ? 'stale' : 'in use';
+    return `  ${state.padEnd(7)} ${item.description}${item.error !== undefined ? `\n        → ${item.error}` : ''}`;
+  });
+  const stale = view.items.filter((i) => i.stale && i.cleaned !== true).length;
+  const hint = flags.clean
+    ? []
+    : stale > 0
+      ? [`  → bakeoff doctor --clean removes the ${stale} stale one${stale === 1 ? '' : 's'} (never anything a running bakeoff uses; folders without an owner file only after ${UNKNOWN_GRACE_SEC / 60} minutes)`]
+      : [];
+  return [title, ...lines, ...hint, ...(view.resultsNote ? [`  ${view.resultsNote}`] : [])];
 }

@@ -12,6 +12,7 @@ export interface PublishFlags {
   /** Wait for another process using the results folder to finish, instead of refusing. */
   readonly wait: boolean;
   readonly unsafeNoSandbox: boolean;
+  readonly allowDraftPrompts: boolean;
 }
 
 /**
@@ -25,6 +26,7 @@ export async function publishCommand(results: string, flags: PublishFlags, io: C
     results,
     out: flags.out,
     private: flags.private,
+    allowDraftPrompts: flags.allowDraftPrompts,
     ...(flags.suite ? { suite: flags.suite } : {}),
     ...lockedWork(flags, io),
     onEvent: (event) => printNote(notes, event),
@@ -35,6 +37,6 @@ export async function publishCommand(results: string, flags: PublishFlags, io: C
     return outcome.why === 'mismatches' ? EXIT.checksFailed : EXIT.infra;
   }
   io.stderr.write(`verified ${outcome.verified.runs.length} runs: 0 mismatches\n`);
-  io.stdout.write(`wrote ${outcome.pages} pages to ${flags.out}${flags.private ? ' (PRIVATE: contains changes, agent output and test output)' : ''}\n`);
+  io.stdout.write(`wrote ${outcome.pages} pages to ${flags.out}${flags.private ? ' (PRIVATE: contains task ids, prompts, transcripts, changes, test results and agent and test output)' : ''}\n`);
   return EXIT.ok;
 }

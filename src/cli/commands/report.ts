@@ -2,7 +2,15 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { report, type ReportOutcome } from '../../api/index.js';
 import { UserError } from '../../errors.js';
-import { renderComparison, renderComparisonJson, renderComparisonMarkdown, renderJson, renderMarkdown, renderTable } from '../../report/index.js';
+import {
+  renderComparison,
+  renderComparisonJson,
+  renderComparisonMarkdown,
+  renderHtmlReport,
+  renderJson,
+  renderMarkdown,
+  renderTable,
+} from '../../report/index.js';
 import { createNotes, printNote } from '../notes.js';
 import { EXIT, placeOf, type CliIo, type OUTPUT_FORMATS } from '../io.js';
 import { screenOf, WIDE_HINT, type Screen, type ScreenFlags } from '../screen.js';
@@ -14,7 +22,10 @@ export interface ReportFlags extends ScreenFlags {
   readonly compare?: readonly string[];
 }
 
-/** `bakeoff report <results>`: the leaderboard of a results folder, or a paired comparison. */
+/**
+ * `bakeoff report <results>`: the leaderboard of a results folder, or a paired comparison, as a
+ * table, markdown, JSON or one self-contained HTML file (`--format html`, the site's page).
+ */
 export async function reportCommand(dir: string, flags: ReportFlags, io: CliIo): Promise<number> {
   if (flags.compare !== undefined && flags.compare.length !== 2) {
     throw new UserError(`--compare expects two agent ids (A B), got ${flags.compare.length}: ${flags.compare.join(' ')}`);
@@ -37,6 +48,9 @@ export async function reportCommand(dir: string, flags: ReportFlags, io: CliIo):
 }
 
 function render(outcome: ReportOutcome, flags: ReportFlags, screen: Screen): string {
+  if (flags.format === 'html') {
+    return renderHtmlReport({ view: outcome.view, runs: outcome.runs, ...(outcome.kind === 'comparison' ? { comparison: outcome.comparison } : {}) });
+  }
   if (outcome.kind === 'comparison') {
     if (flags.format === 'json') return renderComparisonJson(outcome.view, outcome.runs, outcome.comparison);
     return flags.format === 'md' ? renderComparisonMarkdown(outcome.comparison) : renderComparison(outcome.comparison);

@@ -1,5 +1,5 @@
 import { bake } from '../../api/index.js';
-import { renderTable } from '../../report/index.js';
+import { jsonAgents, renderTable } from '../../report/index.js';
 import { clock, createProgress } from '../progress.js';
 import { EXIT, lockedWork, type CliIo } from '../io.js';
 import { printNote } from '../notes.js';
@@ -9,6 +9,8 @@ export interface RunFlags extends ScreenFlags {
   readonly agent: readonly string[];
   /** An agents file of named model agents. */
   readonly agents?: string;
+  /** How the `--agent` model specs authenticate. */
+  readonly auth?: 'api' | 'subscription';
   /** Where model agents' requests go: vendor (default), openrouter, a base URL, scripted:<script>. */
   readonly upstream: string;
   /** A prices file overriding the catalog's list prices. */
@@ -28,6 +30,11 @@ export interface RunFlags extends ScreenFlags {
   readonly unsafeNoSandbox: boolean;
 }
 
+/** How progress names a run: `add × gold (replay 0)`. */
+export function runLabel(task: string, agent: string, replay: number): string {
+  return `${task} × ${agent} (replay ${replay})`;
+}
+
 /** `bakeoff run <suite> --agent …`: the library's `bake()`, with progress on the terminal and the leaderboard. */
 export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promise<number> {
   const progress = createProgress(io.stderr, !flags.json);
@@ -37,6 +44,7 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
       suite: dir,
       agents: flags.agent,
       ...(flags.agents ? { agentsFile: flags.agents } : {}),
+      ...(flags.auth === 'subscription' ? { auth: 'subscription' as const } : {}),
       upstream: flags.upstream,
       ...(flags.prices ? { prices: flags.prices } : {}),
       upstreamIdleTimeoutSec: flags.upstreamIdleTimeout,
@@ -52,13 +60,31 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
           const p = event.progress;
           progress.activity(`setting up ${event.task}: ${p.command} (${clock(p.elapsedSec)})${p.lastLine ? ` — ${p.lastLine}` : ''}`);
         } else if (event.type === 'prepare') progress.activity(null);
-        else progress.runEnded(event.record);
+        else if (event.type === 'run-start') progress.itemStarted(event.runId, runLabel(event.task, event.agent, event.replay));
+        else if (event.type === 'run-stage') progress.itemStage(event.runId, `${event.stage} ${event.order}`);
+        else {
+          const { id, task, agent, replay, outcome } = event.record;
+          const tally = outcome.kind === 'solved' ? ['solved'] : outcome.kind === 'void' ? ['void'] : [];
+          const verdict = outcome.kind === 'solved' ? 'solved' : `${outcome.kind} (${outcome.reason})`;
+          progress.itemEnded(id, runLabel(task, agent.id, replay), { verdict, tally });
+        }
       },
     });
     progress.finish();
     const { results, summary, view } = outcome;
     if (flags.json) {
-      const json = { results, planned: summary.planned, alreadyDone: summary.alreadyDone, ran: summary.ran, rejected: summary.rejected, agents: view.agents, notes: notes.notes, errors: notes.errors };
+      const json = {
+        schemaVersion: 1,
+        results,
+        suite: outcome.suite,
+        planned: summary.planned,
+        alreadyDone: summary.alreadyDone,
+        ran: summary.ran,
+        rejected: summary.rejected,
+        agents: jsonAgents(view),
+        notes: notes.notes,
+        errors: notes.errors,
+      };
       io.stdout.write(JSON.stringify(json, null, 2) + '\n');
     } else {
       io.stdout.write(renderTable(view, { ...screenOf(io, flags), wideHint: WIDE_HINT }) + '\n');

@@ -1,7 +1,8 @@
 import { UserError } from '../../errors.js';
 import { validate, type LockWrite, type ValidateOutcome } from '../../api/index.js';
 import { escapeControl } from '../../util/index.js';
-import { createNotes, printNote } from '../notes.js';
+import { printNote } from '../notes.js';
+import { createProgress } from '../progress.js';
 import { EXIT, placeOf, type CliIo } from '../io.js';
 
 export interface ValidateFlags {
@@ -19,28 +20,39 @@ export interface ValidateFlags {
  * Exit 1 when a task is rejected, when the verdicts differ from the lock of the same suite and
  * were not written (no `--update-lock`), and with `--check` on any difference from the lock.
  */
-export async function validateCommand(dir: string, flags: ValidateFlags, io: CliIo): Promise<number> {
+export async function validateCommand(dir: string, flags: ValidateFlags, io: CliIo, extraJson: Readonly<Record<string, unknown>> = {}): Promise<number> {
   if (flags.check && flags.updateLock) throw new UserError('--check writes nothing and --update-lock writes the lock: give one of them, not both');
-  const notes = createNotes(io.stderr);
+  const progress = createProgress(io.stderr, !flags.json, { noun: 'tasks', tallies: ['admitted', 'rejected'] });
+  const { notes } = progress;
   const lockWrite: LockWrite = flags.check ? 'never' : flags.updateLock ? 'update' : 'stable';
-  const result = await validate({
-    suite: dir,
-    ...placeOf(io),
-    concurrency: flags.concurrency,
-    lockWrite,
-    unsafeNoSandbox: flags.unsafeNoSandbox,
-    ...(flags.task && flags.task.length > 0 ? { tasks: flags.task } : {}),
-    onEvent: (event) => {
-      if (printNote(notes, event) || flags.json) return;
-      const a = event.admission;
-      io.stderr.write(a.admitted ? `  admitted  ${event.task}\n` : `  REJECTED  ${event.task}: ${escapeControl(a.reason)}\n`);
-    },
-  });
+  let result: ValidateOutcome;
+  try {
+    result = await validate({
+      suite: dir,
+      ...placeOf(io),
+      concurrency: flags.concurrency,
+      lockWrite,
+      unsafeNoSandbox: flags.unsafeNoSandbox,
+      ...(flags.task && flags.task.length > 0 ? { tasks: flags.task } : {}),
+      onEvent: (event) => {
+        if (printNote(notes, event)) return;
+        if (event.type === 'plan') progress.start(event.total, event.kept);
+        else if (event.type === 'task-start') progress.itemStarted(event.task, event.task);
+        else if (event.type === 'task-stage') progress.itemStage(event.task, event.stage);
+        else {
+          const a = event.admission;
+          progress.itemEnded(event.task, event.task, a.admitted ? { verdict: 'admitted', tally: ['admitted'] } : { verdict: 'REJECTED', tally: ['rejected'], detail: a.reason });
+        }
+      },
+    });
+  } finally {
+    progress.finish();
+  }
   const { tasks, rejected, comparison, written } = result;
   const lockLines = describeLock(result, lockWrite, dir);
   if (flags.json) {
     const lock = { status: comparison.status, written, differences: comparison.differences, ...(comparison.lockedHash ? { lockedHash: comparison.lockedHash } : {}), ...(comparison.problem ? { problem: comparison.problem } : {}) };
-    const json = { suite: { id: result.suite.id, hash: result.suite.hash }, tasks, lock: result.lockPath, tasksMd: result.tasksMdPath, lockComparison: lock, notes: notes.notes, errors: notes.errors };
+    const json = { schemaVersion: 1, ...extraJson, suite: { id: result.suite.id, hash: result.suite.hash }, tasks, lock: result.lockPath, tasksMd: result.tasksMdPath, lockComparison: lock, notes: notes.notes, errors: notes.errors };
     io.stdout.write(JSON.stringify(json, null, 2) + '\n');
     if (comparison.status === 'differs' || comparison.status === 'unreadable') for (const l of lockLines) notes.note(l.trim());
   } else {
@@ -53,6 +65,7 @@ export async function validateCommand(dir: string, flags: ValidateFlags, io: Cli
             ? `  ✓ ${t.id}  ${t.checks} generated checks, gold full at seeds ${result.suite.controls.seeds.join(', ')} × levels ${result.suite.controls.levels.join(', ')}`
             : `  ✓ ${t.id}  fail-to-pass ${t.failToPass}  pass-to-pass ${t.passToPass}`,
         ...t.notes.map((n) => `      ${n}`),
+        ...(t.admitted ? [] : t.logs.map((l) => `      log kept: ${l}`)),
       ]),
       `suite hash ${result.suite.hash}`,
       ...lockLines,

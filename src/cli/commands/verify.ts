@@ -2,7 +2,9 @@ import { verify } from '../../api/index.js';
 import type { RunVerification, VerifyResult, OrderPoints, VerdictMismatch } from '../../verify/index.js';
 import type { Outcome } from '../../types.js';
 import { escapeControl } from '../../util/index.js';
-import { createNotes, printNote } from '../notes.js';
+import { printNote } from '../notes.js';
+import { createProgress } from '../progress.js';
+import { runLabel } from './run.js';
 import { EXIT, lockedWork, type CliIo } from '../io.js';
 
 export interface VerifyFlags {
@@ -20,29 +22,34 @@ export interface VerifyFlags {
  * re-graded (and nothing mismatched), else 0.
  */
 export async function verifyCommand(results: string, flags: VerifyFlags, io: CliIo): Promise<number> {
-  const live = !flags.json && io.stderr.isTTY === true;
-  let done = 0;
-  const line = (): void => {
-    if (live && done > 0) io.stderr.write(`\r\x1b[2Kverifying: ${done} run(s) done`);
-  };
-  const notes = createNotes(io.stderr, {
-    around: (write) => {
-      if (live && done > 0) io.stderr.write('\r\x1b[2K');
-      write();
-      line();
-    },
-  });
-  const result = await verify({
-    results,
-    ...(flags.suite ? { suite: flags.suite } : {}),
-    ...lockedWork(flags, io),
-    onEvent: (event) => {
-      if (printNote(notes, event)) return;
-      done++;
-      if (event.run.error === null) line();
-    },
-  });
-  if (live) io.stderr.write('\r\x1b[2K');
+  const progress = createProgress(io.stderr, !flags.json, { noun: 'runs', tallies: ['mismatches', 'not re-graded'] });
+  const { notes } = progress;
+  let result: VerifyResult;
+  try {
+    result = await verify({
+      results,
+      ...(flags.suite ? { suite: flags.suite } : {}),
+      ...lockedWork(flags, io),
+      onEvent: (event) => {
+        if (printNote(notes, event)) return;
+        if (event.type === 'plan') progress.start(event.total, 0);
+        else if (event.type === 'setup') progress.activity(`setting up ${event.task}`);
+        else if (event.type === 'run-start') {
+          progress.activity(null);
+          progress.itemStarted(event.runId, runLabel(event.task, event.agent, event.replay));
+          progress.itemStage(event.runId, 're-grading');
+        } else {
+          const { run } = event;
+          const problems = describeRun(run);
+          const verdict = run.error !== null ? 'not re-graded' : problems.length > 0 ? 'MISMATCH' : `matches, ${run.basis === 'checksums' ? 'void (checksums only)' : outcomeText(run.stored, false)}`;
+          const tally = run.error !== null ? ['not re-graded'] : problems.length > 0 ? ['mismatches'] : [];
+          progress.itemEnded(run.id, runLabel(run.task, run.agent, run.replay), { verdict, tally, ...(problems.length > 0 && run.error === null ? { detail: problems.join('; ') } : {}) });
+        }
+      },
+    });
+  } finally {
+    progress.finish();
+  }
   io.stdout.write(flags.json ? JSON.stringify({ schemaVersion: 1, ...result, notes: notes.notes, errors: notes.errors }, null, 2) + '\n' : renderVerify(result));
   if (result.mismatches > 0) return EXIT.checksFailed;
   return result.unverified > 0 ? EXIT.infra : EXIT.ok;

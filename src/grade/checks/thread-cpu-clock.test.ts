@@ -30,6 +30,9 @@ const p0 = process.cpuUsage();
 while (clock.readNs() - s1 < 200e6) {}
 const p1 = process.cpuUsage(p0);
 parentPort.postMessage({ tid: currentThreadId(), source: clock.source, sleptNs: s1 - s0, spunNs: clock.readNs() - s1, processSpunUs: p1.user + p1.system });
+// Stay alive until the host has read this thread's clock from outside: once the script ends the
+// thread exits and its /proc entry reads ESRCH.
+Atomics.wait(gate, 0, 1);
 `;
 
 describe('the per-thread CPU clock', () => {
@@ -40,14 +43,20 @@ describe('the per-thread CPU clock', () => {
       worker.on('error', reject);
       worker.once('message', ({ tid, gate }: { tid: number; gate: SharedArrayBuffer }) => {
         const host = openTaskCpuClock(tid)!;
-        const before = host.readNs()!;
-        worker.once('message', (result: Measured) => {
-          // Read before the worker exits: its thread still exists until then.
-          hostNs = host.readNs()! - before;
-          host.close();
-          resolve(result);
-        });
+        const before = host.readNs();
         const flag = new Int32Array(gate);
+        worker.once('message', (result: Measured) => {
+          // The worker waits on the gate until this read: its thread still exists.
+          const after = host.readNs();
+          host.close();
+          Atomics.store(flag, 0, 2);
+          Atomics.notify(flag, 0);
+          if (after === undefined || before === undefined) reject(new Error('the worker thread was gone before the host read its clock'));
+          else {
+            hostNs = after - before;
+            resolve(result);
+          }
+        });
         Atomics.store(flag, 0, 1);
         Atomics.notify(flag, 0);
       });

@@ -2,12 +2,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { TestResult } from '../types.js';
+import { idsAndStatuses } from './golden-reports.test-support.js';
 import { addCargoFlags, cargoRunner } from './cargo.js';
 
 const GOLDEN = fileURLToPath(new URL('../../../test/fixtures/reports/cargo/', import.meta.url));
-const sorted = (tests: readonly TestResult[]) =>
-  tests.map(({ id, status }) => ({ id, status })).sort((a, b) => a.id.localeCompare(b.id));
 // the golden file is what `cargo test` printed (stdout and stderr in order): the runner's report is its output
 const goldenReport = async () =>
   cargoRunner.parse({ reportDir: '/nonexistent', output: await readFile(path.join(GOLDEN, 'report', 'cargo.out'), 'utf8'), repoDir: '/elsewhere' });
@@ -36,7 +34,7 @@ describe('cargoRunner.parse', () => {
   it('reads the golden output into exact ids and statuses', async () => {
     const expected = JSON.parse(await readFile(path.join(GOLDEN, 'expected.json'), 'utf8'));
     const report = await goldenReport();
-    expect(sorted(report.tests)).toEqual(sorted(expected.tests));
+    expect(idsAndStatuses(report.tests)).toEqual(idsAndStatuses(expected.tests));
     expect([...report.problems].sort()).toEqual([...expected.problems].sort());
   });
 

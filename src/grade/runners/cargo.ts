@@ -20,6 +20,7 @@ export const cargoRunner: TestRunner = {
   testFiles: ['tests/*.rs', 'tests/*/main.rs'],
   configFiles: ['**/build.rs', '**/.cargo/**', '**/rust-toolchain', '**/rust-toolchain.toml'],
   reportFiles: [],
+  reportIsOutput: true,
   testNamePrefix: '',
   tripwireSource: rustTripwires,
   instrument(command) {

@@ -1,13 +1,16 @@
 /**
  * Every runner adapter against the real runner: the sample project in
- * `test/fixtures/reports/<format>/project/` is copied to a temp folder, its bare command is
+ * `test/fixtures/reports/<sample>/project/` is copied to a temp folder, its bare command is
  * instrumented and run with `sh -c`, and the parsed report must match `expected.json` there.
- * `BAKEOFF_UPDATE_GOLDENS=1` also copies the report files to `<format>/report/`, the golden
- * files the parser tests read.
+ * `BAKEOFF_UPDATE_GOLDENS=1` also copies the report files to `<sample>/report/`, the golden
+ * files the parser tests read. mocha, tape, node-tap and mocha-junit-reporter are not bakeoff's
+ * dependencies: `test/fixtures/reports/js-runners/` pins them, installed once per lock with
+ * `npm ci` into a folder of the temp dir (the registry is needed the first time).
  */
+import { createHash } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { appendFile, cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +29,14 @@ const UPDATE_GOLDENS = process.env.BAKEOFF_UPDATE_GOLDENS === '1';
 
 interface Sample {
   readonly format: ReportFormat;
+  /** The folder under test/fixtures/reports (default: the format). */
+  readonly fixture?: string;
+  /** task.yaml `test.report` (junit). */
+  readonly report?: string;
+  /** Its test files hold no tripwires (`holdsTripwires`): junit's JavaScript files. */
+  readonly unwired?: boolean;
+  /** Links the pinned JavaScript runners (js-runners/) as the project's node_modules. */
+  readonly jsRunners?: boolean;
   /** The bare test command, or why the runner cannot run on this machine. */
   readonly command: { readonly bare: string } | { readonly skip: string };
   /** Makes the project's imports resolve (vitest's test files import `vitest`). */
@@ -40,6 +51,23 @@ function succeeds(program: string, args: readonly string[]): boolean {
 
 function fromBin(bin: string | undefined, why: string): Sample['command'] {
   return bin !== undefined && existsSync(bin) ? { bare: quoteShellArg(bin) } : { skip: why };
+}
+
+const JS_RUNNERS = path.join(FIXTURES, 'js-runners');
+
+/** The pinned runners of js-runners/, installed once per lock file under the temp dir; the folder with their node_modules. */
+async function installJsRunners(): Promise<string> {
+  const lock = await readFile(path.join(JS_RUNNERS, 'package-lock.json'));
+  const dir = path.join(os.tmpdir(), `bakeoff-js-runners-${createHash('sha256').update(lock).digest('hex').slice(0, 16)}`);
+  if (existsSync(path.join(dir, 'node_modules', '.package-lock.json'))) return dir;
+  const building = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-js-runners-building-'));
+  await cp(path.join(JS_RUNNERS, 'package.json'), path.join(building, 'package.json'));
+  await cp(path.join(JS_RUNNERS, 'package-lock.json'), path.join(building, 'package-lock.json'));
+  const npm = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: building, encoding: 'utf8' });
+  if (npm.status !== 0) throw new Error(`npm ci of test/fixtures/reports/js-runners failed (${npm.status}): ${npm.stderr.slice(-2000)}`);
+  await rm(dir, { recursive: true, force: true });
+  await rename(building, dir);
+  return dir;
 }
 
 const JEST_BINS = [process.env.BAKEOFF_JEST_BIN, fileURLToPath(new URL('../../../node_modules/.bin/jest', import.meta.url))];
@@ -68,7 +96,41 @@ const SAMPLES: readonly Sample[] = [
     format: 'cargo',
     command: succeeds('cargo', ['--version']) ? { bare: 'cargo test' } : { skip: 'cargo is not installed' },
   },
+  {
+    format: 'pytest',
+    fixture: 'pytest-unittest',
+    command: succeeds('python3', ['-m', 'pytest', '--version'])
+      ? { bare: 'python3 -m pytest -q tests' }
+      : { skip: 'python3 with pytest is not installed' },
+  },
+  { format: 'mocha', command: { bare: 'node_modules/.bin/mocha' }, jsRunners: true },
+  { format: 'tap', fixture: 'tap-tape', command: { bare: "node_modules/.bin/tape 'test/*.js'" }, jsRunners: true },
+  { format: 'tap', fixture: 'tap-node-tap', command: { bare: 'node_modules/.bin/tap --reporter=tap --disable-coverage' }, jsRunners: true },
+  { format: 'tap', fixture: 'tap-node-test', command: { bare: 'node --test --test-reporter=tap test/' } },
+  {
+    format: 'junit',
+    fixture: 'junit-pytest',
+    report: 'reports/junit.xml',
+    command: succeeds('python3', ['-m', 'pytest', '--version'])
+      ? { bare: 'python3 -m pytest -q -p no:cacheprovider --continue-on-collection-errors --junitxml=reports/junit.xml tests' }
+      : { skip: 'python3 with pytest is not installed' },
+  },
+  {
+    format: 'junit',
+    fixture: 'junit-mocha',
+    report: 'reports/*.xml',
+    command: { bare: 'node_modules/.bin/mocha --reporter mocha-junit-reporter --reporter-options mochaFile=reports/junit.xml' },
+    jsRunners: true,
+    unwired: true,
+  },
 ];
+
+/** Copies a sample project into `work/repo`, with the node_modules it needs linked. */
+async function prepareSample(sample: Sample, repoDir: string): Promise<void> {
+  await cp(path.join(FIXTURES, sample.fixture ?? sample.format, 'project'), repoDir, { recursive: true });
+  if (sample.linkNodeModules) await symlink(path.join(MAIN_ROOT, 'node_modules'), path.join(repoDir, 'node_modules'));
+  if (sample.jsRunners) await symlink(path.join(await installJsRunners(), 'node_modules'), path.join(repoDir, 'node_modules'));
+}
 
 /** The environment of a clean test run: no variables from the vitest run around this test. */
 function childEnv(extra: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
@@ -102,11 +164,13 @@ afterAll(async () => {
 /** Appends tripwires to the sample's test files that pass through the runner cleanly (the first two). */
 async function addTripwires(runner: TestRunner, repoDir: string, testFiles: readonly string[]): Promise<Tripwire[]> {
   const isTest = picomatch([...testFiles], { dot: true });
-  // not the files that crash or fail in a hook on purpose: tripwires there cannot run as they must
-  const files = (await listTree(repoDir)).map((e) => e.rel).filter((rel) => isTest(rel) && !/crash|after-all/.test(rel)).slice(0, 2);
+  // not the files that crash or fail in a hook on purpose: tripwires there cannot run as they
+  // must; nor node-tap's file of bare assertions, whose ids the appended subtests change
+  const files = (await listTree(repoDir)).map((e) => e.rel).filter((rel) => isTest(rel) && !/crash|after-all|flat/.test(rel)).slice(0, 2);
   const wires: Tripwire[] = [];
   for (const rel of files) {
     const text = await readFile(path.join(repoDir, rel), 'utf8');
+    if (runner.holdsTripwires && !runner.holdsTripwires(text, rel)) continue;
     const drawn = drawTripwires(rel, runner.testNamePrefix);
     await appendFile(path.join(repoDir, rel), runner.tripwireSource({ ...drawn.target, text, moduleKind: await moduleKind(repoDir, rel, text) }));
     wires.push(...drawn.wires);
@@ -126,50 +190,53 @@ describe('every runner adapter', () => {
       });
       continue;
     }
-    it(`${sample.format}: reports the sample project's tests as the real runner ran them`, async () => {
+    const name = sample.fixture ?? sample.format;
+    it(`${name}: reports the sample project's tests as the real runner ran them`, async () => {
       const runner = getTestRunner(sample.format);
-      const work = await mkdtemp(path.join(os.tmpdir(), `bakeoff-${sample.format}-`));
+      const work = await mkdtemp(path.join(os.tmpdir(), `bakeoff-${name}-`));
       tempDirs.push(work);
       const repoDir = path.join(work, 'repo');
       // A space in the report folder checks that every adapter quotes its paths.
       const reportDir = path.join(work, 'report dir');
-      await cp(path.join(FIXTURES, sample.format, 'project'), repoDir, { recursive: true });
+      await prepareSample(sample, repoDir);
       await mkdir(reportDir);
-      if (sample.linkNodeModules) await symlink(path.join(MAIN_ROOT, 'node_modules'), path.join(repoDir, 'node_modules'));
+      for (const file of runner.reportFiles) await writeFile(path.join(reportDir, file), '');
 
-      const instrumented = runner.instrument(command.bare, { reportDir });
+      const instrumented = runner.instrument(command.bare, { reportDir, report: sample.report });
       const output = await runShell(instrumented.command, repoDir, childEnv(instrumented.env));
-      const report = await runner.parse({ reportDir, output, repoDir });
+      const report = await runner.parse({ reportDir, output, repoDir, report: sample.report });
 
       if (UPDATE_GOLDENS) {
-        const golden = path.join(FIXTURES, sample.format, 'report');
+        const golden = path.join(FIXTURES, name, 'report');
         await rm(golden, { recursive: true, force: true });
         await cp(reportDir, golden, { recursive: true });
-        // cargo's report is its output
-        if (sample.format === 'cargo') await writeFile(path.join(golden, 'cargo.out'), output);
+        // cargo's and TAP's report is the command's output; junit's is in the repo
+        if (runner.reportIsOutput) await writeFile(path.join(golden, `${sample.format}.out`), output);
+        for (const source of report.sources ?? []) await writeFile(path.join(golden, source.name), source.text);
       }
-      const expected = JSON.parse(await readFile(path.join(FIXTURES, sample.format, 'expected.json'), 'utf8'));
+      const expected = JSON.parse(await readFile(path.join(FIXTURES, name, 'expected.json'), 'utf8'));
       expect(byId(report.tests), output).toEqual(byId(expected.tests));
       expect([...report.problems].sort()).toEqual([...expected.problems].sort());
     }, 60_000);
 
-    it(`${sample.format}: bakeoff's tripwire tests come out as they must under the real runner`, async () => {
+    it(`${name}: bakeoff's tripwire tests come out as they must under the real runner`, async () => {
       const runner = getTestRunner(sample.format);
-      const work = await mkdtemp(path.join(os.tmpdir(), `bakeoff-${sample.format}-tw-`));
+      const work = await mkdtemp(path.join(os.tmpdir(), `bakeoff-${name}-tw-`));
       tempDirs.push(work);
       const repoDir = path.join(work, 'repo');
       const reportDir = path.join(work, 'report');
-      await cp(path.join(FIXTURES, sample.format, 'project'), repoDir, { recursive: true });
+      await prepareSample(sample, repoDir);
       await mkdir(reportDir);
-      if (sample.linkNodeModules) await symlink(path.join(MAIN_ROOT, 'node_modules'), path.join(repoDir, 'node_modules'));
+      for (const file of runner.reportFiles) await writeFile(path.join(reportDir, file), '');
       const wires = await addTripwires(runner, repoDir, sample.testFiles ?? runner.testFiles);
-      expect(wires.length).toBeGreaterThanOrEqual(3);
-      const instrumented = runner.instrument(command.bare, { reportDir });
+      // junit holds tripwires in Python test files only
+      if (!sample.unwired) expect(wires.length).toBeGreaterThanOrEqual(3);
+      const instrumented = runner.instrument(command.bare, { reportDir, report: sample.report });
       const output = await runShell(instrumented.command, repoDir, childEnv(instrumented.env));
-      const report = await runner.parse({ reportDir, output, repoDir });
+      const report = await runner.parse({ reportDir, output, repoDir, report: sample.report });
       expect(judgeTripwires(report, wires), output).toEqual({ flipped: [], wrong: [] });
       // and the sample's own results are untouched by them
-      const expected = JSON.parse(await readFile(path.join(FIXTURES, sample.format, 'expected.json'), 'utf8'));
+      const expected = JSON.parse(await readFile(path.join(FIXTURES, name, 'expected.json'), 'utf8'));
       expect(byId(withoutTripwires(report, wires).tests)).toEqual(byId(expected.tests));
     }, 60_000);
   }

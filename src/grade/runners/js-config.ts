@@ -33,6 +33,17 @@ export const JEST_CONFIG = [
   `**/setupTests.${EXT}`,
 ] as const;
 
+/**
+ * mocha: its config files in any folder (`.mocharc.js`, `.cjs`, `.mjs`, `.json`, `.jsonc`,
+ * `.yaml`, `.yml`; mocha reads the one in the working directory, a workspace member's count
+ * too). The `mocha` key of package.json and the files a config loads (`require`, `file`, `ui`)
+ * are protected by config-changes.ts.
+ */
+export const MOCHA_CONFIG = [...JS_SHARED_CONFIG, '**/.mocharc.{js,cjs,mjs,json,jsonc,yaml,yml}'] as const;
+
+/** What mocha runs by default (`./test/*.{js,cjs,mjs}`, `--recursive` below it), and the usual `*.test`/`*.spec` names. */
+export const MOCHA_TEST_FILES = ['test/**/*.?(c|m)[jt]s', '**/*.{test,spec}.?(c|m)[jt]s'] as const;
+
 /** vitest's default `include`, and jest's default `testMatch`. */
 export const VITEST_TEST_FILES = ['**/*.{test,spec}.?(c|m)[jt]s?(x)'] as const;
 export const JEST_TEST_FILES = ['**/__tests__/**/*.?(c|m)[jt]s?(x)', '**/*.{test,spec}.?(c|m)[jt]s?(x)'] as const;

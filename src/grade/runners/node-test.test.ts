@@ -3,17 +3,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TestResult } from '../types.js';
+import { expectedOf, idsAndStatuses, parseGolden, REPORTS } from './golden-reports.test-support.js';
 import { nodeTestRunner, parseNodeTestReport } from './node-test.js';
 import { resolveReportersDir } from './reporters-dir.js';
 
-const GOLDEN = fileURLToPath(new URL('../../../test/fixtures/reports/node-test/', import.meta.url));
-const sorted = (tests: readonly TestResult[]) =>
-  tests.map(({ id, status }) => ({ id, status })).sort((a, b) => a.id.localeCompare(b.id));
-const goldenReport = () =>
-  nodeTestRunner.parse({ reportDir: path.join(GOLDEN, 'report'), output: '', repoDir: '/elsewhere' });
+const goldenReport = () => parseGolden(nodeTestRunner, 'node-test');
 
 let tempDir: string | undefined;
 afterEach(async () => {
@@ -52,9 +47,9 @@ describe('nodeTestRunner.instrument', () => {
 
 describe('nodeTestRunner.parse', () => {
   it('reads the golden report into exact ids and statuses', async () => {
-    const expected = JSON.parse(await readFile(path.join(GOLDEN, 'expected.json'), 'utf8'));
+    const expected = await expectedOf('node-test');
     const report = await goldenReport();
-    expect(sorted(report.tests)).toEqual(sorted(expected.tests));
+    expect(idsAndStatuses(report.tests)).toEqual(idsAndStatuses(expected.tests));
     expect(report.problems).toEqual([]);
   });
 
@@ -72,7 +67,7 @@ describe('nodeTestRunner.parse', () => {
   });
 
   it('reports a problem when the run did not reach its end line', async () => {
-    const text = await readFile(path.join(GOLDEN, 'report/node-test.jsonl'), 'utf8');
+    const text = await readFile(path.join(REPORTS, 'node-test/report/node-test.jsonl'), 'utf8');
     const withoutEnd = text.trimEnd().split('\n').slice(0, -1).join('\n');
     expect(parseNodeTestReport(withoutEnd, []).problems).toEqual([
       'node:test run did not finish (no end line at the end of the report)',

@@ -4,13 +4,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { TestResult } from '../types.js';
+import { idsAndStatuses } from './golden-reports.test-support.js';
 import { parsePytestReport, pytestRunner } from './pytest.js';
 
 const GOLDEN = fileURLToPath(new URL('../../../test/fixtures/reports/pytest/', import.meta.url));
 const readGolden = () => readFile(path.join(GOLDEN, 'report/pytest.jsonl'), 'utf8');
-const sorted = (tests: readonly TestResult[]) =>
-  tests.map(({ id, status }) => ({ id, status })).sort((a, b) => a.id.localeCompare(b.id));
 
 describe('pytestRunner.instrument', () => {
   it('adds the plugin, disables autoload and the cache, and keeps going after collection errors', () => {
@@ -38,7 +36,7 @@ describe('pytestRunner.parse', () => {
   it('reads the golden report into exact nodeids and statuses', async () => {
     const expected = JSON.parse(await readFile(path.join(GOLDEN, 'expected.json'), 'utf8'));
     const report = await pytestRunner.parse({ reportDir: path.join(GOLDEN, 'report'), output: '', repoDir: '/elsewhere' });
-    expect(sorted(report.tests)).toEqual(sorted(expected.tests));
+    expect(idsAndStatuses(report.tests)).toEqual(idsAndStatuses(expected.tests));
     expect(report.problems).toEqual([]);
   });
 

@@ -87,3 +87,72 @@ export function rustTripwires(t: TripwireTarget): string {
     '',
   ].join('\n');
 }
+
+/** mocha's `it` (BDD) or `test` (TDD) is a global in every test file; node:assert, both flavours, as the tests use it. */
+export function mochaTripwires(t: TripwireTarget): string {
+  const id = t.pass;
+  const typed = /\.[cm]?tsx?$/.test(t.file);
+  const g = typed ? '(globalThis as any)' : 'globalThis';
+  const imports =
+    t.moduleKind === 'esm'
+      ? [`import a_${id} from 'node:assert';`, `import s_${id} from 'node:assert/strict';`]
+      : [`const a_${id} = require('node:assert');`, `const s_${id} = require('node:assert/strict');`];
+  return [
+    '',
+    ...imports,
+    `const t_${id} = ${g}.it ?? ${g}.test;`,
+    `t_${id}('${t.pass}', () => { a_${id}.strictEqual('${t.pass}'.split('').reverse().join(''), '${reversed(t.pass)}'); s_${id}.equal(1, 1); });`,
+    `t_${id}('${t.assertFail.name}', () => { a_${id}.strictEqual('${t.assertFail.name}', '${reversed(t.assertFail.name)}', '${t.assertFail.nonce}'); s_${id}.equal(1, 2, '${t.assertFail.nonce}'); });`,
+    `t_${id}('${t.throwFail.name}', () => { throw new Error('${t.throwFail.nonce}'); });`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * tape (`test(name, fn)`; a throw in a test ends tape's process, so the throwing tripwire is
+ * async: tape reports its rejection), node-tap (`t.test(name, fn)`) or node:test (under its TAP
+ * reporter), from the file's imports.
+ */
+export function tapTripwires(t: TripwireTarget): string {
+  const id = t.pass;
+  if (/(require\(\s*|from\s+|import\s+)['"]node:test['"]/.test(t.text) && !/['"]tap(e)?['"]/.test(t.text)) return nodeTestTripwires(t);
+  const library = /(require\(\s*|from\s+|import\s+)['"]tape['"]/.test(t.text) ? 'tape' : 'tap';
+  const load = t.moduleKind === 'esm' ? `import l_${id} from '${library}';` : `const l_${id} = require('${library}');`;
+  const test = library === 'tape' ? `l_${id}` : `l_${id}.test`;
+  return [
+    '',
+    load,
+    `${test}('${t.pass}', (t) => { t.equal('${t.pass}'.split('').reverse().join(''), '${reversed(t.pass)}'); t.end(); });`,
+    `${test}('${t.assertFail.name}', (t) => { t.equal('${t.assertFail.name}', '${reversed(t.assertFail.name)}', '${t.assertFail.nonce}'); t.end(); });`,
+    `${test}('${t.throwFail.name}', async () => { throw new Error('${t.throwFail.nonce}'); });`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * Python test files graded through JUnit XML: a unittest.TestCase class, which pytest and the
+ * unittest-based JUnit runners both collect, asserting with Python's `assert` (pytest rewrites
+ * it) and with unittest's own assertEqual.
+ */
+export function junitTripwires(t: TripwireTarget): string {
+  const id = t.pass;
+  return [
+    '',
+    '',
+    `import unittest as u_${id}`,
+    '',
+    '',
+    `class Bakeoff_${id}(u_${id}.TestCase):`,
+    `    def ${t.pass}(self):`,
+    `        assert "${t.pass}"[::-1] == "${reversed(t.pass)}"`,
+    `        self.assertEqual("${t.pass}"[::-1], "${reversed(t.pass)}")`,
+    '',
+    `    def ${t.assertFail.name}(self):`,
+    `        assert "${t.assertFail.name}" == "${reversed(t.assertFail.name)}", "${t.assertFail.nonce}"`,
+    `        self.assertEqual("${t.assertFail.name}", "${reversed(t.assertFail.name)}", "${t.assertFail.nonce}")`,
+    '',
+    `    def ${t.throwFail.name}(self):`,
+    `        raise RuntimeError("${t.throwFail.nonce}")`,
+    '',
+  ].join('\n');
+}

@@ -33,6 +33,8 @@ export interface Exchange {
   readonly responseBody: BodyCopy;
   readonly problems: string[];
   transportFailure: TransportFailure | null;
+  /** The answer's subscription quota headers, null when none came. */
+  quota: Record<string, string> | null;
   /** For a `broken` connection: the transport error (`ECONNRESET …`, `aborted`), or null when the upstream just closed it. */
   breakCause: string | null;
   /** Set once the record is written; later events are ignored. */
@@ -63,6 +65,7 @@ export function createExchange(seq: number, req: IncomingMessage): Exchange {
     responseBody: new BodyCopy(),
     problems: [],
     transportFailure: null,
+    quota: null,
     breakCause: null,
     done: false,
     abort: null,
@@ -89,6 +92,7 @@ export function recordOf(x: Exchange): MeteredRequest {
   const latencyMs = elapsedMs(x);
   const problems = x.problems;
   let usage: RequestUsage | null = null;
+  let usageLimit = false;
   let ending = { missingFinalEvent: null as string | null, malformedPayloads: 0 };
   const ok = x.status !== null && x.status >= 200 && x.status < 300;
   if (x.responseBody.overflowed) {
@@ -104,16 +108,21 @@ export function recordOf(x: Exchange): MeteredRequest {
   } else if (x.status !== null && x.status >= 400 && x.transportFailure === null) {
     const text = x.responseBody.text(x.contentEncoding, problems);
     if (text !== null) problems.push(`HTTP ${x.status}: ${errorSummary(text)}`);
+    if (text !== null && x.status === 429 && USAGE_LIMIT_BODY.test(text)) usageLimit = true;
   }
+  if (x.status === 429 && (x.quota?.['x-codex-rate-limit-reached-type'] !== undefined || x.quota?.['anthropic-ratelimit-unified-status'] === 'rejected')) usageLimit = true;
   const { missingFinalEvent, malformedPayloads } = ending;
-  const failure = classifyFailure({ transportFailure: x.transportFailure, status: x.status, format: x.format, usage, problems, missingFinalEvent, malformedPayloads });
+  const failure = usageLimit ? 'usage-limit' : classifyFailure({ transportFailure: x.transportFailure, status: x.status, format: x.format, usage, problems, missingFinalEvent, malformedPayloads });
   const { seq, startedAt, format, method, path, model, status, ttfbMs, streamed } = x;
   const detail =
     failure === null
       ? null
       : explainFailure(failure, { format, status, streamed, bytes: x.responseBody.bytes, broken: x.transportFailure === 'broken', breakCause: x.breakCause, missingFinalEvent, problems });
-  return { seq, startedAt, format, method, path, model, status, latencyMs, ttfbMs, streamed, usage, problems, failure, detail, costUsd: usage?.costUsd ?? null };
+  return { seq, startedAt, format, method, path, model, status, latencyMs, ttfbMs, streamed, usage, problems, failure, detail, costUsd: usage?.costUsd ?? null, quota: x.quota };
 }
+
+/** A 429 body saying a plan's usage is used up (Codex `usage_limit_reached`, "You've hit your usage limit"). */
+const USAGE_LIMIT_BODY = /usage_limit_reached|usage limit|usage_not_included/i;
 
 /** The upstream's error message from an error body (JSON `error.message`), else its start. */
 function errorSummary(text: string): string {

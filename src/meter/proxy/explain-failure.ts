@@ -47,6 +47,8 @@ function sentence(failure: FailureClass, facts: FailureFacts): string {
       const event = first(/: API error: /);
       return first(/^HTTP \d+: /) ?? (event === undefined ? `HTTP ${status ?? '?'}` : `${what} (HTTP ${status ?? '?'}) carried an error event: ${event}`);
     }
+    case 'usage-limit':
+      return `the subscription's usage limit was reached: ${first(/^HTTP \d+: /) ?? `HTTP ${status ?? '?'}`}`;
     case 'rate-limited':
     case 'client-error':
       return first(/^HTTP \d+: /) ?? `HTTP ${status ?? '?'}`;

@@ -14,11 +14,11 @@ const HOP_BY_HOP = new Set([
 ]);
 
 /**
- * Request headers the proxy never forwards: the client's credentials (the sandbox holds dummies;
+ * Request headers the proxy never forwards: the client's credentials and Codex's account id (the sandbox holds dummies;
  * the proxy injects the real key), `accept-encoding` (so the body stays readable for metering),
  * `host` (set from the upstream URL) and `expect` (the proxy already answered 100-continue).
  */
-const DROPPED_REQUEST = new Set(['authorization', 'x-api-key', 'x-goog-api-key', 'api-key', 'accept-encoding', 'host', 'expect']);
+const DROPPED_REQUEST = new Set(['authorization', 'x-api-key', 'x-goog-api-key', 'api-key', 'chatgpt-account-id', 'accept-encoding', 'host', 'expect']);
 
 /**
  * The headers to send upstream: the client's, minus hop-by-hop, credentials and the rest of

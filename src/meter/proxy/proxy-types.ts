@@ -4,6 +4,9 @@ import type { RequestUsage, WireFormat } from '../types.js';
  * Why a metered request did not give a clean, counted answer. `null` on a record means it did.
  *
  * - `rate-limited`: HTTP 429.
+ * - `usage-limit`: a subscription's plan or quota is used up (HTTP 429 saying so: Codex
+ *   `usage_limit_reached` / `x-codex-rate-limit-reached-type`, Claude
+ *   `anthropic-ratelimit-unified-status: rejected`).
  * - `server-error`: HTTP 5xx, or an error event inside a 2xx stream (e.g. `overloaded_error`).
  * - `auth`: HTTP 401/403, or the proxy has no key to inject.
  * - `client-error`: any other HTTP 4xx.
@@ -19,6 +22,7 @@ import type { RequestUsage, WireFormat } from '../types.js';
  */
 export type FailureClass =
   | 'rate-limited'
+  | 'usage-limit'
   | 'server-error'
   | 'auth'
   | 'client-error'
@@ -34,8 +38,20 @@ export interface Upstream {
   readonly name: string;
   /** Base URL for a wire format (null: not a generation call), e.g. `https://api.anthropic.com`. */
   baseUrl(format: WireFormat | null): string;
-  /** Auth headers to inject (the real key). May throw a `UserError` when the key is missing. */
-  authHeaders(format: WireFormat | null): Record<string, string>;
+  /**
+   * Auth headers to inject (the real key) into a request (its method and path). May throw a
+   * `UserError` when the key is missing.
+   */
+  authHeaders(format: WireFormat | null, request?: UpstreamRequest): Record<string, string>;
+  /** Awaited before each request is relayed (a subscription refreshes its login here); a throw fails the request as `auth`. */
+  prepare?(request: UpstreamRequest): Promise<void>;
+}
+
+/** A request as an upstream sees it before relaying. */
+export interface UpstreamRequest {
+  readonly method: string;
+  /** Path and query as the client sent them. */
+  readonly path: string;
 }
 
 /** Options of `startMeterProxy`. */
@@ -99,6 +115,8 @@ export interface MeteredRequest {
   readonly detail: string | null;
   /** What the provider charged for it, when it says (OpenRouter `usage.cost`); else null. */
   readonly costUsd: number | null;
+  /** A subscription's quota headers on the answer (`x-codex-*`, `anthropic-ratelimit-unified-*`); null when none came. */
+  readonly quota: Readonly<Record<string, string>> | null;
 }
 
 /**

@@ -35,7 +35,7 @@ export async function startMeterProxy(options: MeterProxyOptions): Promise<Meter
         const { seq: n, startedAt, format, method, path, model, status, elapsedMs: latencyMs } = pendingOf(x);
         const failure = x.transportFailure === null ? 'malformed' : x.transportFailure === 'broken' ? 'truncated' : x.transportFailure;
         const detail = x.problems.join('; ').slice(0, 400);
-        records.push({ seq: n, startedAt, format, method, path, model, status, latencyMs, ttfbMs: x.ttfbMs, streamed: x.streamed, usage: null, problems: x.problems, failure, detail, costUsd: null });
+        records.push({ seq: n, startedAt, format, method, path, model, status, latencyMs, ttfbMs: x.ttfbMs, streamed: x.streamed, usage: null, problems: x.problems, failure, detail, costUsd: null, quota: x.quota });
       }
       notify(options.onRequestEnd, records.at(-1)!);
       if (options.onResponse) {

@@ -49,6 +49,12 @@ export function relayRequest(ctx: RelayContext, x: Exchange, req: IncomingMessag
   x.abort = (problem) => fail('client-aborted', problem, null);
 
   let upstreamReq: http.ClientRequest | undefined;
+  const prepare = ctx.upstream.prepare;
+  if (prepare === undefined) return start();
+  prepare({ method: x.method, path: x.path }).then(start, (error: unknown) => fail('auth', `no credentials for upstream ${ctx.upstream.name}: ${messageOf(error)}`, 502));
+
+  function start(): void {
+  if (x.done) return;
   const route = resolveRoute(ctx.upstream, x);
   if ('failure' in route) return fail(route.failure, route.problem, 502);
   const { target, auth } = route;
@@ -75,6 +81,7 @@ export function relayRequest(ctx: RelayContext, x: Exchange, req: IncomingMessag
   });
   upstreamReq.on('response', (upstreamRes) => relayResponse(upstreamRes, res, x, idle, fail, finish));
   req.pipe(upstreamReq);
+  }
 }
 
 /** Streams the upstream's response to the client, flushing every chunk as it arrives. */
@@ -91,6 +98,7 @@ function relayResponse(
   x.status = upstreamRes.statusCode ?? null;
   x.contentEncoding = upstreamRes.headers['content-encoding'];
   x.contentType = upstreamRes.headers['content-type'];
+  x.quota = quotaHeaders(upstreamRes.headers);
   x.streamed = /text\/event-stream/i.test(upstreamRes.headers['content-type'] ?? '') || /:streamGenerateContent/i.test(x.path);
   res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.statusMessage, clientResponseHeaders(upstreamRes.headers));
   res.flushHeaders();
@@ -140,10 +148,18 @@ function resolveRoute(
     return { failure: 'unreachable', problem: `cannot build the upstream URL: ${messageOf(error)}` };
   }
   try {
-    return { target, auth: upstream.authHeaders(x.route) };
+    return { target, auth: upstream.authHeaders(x.route, { method: x.method, path: x.path }) };
   } catch (error) {
     return { failure: 'auth', problem: `no credentials for upstream ${upstream.name}: ${messageOf(error)}` };
   }
+}
+
+/** Subscription quota headers: Codex's `x-codex-*` (used percent, window, resets, credits, limit reached), Claude's `anthropic-ratelimit-unified-*`. */
+const QUOTA_HEADER = /^(x-codex-|anthropic-ratelimit-unified-)/;
+
+function quotaHeaders(headers: http.IncomingHttpHeaders): Record<string, string> | null {
+  const found = Object.entries(headers).filter(([name, value]) => QUOTA_HEADER.test(name) && value !== undefined);
+  return found.length === 0 ? null : Object.fromEntries(found.map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]));
 }
 
 /** Answers the client with a JSON error in the shape the model APIs use (`error.message`). */

@@ -20,18 +20,15 @@ const REPLAYS_AGREE: LeaderboardColumn = {
 };
 
 /**
- * The columns of the text leaderboards for one view: {@link LEADERBOARD_COLUMNS} with the rank
- * shown as `–` when the ranking was refused, the share with void counted as failed beside the
- * share, and, when the controls carry them, void tasks (void limit or replay rule), tasks solved
- * and replay agreement (replay rule).
+ * The columns of the text leaderboards for one view: {@link LEADERBOARD_COLUMNS} with the share
+ * with void counted as failed beside the share, and, when the controls carry them, void tasks
+ * (void limit or replay rule), tasks solved and replay agreement (replay rule).
  */
 export function columnsForView(view: LeaderboardView): LeaderboardColumn[] {
   const replay = view.replayRule !== null;
   const countsTasks = replay || view.voidLimit !== null;
   return LEADERBOARD_COLUMNS.flatMap((column): LeaderboardColumn[] => {
     switch (column.header) {
-      case '#':
-        return [{ ...column, cell: (l) => (l.rank === null ? EMPTY : String(l.rank)) }];
       case 'solved':
         return replay ? [column, TASKS_SOLVED] : [column];
       case 'share [95% CI]':

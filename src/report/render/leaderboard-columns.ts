@@ -1,3 +1,4 @@
+import { formatRank } from './format-rank.js';
 import type { AgentSummary } from '../view/leaderboard-view.js';
 import {
   EMPTY,
@@ -23,7 +24,7 @@ function modelAtEffort({ agent }: AgentSummary): string {
 
 /** The columns shared by the terminal table and the markdown table, left to right. */
 export const LEADERBOARD_COLUMNS: readonly LeaderboardColumn[] = [
-  { header: '#', align: 'right', cell: (l) => String(l.rank) },
+  { header: '#', align: 'right', cell: formatRank },
   { header: 'agent', align: 'left', cell: (l) => l.agent.id },
   { header: 'harness', align: 'left', cell: (l) => l.agent.harness },
   { header: 'version', align: 'left', cell: (l) => l.agent.version ?? EMPTY },

@@ -1,5 +1,6 @@
+import type { BudgetUse } from '../view/budget-use.js';
 import type { MeteringNotes } from './describe-metering.js';
-import type { FailReason, RunRecord, TokenUsage, VoidReason } from '../../types.js';
+import type { EffortCatalogRef, FailReason, RunRecord, TokenUsage, VoidReason } from '../../types.js';
 import { compareText } from './compare-text.js';
 import type { AgentSummary, LeaderboardView, MixedProblem, Ranking, TaskRow } from '../view/leaderboard-view.js';
 import type { ReplayRule } from '../view/read-report-controls.js';
@@ -11,6 +12,10 @@ export interface JsonAgent extends Omit<AgentSummary, 'agent'> {
   readonly version: string | null;
   readonly model: string | null;
   readonly effort: string | null;
+  /** `subscription`: run on the user's plan; `api`: an API key. */
+  readonly auth: 'api' | 'subscription';
+  /** Who pays: `subscription` (the cost shown is the list-price equivalent) or `api`. */
+  readonly billed: 'api' | 'subscription';
 }
 
 /** One run in the JSON report. */
@@ -42,6 +47,8 @@ export interface JsonRun {
   readonly maxPoints: number;
   /** Points per order: each order is graded on its own. */
   readonly orders: RunRecord['orders'];
+  /** Model agents: the catalog the effort level was resolved from (source, sha256, as written, as resolved); else null. */
+  readonly effortCatalog: EffortCatalogRef | null;
 }
 
 /** `bakeoff report --format json` (DESIGN.md §5). Numbers are plain JSON numbers. */
@@ -64,6 +71,8 @@ export interface JsonReport {
   readonly unsafeRuns: number;
   /** Model APIs, price sources, flagged runs. */
   readonly metering: MeteringNotes;
+  /** The controls' agent time budget and the session seconds each agent's passes spent of it; null without one. */
+  readonly agentBudget: BudgetUse | null;
   /** In rank order (by id, with null ranks, when the ranking was refused). */
   readonly agents: readonly JsonAgent[];
   /** The task × agent matrix. */
@@ -87,17 +96,25 @@ export function buildJsonReport(view: LeaderboardView, runs: readonly RunRecord[
     sandboxes: view.sandboxes,
     unsafeRuns: view.unsafeRuns,
     metering: view.metering,
-    agents: view.agents.map(({ agent, ...summary }) => ({
-      id: agent.id,
-      harness: agent.harness,
-      version: agent.version,
-      model: agent.model,
-      effort: agent.effort,
-      ...summary,
-    })),
+    agentBudget: view.budget ?? null,
+    agents: jsonAgents(view),
     tasks: view.tasks,
     runs: [...runs].sort(compareRuns).map(toJsonRun),
   };
+}
+
+/** The agents as every JSON output gives them (`report`, `run`): identity flattened, then the summary. */
+export function jsonAgents(view: LeaderboardView): JsonAgent[] {
+  return view.agents.map(({ agent, ...summary }) => ({
+    id: agent.id,
+    harness: agent.harness,
+    version: agent.version,
+    model: agent.model,
+    effort: agent.effort,
+    auth: agent.auth ?? 'api',
+    billed: agent.auth === 'subscription' ? 'subscription' : 'api',
+    ...summary,
+  }));
 }
 
 /** The JSON report as text, two-space indented, ending with a newline. */
@@ -129,6 +146,7 @@ function toJsonRun(run: RunRecord): JsonRun {
     points: run.points,
     maxPoints: run.maxPoints,
     orders: run.orders,
+    effortCatalog: run.effortCatalog ?? null,
   };
 }
 

@@ -1,3 +1,4 @@
+import { describeBudget } from '../view/budget-use.js';
 import { describeMetering } from './describe-metering.js';
 import { EMPTY, unsafeWarning } from './format-cells.js';
 import { renderPoints } from './render-points.js';
@@ -44,6 +45,7 @@ export function renderMarkdown(view: LeaderboardView): string {
     '',
     ...describeRules(view).flatMap((note) => [note, '']),
     ...describeMetering(view.metering).flatMap((note) => [note, '']),
+    ...describeBudget(view.budget).flatMap((note) => [note, '']),
     ...describeIntervals(view),
     ...describeVoids(view.agents),
     ...describeVoidTasks(view),

@@ -1,3 +1,4 @@
+import { describeBudget } from '../view/budget-use.js';
 import { wrapWords } from '../../util/index.js';
 import { describeMetering } from './describe-metering.js';
 import { EMPTY, unsafeWarning } from './format-cells.js';
@@ -65,6 +66,7 @@ export function renderTable(view: LeaderboardView, options: RenderTableOptions =
     ...withBlank(renderPoints(view)),
     ...describeRules(view).flatMap((note) => wrapWords(note, noteWidth)),
     ...describeMetering(view.metering).flatMap((note) => wrapWords(note, noteWidth)),
+    ...describeBudget(view.budget).flatMap((note) => wrapWords(note, noteWidth)),
     ...describeVoidTasks(view).flatMap((line) => (line.startsWith('  ') ? wrapped(line.slice(2), '    ', 2).map((l) => `  ${l}`) : [line])),
   ];
   return `${lines.join('\n')}\n`;

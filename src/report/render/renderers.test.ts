@@ -69,6 +69,21 @@ describe('renderTable', () => {
   const header = lines.find((line) => line.startsWith('#')) ?? '';
   const rowOf = (id: string): string => lines.find((line) => line.includes(` ${id} `)) ?? '';
 
+  it('shows agents of the same score as tied, in the table, the markdown and the JSON', () => {
+    const twins = [...tasks.map((t) => run(agent('twin-a'), t, t < 5 ? SOLVED : FAILED)), ...tasks.map((t) => run(agent('twin-b'), t, t % 2 === 0 ? SOLVED : FAILED))];
+    const tied = summarize([...runs, ...twins], { standardRunsPerTask: 1, controls });
+    const table = renderTable(tied).split('\n');
+    const md = renderMarkdown(tied).split('\n');
+    for (const id of ['weak|pipe', 'twin-a', 'twin-b']) {
+      expect(table.find((line) => line.includes(` ${id} `)), id).toMatch(/^=3 /);
+      expect(md.find((line) => line.includes(id.replace('|', '\\|'))), id).toMatch(/^\| =3 \|/);
+    }
+    expect(table.find((line) => line.includes(' strong '))).toMatch(/^ *1 /);
+    expect(table.find((line) => line.includes(' partial '))).toMatch(/^ *2 /);
+    const json = buildJsonReport(tied, []).agents.map((a) => [a.id, a.rank, a.tied]);
+    expect(json).toEqual([['strong', 1, false], ['partial', 2, false], ['twin-a', 3, true], ['twin-b', 3, true], ['weak|pipe', 3, true]]);
+  });
+
   it('lists the agents in rank order, numbered', () => {
     const order = ['strong', 'partial', 'weak|pipe'].map((id) => lines.indexOf(rowOf(id)));
     expect(order.every((index) => index > 0)).toBe(true);

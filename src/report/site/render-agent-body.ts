@@ -1,18 +1,22 @@
+import { formatRank } from '../render/format-rank.js';
+import { median } from '../stats/median.js';
 import type { RunRecord } from '../../types.js';
-import { formatDuration, formatShare, formatUsd } from '../render/format-cells.js';
+import { formatCount, formatDuration, formatShare, formatUsd } from '../render/format-cells.js';
 import { formatReplayRule } from '../render/format-replay-rule.js';
 import type { AgentSummary, LeaderboardView } from '../view/leaderboard-view.js';
 import { escapeHtml } from './escape-html.js';
+import { renderHistogram } from './render-histogram.js';
 import { outcomeCell } from './render-run-body.js';
+import type { CostByClass } from './site-input.js';
+import type { SiteNames } from './site-names.js';
 
 /**
  * The body of `agents/<slug>.html`: the agent's identity (harness, version, model, effort), its
  * numbers, its void reasons and void tasks, replay agreement, and its runs linking to run pages.
- * Void task details are shown only for replay drift (the others may quote tool output). Pure.
- *
- * @param runHref the link of a run page, relative to the agent page
+ * Void task details are shown only for replay drift (the others may quote tool output); tasks
+ * and runs are named as `names` says (no task id on a public site). Pure.
  */
-export function renderAgentBody(view: LeaderboardView, agent: AgentSummary, runs: readonly RunRecord[], runHref: (id: string) => string): string {
+export function renderAgentBody(view: LeaderboardView, agent: AgentSummary, runs: readonly RunRecord[], names: SiteNames, costByClass?: CostByClass): string {
   const a = agent.agent;
   const facts: [string, string][] = [
     ['agent id', a.id],
@@ -20,7 +24,7 @@ export function renderAgentBody(view: LeaderboardView, agent: AgentSummary, runs
     ['version', a.version ?? '–'],
     ['model', a.model ?? '–'],
     ['effort', a.effort ?? '–'],
-    ['rank', agent.rank === null ? '– (not ranked)' : String(agent.rank)],
+    ['rank', agent.rank === null ? '– (not ranked)' : `${formatRank(agent)}${agent.tied ? ' (tied)' : ''}`],
     ['runs', `${agent.runs} (${agent.solved} solved, ${agent.failed} failed, ${agent.void} void)${agent.runCountTag ? `, ${agent.runCountTag}` : ''}`],
     ['share solved [95% CI]', formatShare(agent.solveShare, agent.ci95)],
     ['cost per fix', formatUsd(agent.costPerFixUsd)],
@@ -28,7 +32,7 @@ export function renderAgentBody(view: LeaderboardView, agent: AgentSummary, runs
   ];
   const voidReasons = Object.entries(agent.voidByReason).map(([r, n]) => `<li>${escapeHtml(`${r}: ${n} run(s)`)}</li>`);
   const voidTasks = agent.voidTasks.map(
-    (t) => `<li>${escapeHtml(`${t.task}: ${t.reason}${t.reason === 'replay-drift' ? ` (${t.detail})` : ''}`)}</li>`,
+    (t) => `<li>${names.tasks.html(t.task)}: ${escapeHtml(`${t.reason}${t.reason === 'replay-drift' ? ` (${t.detail})` : ''}`)}</li>`,
   );
   const replay = agent.replay === null
     ? `<p>${escapeHtml(formatReplayRule(view.replayRule))}: agreement not judged.</p>`
@@ -36,7 +40,7 @@ export function renderAgentBody(view: LeaderboardView, agent: AgentSummary, runs
   const sorted = [...runs].sort((x, y) => (x.task < y.task ? -1 : x.task > y.task ? 1 : x.replay - y.replay));
   const rows = sorted.map(
     (r) =>
-      `<tr><td><a class="run-link" href="${escapeHtml(runHref(r.id))}">${escapeHtml(r.id)}</a></td><td>${escapeHtml(r.task)}</td><td class="num">${r.replay + 1}</td>` +
+      `<tr><td><a class="run-link" href="../${escapeHtml(names.runPath(r))}">${escapeHtml(names.runName(r))}</a></td><td>${names.tasks.html(r.task)}</td><td class="num">${r.replay}</td>` +
       `<td>${outcomeCell(r)}</td><td class="num">${escapeHtml(formatDuration(r.agentSec))}</td><td class="num">${r.points}/${r.maxPoints}</td><td class="num">${r.linesAdded + r.linesRemoved}</td></tr>`,
   );
   return [
@@ -44,6 +48,66 @@ export function renderAgentBody(view: LeaderboardView, agent: AgentSummary, runs
     `<h2>Void reasons</h2>${voidReasons.length === 0 ? '<p>No void runs.</p>' : `<ul>${voidReasons.join('')}</ul>`}`,
     ...(voidTasks.length > 0 ? [`<h3>Void tasks</h3><ul>${voidTasks.join('')}</ul>`] : []),
     `<h2>Replay agreement</h2>${replay}`,
-    `<h2>Runs</h2><table class="runs"><thead><tr><th>run</th><th>task</th><th class="num">replay</th><th>outcome</th><th class="num">time</th><th class="num">points</th><th class="num">lines</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`,
+    `<h2>Repeats: pass@k and pass^k</h2>${renderRepeats(agent)}`,
+    renderRunCharts(runs),
+    renderTokens(view, agent, runs, costByClass),
+    `<h2>Runs</h2><table class="runs"><thead><tr><th>run</th><th>task</th><th class="num" title="counted from 0, as in report.json">replay</th><th>outcome</th><th class="num">time</th><th class="num">points</th><th class="num">lines</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`,
   ].join('\n');
 }
+
+/** pass@k (one of k attempts solves) and pass^k (all k do), one row per k. */
+function renderRepeats(agent: AgentSummary): string {
+  if (agent.repeats.length === 0) return '<p>No valid runs.</p>';
+  const rows = agent.repeats.map((m) => `<tr><td class="num">${m.k}</td><td class="num">${formatShare(m.passAtK, null)}</td><td class="num">${formatShare(m.passHatK, null)}</td><td class="num">${m.tasks}</td></tr>`);
+  return (
+    '<p>Unbiased estimators over each task\'s valid runs, averaged over the tasks with at least k of them (Chen et al. 2021).</p>' +
+    `<table class="repeats"><thead><tr><th class="num">k</th><th class="num" title="at least one of k runs solves">pass@k</th><th class="num" title="all k runs solve">pass^k</th><th class="num">tasks</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+  );
+}
+
+/**
+ * Tokens by class summed over the runs the metering proxy counted, cost of all runs, and model
+ * requests per run; how the agent reached its model. Nothing to show for a built-in agent.
+ */
+function renderTokens(view: LeaderboardView, agent: AgentSummary, runs: readonly RunRecord[], byClass: CostByClass | undefined): string {
+  const metered = runs.filter((r) => r.usage);
+  if (agent.agent.harness === 'builtin') return '<h2>Tokens and cost</h2><p>A built-in agent: no model, no tokens, no cost.</p>';
+  const scripted = view.metering.upstreams.length > 0 && view.metering.upstreams.every((u) => u.startsWith('scripted:'));
+  const auth = scripted ? `bakeoff's scripted model (${view.metering.upstreams.join(', ')}): a dry run` : `API key, through bakeoff's metering proxy (${view.metering.upstreams.join(', ') || 'model API not recorded'})`;
+  if (metered.length === 0) return `<h2>Tokens and cost</h2><p>${escapeHtml(`Model access: ${auth}. No run has metered tokens.`)}</p>`;
+  const sum = (pick: (u: NonNullable<RunRecord['usage']>) => number): number => metered.reduce((n, r) => n + pick(r.usage!), 0);
+  const input = sum((u) => u.inputTokens);
+  const cacheRead = sum((u) => u.cacheReadTokens);
+  const cacheWrite = sum((u) => u.cacheWriteTokens);
+  const rows: [string, number, number | null][] = [
+    ['input, uncached', input - cacheRead - cacheWrite, byClass?.input ?? null],
+    ['input, cache read', cacheRead, byClass?.cacheRead ?? null],
+    ['input, cache write', cacheWrite, byClass?.cacheWrite ?? null],
+    ['output (reasoning included)', sum((u) => u.outputTokens), byClass?.output ?? null],
+    ['of which reasoning', sum((u) => u.reasoningTokens), null],
+  ];
+  const requests = metered.map((r) => r.usage!.requests).sort((a, b) => a - b);
+  const medianRequests = median(requests);
+  const cost = agent.costUsd === null ? 'no cost data' : `${formatUsd(agent.costUsd)} over ${agent.runsWithCost} of ${agent.runs} runs`;
+  return [
+    '<h2>Tokens and cost</h2>',
+    `<p>${escapeHtml(`Model access: ${auth}. Metered over ${metered.length} of ${runs.length} runs; cost ${cost}; model requests per run: median ${medianRequests}, ${requests[0]}–${requests.at(-1)}.`)}</p>`,
+    `<table class="tokens"><caption>Tokens by class, all runs${byClass ? `; cost at list price (${escapeHtml(byClass.source)})` : ''}</caption><thead><tr><th scope="col">class</th><th scope="col" class="num">tokens</th>${byClass ? '<th scope="col" class="num">cost at list price</th>' : ''}</tr></thead><tbody>${rows
+      .map(([k, n, usd]) => `<tr><th scope="row">${escapeHtml(k)}</th><td class="num">${n.toLocaleString('en-US')}</td>${byClass ? `<td class="num">${usd === null ? '' : escapeHtml(formatUsd(usd))}</td>` : ''}</tr>`)
+      .join('')}</tbody></table>`,
+    ...(byClass ? ['<p class="context">The cost column splits the metered tokens at the catalog\'s list price of the model on each run\'s day; the cost above is what each run recorded (the provider\'s charge where it gave one, or a prices file\'s rates).</p>'] : []),
+  ].join('\n');
+}
+
+/** Histograms of time and lines to review per run, over the runs that are not void (as the medians are). */
+function renderRunCharts(runs: readonly RunRecord[]): string {
+  const valid = runs.filter((r) => r.outcome.kind !== 'void');
+  const note = valid.length < runs.length ? 'void runs left out' : '';
+  return [
+    '<h2>Time and lines per run</h2><div class="charts">',
+    renderHistogram({ title: 'time per run', xLabel: 'agent time', values: valid.map((r) => r.agentSec), format: formatDuration, note }),
+    renderHistogram({ title: 'lines to review per run', xLabel: 'lines added + removed', values: valid.map((r) => r.linesAdded + r.linesRemoved), format: formatCount, note, integers: true }),
+    '</div>',
+  ].join('\n');
+}
+

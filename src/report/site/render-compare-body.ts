@@ -1,11 +1,13 @@
 import type { ComparePairedResult } from '../view/compare-paired.js';
 import { escapeHtml } from './escape-html.js';
+import type { TaskNames } from './task-labels.js';
 
 /**
  * The body of `compare.html`: the paired comparison of the top two agents (wins, ties, void,
- * exact McNemar p, mean paired difference, per task), or a note saying why there is none. Pure.
+ * exact McNemar p, mean paired difference, per task named as `tasks` says), or a note saying
+ * why there is none. Pure.
  */
-export function renderCompareBody(result: ComparePairedResult | null): string {
+export function renderCompareBody(result: ComparePairedResult | null, tasks: TaskNames): string {
   if (result === null) return '<p class="note">No paired comparison: fewer than two agents.</p>';
   if (!result.ok) return `<p class="note">No paired comparison: ${escapeHtml(result.reason)}</p>`;
   const c = result.comparison;
@@ -17,7 +19,7 @@ export function renderCompareBody(result: ComparePairedResult | null): string {
     ['mean difference A − B [95% CI]', diff],
   ];
   const rows = c.perTask.map(
-    (t) => `<tr><td>${escapeHtml(t.task)}</td><td>${escapeHtml(t.result)}</td><td class="num">${escapeHtml(t.aVoid ?? pct(t.aShare))}</td><td class="num">${escapeHtml(t.bVoid ?? pct(t.bShare))}</td></tr>`,
+    (t) => `<tr><td>${tasks.html(t.task)}</td><td>${escapeHtml(t.result)}</td><td class="num">${escapeHtml(t.aVoid ?? pct(t.aShare))}</td><td class="num">${escapeHtml(t.bVoid ?? pct(t.bShare))}</td></tr>`,
   );
   return [
     `<p>${escapeHtml(c.sentence)}</p>`,

@@ -1,45 +1,61 @@
+import { formatRank } from '../render/format-rank.js';
 import { formatCount, formatDuration, formatShare, formatTokens, formatUsd } from '../render/format-cells.js';
 import type { AgentSummary, LeaderboardView } from '../view/leaderboard-view.js';
 import { escapeHtml } from './escape-html.js';
 import { renderScatter } from './render-scatter.js';
+import { renderShareBar } from './render-share-bar.js';
 
 /** One sortable column of the site's leaderboard. */
 interface SiteColumn {
   readonly header: string;
   /** Sortable columns carry the numeric value each cell sorts by (null: no value, sorted last). */
   readonly sortValue?: (a: AgentSummary) => number | null;
-  readonly cell: (a: AgentSummary, href: string) => string;
+  /** `href`: the agent's page, or null for its name as plain text. */
+  readonly cell: (a: AgentSummary, href: string | null) => string;
   readonly numeric?: boolean;
 }
 
 const COLUMNS: readonly SiteColumn[] = [
-  { header: 'rank', numeric: true, sortValue: (a) => a.rank, cell: (a) => (a.rank === null ? '–' : String(a.rank)) },
-  { header: 'agent', cell: (a, href) => `<a href="${escapeHtml(href)}">${escapeHtml(a.agent.id)}</a>` },
-  { header: 'harness', cell: (a) => escapeHtml(a.agent.harness) },
-  { header: 'version', cell: (a) => escapeHtml(a.agent.version ?? '–') },
-  { header: 'model@effort', cell: (a) => escapeHtml(`${a.agent.model ?? '–'}${a.agent.effort === null ? '' : `@${a.agent.effort}`}`) },
-  { header: 'runs', numeric: true, cell: (a) => escapeHtml(a.runCountTag === null ? String(a.runs) : `${a.runs} (${a.runCountTag})`) },
-  { header: 'solved', numeric: true, cell: (a) => String(a.solved) },
-  { header: 'share [95% CI]', numeric: true, sortValue: (a) => a.solveShare, cell: (a) => escapeHtml(formatShare(a.solveShare, a.ci95)) },
+  { header: 'rank', numeric: true, sortValue: (a) => a.rank, cell: (a) => formatRank(a) },
+  {
+    header: 'agent',
+    cell: (a, href) => (href === null ? `<span class="agent">${escapeHtml(a.agent.id)}</span>` : `<a class="agent" href="${escapeHtml(href)}">${escapeHtml(a.agent.id)}</a>`),
+  },
+  {
+    header: 'share [95% CI]',
+    numeric: true,
+    sortValue: (a) => a.solveShare,
+    cell: (a) => `<span class="share-text">${escapeHtml(formatShare(a.solveShare, a.ci95))}</span>${renderShareBar(a.solveShare, a.ci95)}`,
+  },
   { header: 'void as failed', numeric: true, sortValue: (a) => a.solveShareVoidAsFail, cell: (a) => escapeHtml(formatShare(a.solveShareVoidAsFail, null)) },
-  { header: 'void', numeric: true, cell: (a) => String(a.void) },
+  { header: 'solved', numeric: true, sortValue: (a) => a.solved, cell: (a) => String(a.solved) },
+  { header: 'runs', numeric: true, sortValue: (a) => a.runs, cell: (a) => (a.runCountTag === null ? String(a.runs) : `${a.runs}<span class="sub">${escapeHtml(`(${a.runCountTag})`)}</span>`) },
+  { header: 'void', numeric: true, sortValue: (a) => a.void, cell: (a) => String(a.void) },
   { header: 'cost per fix', numeric: true, sortValue: (a) => a.costPerFixUsd, cell: (a) => escapeHtml(formatUsd(a.costPerFixUsd)) },
   { header: 'median time', numeric: true, sortValue: (a) => a.medianRunSec, cell: (a) => escapeHtml(formatDuration(a.medianRunSec)) },
   { header: 'median lines', numeric: true, sortValue: (a) => a.medianLinesToReview, cell: (a) => escapeHtml(formatCount(a.medianLinesToReview)) },
-  { header: 'tokens in', numeric: true, cell: (a) => escapeHtml(formatTokens(a.tokensIn)) },
-  { header: 'tokens out', numeric: true, cell: (a) => escapeHtml(formatTokens(a.tokensOut)) },
+  { header: 'tokens in', numeric: true, sortValue: (a) => a.tokensIn, cell: (a) => escapeHtml(formatTokens(a.tokensIn)) },
+  { header: 'tokens out', numeric: true, sortValue: (a) => a.tokensOut, cell: (a) => escapeHtml(formatTokens(a.tokensOut)) },
+  { header: 'harness, version', cell: (a) => `${escapeHtml(a.agent.harness)}<span class="sub">${escapeHtml(a.agent.version ?? '–')}</span>` },
+  { header: 'model@effort', cell: (a) => escapeHtml(`${a.agent.model ?? '–'}${a.agent.effort === null ? '' : `@${a.agent.effort}`}`) },
 ];
 
 /**
- * The body of `index.html`: the leaderboard in rank order (sortable by rank, share, cost per
- * fix, time and lines), the two charts, and the void and replay tables. Pure.
+ * The body of `index.html`: the leaderboard in rank order, each numeric column sortable with a
+ * button in its header (the sort script of render-page.ts; `aria-sort` on the header says the
+ * order, rank ascending at first), the share drawn with its interval as a small bar, the two
+ * charts, and the void and replay tables. Pure.
  *
- * @param agentHref the link of an agent's page, relative to the site root
+ * @param agentHref the link of an agent's page, relative to the site root; null where there is
+ *   no such page (a one-file report): the agent's id as plain text
  */
-export function renderIndexBody(view: LeaderboardView, agentHref: (id: string) => string): string {
-  const head = COLUMNS.map(
-    (c) => `<th${c.numeric ? ' class="num"' : ''}${c.sortValue ? ` data-sort="${escapeHtml(c.header)}" title="click to sort"` : ''}>${escapeHtml(c.header)}</th>`,
-  ).join('');
+export function renderIndexBody(view: LeaderboardView, agentHref: (id: string) => string | null): string {
+  const head = COLUMNS.map((c) => {
+    const cls = c.numeric ? ' class="num"' : '';
+    if (!c.sortValue) return `<th scope="col"${cls}>${escapeHtml(c.header)}</th>`;
+    const sorted = c.header === 'rank' ? ' aria-sort="ascending"' : '';
+    return `<th scope="col"${cls}${sorted}><button type="button" class="sort" data-sort="${escapeHtml(c.header)}">${escapeHtml(c.header)}</button></th>`;
+  }).join('');
   const rows = view.agents.map((a) => {
     const cells = COLUMNS.map((c) => {
       const value = c.sortValue?.(a);
@@ -51,9 +67,11 @@ export function renderIndexBody(view: LeaderboardView, agentHref: (id: string) =
   const points = (x: (a: AgentSummary) => number | null) =>
     view.agents.map((a) => ({ label: a.agent.id, x: x(a), y: a.solveShare }));
   return [
-    `<table class="sortable leaderboard"><thead><tr>${head}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`,
-    '<p class="context">Click rank, share, cost per fix, median time or median lines to sort. Share = solved / valid runs (void runs left out, never counted as failed); void as failed = solved / all runs; cost per fix = cost of all runs / runs solved.</p>',
+    '<p class="narrow-only">The table scrolls sideways: cost, time, lines, tokens and the harness follow the share.</p>',
+    `<table class="sortable leaderboard" aria-label="leaderboard"><thead><tr>${head}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`,
+    '<p class="context">Sort by a column with the button in its header; press it again to reverse (agents without a value stay last). Share = solved / valid runs (void runs left out, never counted as failed); void as failed = solved / all runs; cost per fix = cost of all runs / runs solved.</p>',
     '<h2>Charts</h2>',
+    '<div class="charts">',
     renderScatter({
       title: 'share solved vs cost per fix',
       xLabel: 'cost per fix (USD)',
@@ -70,6 +88,7 @@ export function renderIndexBody(view: LeaderboardView, agentHref: (id: string) =
       formatX: formatDuration,
       missingX: 'no time data',
     }),
+    '</div>',
     renderVoidTable(view),
     renderReplayTable(view),
   ].join('\n');
@@ -81,7 +100,7 @@ export function renderVoidTable(view: LeaderboardView): string {
     const reasons = Object.entries(a.voidByReason).map(([reason, n]) => `${reason} ${n}`).join(', ') || 'none';
     return `<tr><td>${escapeHtml(a.agent.id)}</td><td class="num">${a.void}</td><td class="num">${a.runs}</td><td>${escapeHtml(reasons)}</td><td class="num">${a.voidTasks.length}</td></tr>`;
   });
-  return `<h2>Void</h2><table class="void-table"><thead><tr><th>agent</th><th class="num">void runs</th><th class="num">runs</th><th>reasons</th><th class="num">void tasks</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return `<h2>Void</h2><table class="void-table" aria-label="void runs per agent"><thead><tr><th scope="col">agent</th><th scope="col" class="num">void runs</th><th scope="col" class="num">runs</th><th scope="col">reasons</th><th scope="col" class="num">void tasks</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 /** Replay agreement per agent, or why there is none. */
@@ -91,5 +110,5 @@ export function renderReplayTable(view: LeaderboardView): string {
     const r = a.replay;
     return `<tr><td>${escapeHtml(a.agent.id)}</td><td class="num">${r?.agreeing ?? 0}/${r?.compared ?? 0}</td><td class="num">${r?.solvedTasks ?? 0}/${r?.validTasks ?? 0}</td></tr>`;
   });
-  return `<h2>Replays</h2><table class="replay-table"><thead><tr><th>agent</th><th class="num">replays agree (tasks)</th><th class="num">tasks solved / valid</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return `<h2>Replays</h2><table class="replay-table" aria-label="replay agreement per agent"><thead><tr><th scope="col">agent</th><th scope="col" class="num">replays agree (tasks)</th><th scope="col" class="num">tasks solved / valid</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }

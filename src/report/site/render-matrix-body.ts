@@ -1,8 +1,12 @@
 import type { LeaderboardView } from '../view/leaderboard-view.js';
 import { escapeHtml } from './escape-html.js';
+import type { TaskNames } from './task-labels.js';
 
-/** The body of `matrix.html`: one row per task, one column per agent (rank order): solved/runs, void, points per order. Pure. */
-export function renderMatrixBody(view: LeaderboardView, agentHref: (id: string) => string): string {
+/**
+ * The body of `matrix.html`: one row per task (named by its label, its public summary as the
+ * tooltip), one column per agent (rank order): solved/runs, void, points per order. Pure.
+ */
+export function renderMatrixBody(view: LeaderboardView, agentHref: (id: string) => string, tasks: TaskNames): string {
   const head = view.agents.map((a) => `<th><a href="${escapeHtml(agentHref(a.agent.id))}">${escapeHtml(a.agent.id)}</a></th>`).join('');
   const rows = view.tasks.map((row) => {
     const cells = row.cells.map((c) => {
@@ -12,7 +16,7 @@ export function renderMatrixBody(view: LeaderboardView, agentHref: (id: string) 
       const text = `${c.solved}/${c.runs} solved${c.void > 0 ? `, ${c.void} void` : ''}${points ? `; points ${points}` : ''}`;
       return `<td class="${kind}">${escapeHtml(text)}</td>`;
     });
-    return `<tr><th>${escapeHtml(row.task)}</th>${cells.join('')}</tr>`;
+    return `<tr><th>${tasks.html(row.task)}</th>${cells.join('')}</tr>`;
   });
   return `<table class="matrix"><thead><tr><th>task</th>${head}</tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
 }

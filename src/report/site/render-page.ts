@@ -2,6 +2,7 @@ import { describeRulesShort } from '../render/describe-rules.js';
 import { unsafeWarning } from '../render/format-cells.js';
 import type { LeaderboardView } from '../view/leaderboard-view.js';
 import { escapeHtml } from './escape-html.js';
+import { wrapTables } from './wrap-tables.js';
 
 /** One page of the site: its title, body HTML, and how deep it sits below the site root. */
 export interface PageOptions {
@@ -13,44 +14,122 @@ export interface PageOptions {
   readonly view: LeaderboardView;
   readonly generatedAt: string;
   readonly isPrivate: boolean;
+  /**
+   * A one-file report (`bakeoff report --format html`) rather than a page of the site: no
+   * navigation (there are no other pages), `bakeoff report` as generator and in the footer,
+   * where `generatedAt` is when the last run finished: the same results give the same bytes.
+   */
+  readonly standalone?: boolean;
 }
 
 /** In the head of every page: how `publish` recognises a folder it wrote before. */
 export const SITE_MARKER = '<meta name="generator" content="bakeoff publish">';
 
+/** In the head of a one-file report: not a site, so `publish` never takes its folder for one. */
+const REPORT_MARKER = '<meta name="generator" content="bakeoff report">';
+
+/*
+ * The site's own stylesheet: no framework, nothing loaded. Colours are variables, set for light
+ * and for dark (`prefers-color-scheme`), each text colour at least 4.5:1 on its background.
+ * Narrow screens: long hashes and ids wrap, charts shrink to the width, and tables scroll inside
+ * their `.scroll` region (wrap-tables.ts) so the page itself never gets wider than the screen.
+ * Print: no navigation, no sort buttons' look, light colours, tables at full length.
+ */
 const CSS = `
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1100px;padding:0 16px 40px;color:#1b1f24}
-header{border-bottom:1px solid #d0d7de;margin-bottom:16px;padding:12px 0}
-nav a{margin-right:14px}
-h1{font-size:22px;margin:12px 0}
-h2{font-size:17px;margin:24px 0 8px}
-table{border-collapse:collapse;margin:8px 0}
-th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
-th{background:#f6f8fa}
-th[data-sort]{cursor:pointer;text-decoration:underline dotted}
-td.num,th.num{text-align:right}
-code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
-pre{background:#f6f8fa;border:1px solid #d0d7de;padding:8px;overflow:auto;max-height:480px}
-.context{font-size:12px;color:#57606a}
-.context dt{font-weight:600;display:inline}
+:root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--border:#d1d9e0;--head:#f6f8fa;--stripe:#f6f8fa;--link:#0550ae;--accent:#0969da;--band:#9ec5f8;--grid:#e6eaef;--solved:#1a7f37;--failed:#cf222e;--void:#8a5c00;--warn-bg:#fff8c5;--warn-border:#d4a72c;--focus:#0969da}
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9ea7b3;--border:#3d444d;--head:#151b23;--stripe:#151b23;--link:#58a6ff;--accent:#4493f8;--band:#1f4f8f;--grid:#262c36;--solved:#3fb950;--failed:#ff7b72;--void:#d29922;--warn-bg:#272115;--warn-border:#9e6a03;--focus:#58a6ff}}
+*,*::before,*::after{box-sizing:border-box}
+html{background:var(--bg);color:var(--fg);-webkit-text-size-adjust:100%}
+body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1400px;padding:0 16px 40px;overflow-wrap:anywhere}
+a{color:var(--link)}
+a:focus-visible,button:focus-visible,.scroll:focus-visible{outline:2px solid var(--focus);outline-offset:2px}
+header{border-bottom:1px solid var(--border);margin-bottom:8px;padding:10px 0 4px}
+header nav{display:flex;flex-wrap:wrap;gap:4px 18px;margin:0 0 8px;font-weight:600}
+header nav a{display:inline-block;padding:4px 0}
+main p,main li{max-width:80ch}
+h1{font-size:1.5rem;line-height:1.25;margin:16px 0 12px}
+h2{font-size:1.15rem;margin:28px 0 8px}
+h3{font-size:1rem;margin:20px 0 6px}
+.scroll{overflow-x:auto;max-width:100%;margin:8px 0}
+caption{text-align:left;color:var(--muted);font-size:13px;padding:0 0 4px}
+table{border-collapse:collapse;font-size:14px;overflow-wrap:normal;font-variant-numeric:tabular-nums}
+th,td{border-bottom:1px solid var(--border);padding:6px 8px;text-align:left;vertical-align:top}
+thead th{background:var(--head);border-bottom:2px solid var(--border);vertical-align:bottom}
+tbody tr:nth-child(even){background:var(--stripe)}
+tbody th{font-weight:600}
+table.matrix tbody th{min-width:11em}
+td.num{text-align:right;white-space:nowrap}th.num{text-align:right}
+.sub{display:block;font-size:12px;color:var(--muted)}
+table.facts th{background:var(--head);white-space:nowrap}
+table.facts td{overflow-wrap:anywhere}
+button.sort{font:inherit;font-weight:700;color:inherit;background:none;border:0;padding:0;margin:0;cursor:pointer;text-align:inherit;text-decoration:underline dotted;text-underline-offset:3px}
+button.sort::after{content:"\\2195" / "";padding-left:2px;color:var(--muted)}
+th[aria-sort=ascending] button.sort::after{content:"\\25B2" / "";color:inherit}
+th[aria-sort=descending] button.sort::after{content:"\\25BC" / "";color:inherit}
+table.leaderboard td:has(> .agent){min-width:9em;overflow-wrap:anywhere}
+.narrow-only{display:none;font-size:13px;color:var(--muted);margin:4px 0}
+.share-text{display:block}
+svg.sharebar{display:block;margin:3px 0 0 auto}
+.sharebar .track{fill:var(--border)}.sharebar .ci{fill:var(--band)}.sharebar .est{fill:var(--fg)}
+code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:0.85em}
+pre{background:var(--head);border:1px solid var(--border);padding:8px;overflow:auto;max-height:480px}
+.context{font-size:13px;color:var(--muted)}
+.context dt{font-weight:600;display:inline;color:var(--fg)}
 .context dd{display:inline;margin:0 12px 0 4px}
-.warn{background:#fff8c5;border:1px solid #d4a72c;padding:8px;margin:8px 0}
-.solved{color:#1a7f37}.failed{color:#cf222e}.void{color:#9a6700}
-svg text{font:11px system-ui,sans-serif}
+.context details{display:inline}.context summary{display:inline;cursor:pointer;color:var(--link,inherit);text-decoration:underline dotted}.context details[open] code{display:block;margin:4px 0}
+.warn{background:var(--warn-bg);border:1px solid var(--warn-border);border-radius:4px;padding:8px 12px;margin:8px 0}
+.solved{color:var(--solved)}.failed{color:var(--failed)}.void{color:var(--void)}
+.charts{display:flex;flex-wrap:wrap;gap:8px 32px}
+figure.chart{margin:8px 0 16px;flex:1 1 320px;max-width:480px;min-width:0}
+figure.chart figcaption{font-weight:600;margin-bottom:4px}
+svg.chart{display:block;width:100%;height:auto}
+.chart text{fill:var(--fg);font:12px system-ui,sans-serif}
+.chart text.note{fill:var(--muted)}
+.chart .grid{stroke:var(--grid)}.chart .axis{stroke:var(--muted)}
+.chart .dot,.chart .bar{fill:var(--accent)}
+.chart text.key{font-weight:700}
+ul.legend{list-style:none;padding:0;margin:4px 0;font-size:13px}
+ul.legend .key{display:inline-block;min-width:1.6em;font-weight:700;color:var(--accent)}
+p.note{font-size:13px;color:var(--void);margin:4px 0}
+figure.chart p.summary{font-size:13px;color:var(--muted);margin:4px 0}
+@media (max-width:600px){body{font-size:14px;padding:0 12px 32px}h1{font-size:1.3rem}.context dd{margin-right:8px}.narrow-only{display:block}}
+@media print{
+:root{color-scheme:light;--bg:#fff;--fg:#000;--muted:#333;--border:#999;--head:#eee;--stripe:#fff;--link:#000;--accent:#333;--band:#bbb;--grid:#ddd;--solved:#000;--failed:#000;--void:#000;--warn-bg:#fff;--warn-border:#000}
+header nav{display:none}
+body{max-width:none;padding:0;font-size:10pt}
+.scroll{overflow:visible}
+table{font-size:7.5pt;width:100%}
+th,td{padding:2px 3px}
+td:not(.num){overflow-wrap:anywhere}
+td.num,th.num,thead th{white-space:normal}
+.sub{font-size:inherit}
+svg.sharebar{display:none}
+thead{display:table-header-group}
+tr,figure,svg{break-inside:avoid}
+button.sort{text-decoration:none}
+button.sort::after{display:none}
+a{text-decoration:none}
+h2,h3{break-after:avoid}
+}
 `;
 
 /**
- * Sorts a table by a clicked header: `th[data-sort]` headers, cells with a numeric
- * `data-value` (empty = no value, sorted last). First click ascending, the next descending.
+ * Sorts a table by a header's button: `th > button.sort` headers, cells with a numeric
+ * `data-value` (empty = no value, sorted last either way). A header already sorted ascending
+ * sorts descending; any other sorts ascending. The sorted header carries `aria-sort`, the others
+ * none. A button is a button, so a click, Enter and Space all sort. Table regions and `<pre>`
+ * blocks (a private site's diffs and logs) are in the tab order exactly while they have something
+ * to scroll, so a keyboard can scroll them.
  */
 const SORT_SCRIPT = `
 document.querySelectorAll('table.sortable').forEach(function(table){
-  table.querySelectorAll('th[data-sort]').forEach(function(th, _i){
-    th.addEventListener('click', function(){
+  table.querySelectorAll('th > button.sort').forEach(function(button){
+    button.addEventListener('click', function(){
+      var th = button.parentNode;
       var col = Array.prototype.indexOf.call(th.parentNode.children, th);
-      var asc = th.getAttribute('data-dir') !== 'asc';
-      table.querySelectorAll('th[data-sort]').forEach(function(h){ h.removeAttribute('data-dir'); });
-      th.setAttribute('data-dir', asc ? 'asc' : 'desc');
+      var asc = th.getAttribute('aria-sort') !== 'ascending';
+      table.querySelectorAll('th[aria-sort]').forEach(function(h){ h.removeAttribute('aria-sort'); });
+      th.setAttribute('aria-sort', asc ? 'ascending' : 'descending');
       var body = table.tBodies[0];
       var rows = Array.prototype.slice.call(body.rows);
       rows.sort(function(a, b){
@@ -63,6 +142,14 @@ document.querySelectorAll('table.sortable').forEach(function(table){
     });
   });
 });
+function fitRegions(){
+  document.querySelectorAll('div.scroll, pre').forEach(function(region){
+    if (region.scrollWidth > region.clientWidth || region.scrollHeight > region.clientHeight) region.setAttribute('tabindex', '0');
+    else region.removeAttribute('tabindex');
+  });
+}
+fitRegions();
+window.addEventListener('resize', fitRegions);
 `;
 
 /**
@@ -77,14 +164,14 @@ export function renderPage(options: PageOptions): string {
 <html lang="en">
 <head>
 <meta charset="utf-8">
-${SITE_MARKER}
+${options.standalone ? REPORT_MARKER : SITE_MARKER}
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(options.title)}</title>
 <style>${CSS}</style>
 </head>
 <body>
 <header>
-<nav><a href="${root}index.html">leaderboard</a><a href="${root}matrix.html">task × agent</a><a href="${root}compare.html">paired comparison</a></nav>
+${options.standalone ? '' : `<nav aria-label="site"><a href="${root}index.html">leaderboard</a><a href="${root}matrix.html">task × agent</a><a href="${root}compare.html">paired comparison</a><a href="${root}methodology.html">methodology</a></nav>`}
 ${renderContext(view)}
 ${warning ? `<p class="warn">${escapeHtml(warning)}</p>` : ''}
 ${scriptedWarning(view) ? `<p class="warn">${escapeHtml(scriptedWarning(view)!)}</p>` : ''}
@@ -92,9 +179,9 @@ ${view.ranking.refused ? `<p class="warn"><strong>Not ranked:</strong> ${escapeH
 </header>
 <main>
 <h1>${escapeHtml(options.title)}</h1>
-${options.body}
+${wrapTables(options.body, escapeHtml(options.title))}
 </main>
-<footer class="context"><p>Made by bakeoff publish at ${escapeHtml(options.generatedAt)}${options.isPrivate ? ' — PRIVATE site: contains changes, agent output and test output' : ''}.</p></footer>
+<footer class="context"><p>Made by bakeoff ${options.standalone ? 'report from the runs finished by' : 'publish at'} ${escapeHtml(options.generatedAt)}${options.isPrivate ? ' — PRIVATE site: contains task ids, prompts, transcripts, changes, test results and agent and test output' : ''}.</p></footer>
 <script>${SORT_SCRIPT}</script>
 </body>
 </html>
@@ -118,7 +205,7 @@ function renderContext(view: LeaderboardView): string {
     item('controls digest', `<code>${escapeHtml(view.controlsDigest ?? '–')}</code>`),
     item('void', `${voidRuns} of ${runs} runs`),
     item('rules', escapeHtml(describeRulesShort(view))),
-    item('controls', `<code>${escapeHtml(controlsText(view.controls))}</code>`),
+    item('controls', `<details><summary>show all</summary><code>${escapeHtml(controlsText(view.controls))}</code></details>`),
     ...(view.metering.upstreams.length
       ? [item('model API', escapeHtml(view.metering.upstreams.join(', '))), item('prices', escapeHtml(view.metering.prices.join('; ')))]
       : []),

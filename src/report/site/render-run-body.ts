@@ -1,7 +1,9 @@
 import type { RunRecord } from '../../types.js';
 import { formatDuration, formatTokens, formatUsd } from '../render/format-cells.js';
 import { escapeHtml } from './escape-html.js';
+import { renderRunDetail } from './render-run-detail.js';
 import type { PrivateOrderDetail } from './site-input.js';
+import type { SiteNames } from './site-names.js';
 
 /** `solved`, `failed (tests-failed)`, `void (infra-error)`, coloured; never the outcome's detail text. */
 export function outcomeCell(run: RunRecord): string {
@@ -10,19 +12,35 @@ export function outcomeCell(run: RunRecord): string {
   return `<span class="${o.kind}">${escapeHtml(text)}</span>`;
 }
 
+/** Options of {@link renderRunBody}. */
+export interface RunBodyOptions {
+  readonly run: RunRecord;
+  /** What the site calls the run and its task. */
+  readonly names: SiteNames;
+  /** Link to the agent's page, relative to the run page. */
+  readonly agentHref: string;
+  /**
+   * A private site only: the outcome's detail and, per order, the prompt and session, the
+   * change, the test results, time and model requests, and the raw logs.
+   */
+  readonly detail?: readonly PrivateOrderDetail[] | undefined;
+}
+
 /**
- * The body of `runs/<run-id>.html`: outcome and reason, time, points per order, lines, tokens
- * and cost. With `detail` (a private site only) also the outcome's detail and, per order, the
- * change as a diff, the agent's output and the test output. Pure.
- *
- * @param agentHref link to the agent's page, relative to the run page
+ * The body of `runs/<name>.html`: the task (its label, and its public summary when it has one),
+ * outcome and reason, time, points per order, lines, tokens and cost. With `detail` (a private
+ * site only) also the run id and what `renderRunDetail` draws: the outcome's detail and, per
+ * order, the session as a transcript, the change as a diff, the test results, time and model
+ * requests. Pure.
  */
-export function renderRunBody(run: RunRecord, agentHref: string, detail?: readonly PrivateOrderDetail[]): string {
+export function renderRunBody(options: RunBodyOptions): string {
+  const { run, names, agentHref, detail } = options;
   const o = run.outcome;
+  const summary = names.tasks.label(run.task).summary;
   const facts: [string, string][] = [
-    ['run id', run.id],
-    ['task', run.task],
-    ['replay', String(run.replay + 1)],
+    [names.tasks.isPrivate ? 'run id' : 'run', names.runName(run)],
+    ['task', names.tasks.text(run.task)],
+    ['replay (counted from 0)', String(run.replay)],
     ['outcome', o.kind],
     ['reason', o.kind === 'solved' ? '–' : o.reason],
     ['agent time', formatDuration(run.agentSec)],
@@ -37,20 +55,11 @@ export function renderRunBody(run: RunRecord, agentHref: string, detail?: readon
   const orders = run.orders.map((x) => `<tr><td class="num">${x.order}</td><td class="num">${x.points}/${x.maxPoints}</td></tr>`);
   return [
     `<p>agent: <a class="agent-link" href="${escapeHtml(agentHref)}">${escapeHtml(run.agent.id)}</a></p>`,
+    ...(summary === null ? [] : [`<p class="task-summary">${escapeHtml(summary)}</p>`]),
     `<table class="facts"><tbody>${facts.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td${k === 'outcome' ? ` class="${o.kind}"` : ''}>${escapeHtml(v)}</td></tr>`).join('')}</tbody></table>`,
     `<h2>Points per order</h2><table class="orders"><thead><tr><th class="num">order</th><th class="num">points</th></tr></thead><tbody>${orders.join('')}</tbody></table>`,
-    detail === undefined ? '<p class="context">Public site: the change, the agent\'s output and the test output are not published.</p>' : renderPrivate(run, detail),
-  ].join('\n');
-}
-
-function renderPrivate(run: RunRecord, detail: readonly PrivateOrderDetail[]): string {
-  const block = (title: string, text: string | null): string =>
-    `<h3>${escapeHtml(title)}</h3>${text === null ? '<p>(not stored)</p>' : `<pre>${escapeHtml(text)}</pre>`}`;
-  const outcomeDetail = run.outcome.kind !== 'solved' && run.outcome.detail ? `<h2>Outcome detail</h2><pre>${escapeHtml(run.outcome.detail)}</pre>` : '';
-  return [
-    outcomeDetail,
-    ...detail.map((d) =>
-      [`<h2>Order ${d.order}</h2>`, block('change (diff)', d.patch), block('agent output', d.agentLog), block('test output', d.testOutput)].join('\n'),
-    ),
+    detail === undefined
+      ? '<p class="context">Public site: the prompt, the session, the change and the test results are not published.</p>'
+      : renderRunDetail(run, detail),
   ].join('\n');
 }

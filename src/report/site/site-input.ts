@@ -5,16 +5,137 @@ import type { LeaderboardView } from '../view/leaderboard-view.js';
 /** What the private site adds to one order of a run page (absent from the public site). */
 export interface PrivateOrderDetail {
   readonly order: number;
+  /** `order-<n>/prompt.md`, the prompt the agent got; null when missing. */
+  readonly prompt: string | null;
   /** `order-<n>/change.patch`; null when the file is missing. */
   readonly patch: string | null;
   /** `order-<n>/agent.log`; null when missing. */
   readonly agentLog: string | null;
   /** `order-<n>/grade/test-output.log` (or `grade/checks.json`); null when missing. */
   readonly testOutput: string | null;
+  /**
+   * The session read from `order-<n>/stream.jsonl` by the harness that wrote it (the
+   * harness's `transcript`); null when there is none: a built-in agent (no stream), or no
+   * stream was recorded (the session never started).
+   */
+  readonly transcript: readonly SiteTranscriptEntry[] | null;
+  /** The order's rows of the store's `checks` table: every graded test or generated check. */
+  readonly checks: readonly SiteCheck[];
+  /** The order's row of the store's `sessions` table, with its model requests; null when the order had no session. */
+  readonly session: SiteSession | null;
+}
+
+/**
+ * One step of an agent session, harness-neutral: the shape of `agents/`' `TranscriptEntry`
+ * (`agents/harnesses/transcript.ts`), which publish hands over as it is.
+ */
+export type SiteTranscriptEntry =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'tool-call'; readonly tool: string; readonly summary: string | null; readonly input: string }
+  | { readonly kind: 'tool-result'; readonly tool: string | null; readonly output: string; readonly isError: boolean }
+  | { readonly kind: 'final'; readonly text: string }
+  | { readonly kind: 'error'; readonly message: string };
+
+/** One graded test or generated check of an order (a `checks` row). */
+export interface SiteCheck {
+  readonly id: string;
+  readonly expected: 'fail-to-pass' | 'pass-to-pass' | 'generated';
+  readonly status: 'pass' | 'fail' | 'skip' | 'error' | 'missing';
+}
+
+/** One order's agent session as the store recorded it. */
+export interface SiteSession {
+  readonly durationMs: number;
+  readonly exitCode: number | null;
+  readonly timedOut: boolean;
+  /** Metered tokens of the session (all input / all output), null when not metered. */
+  readonly tokensIn: number | null;
+  readonly tokensOut: number | null;
+  /** Why the instrument broke, when it did. */
+  readonly error: string | null;
+  /** Every model request the metering proxy relayed, in order. */
+  readonly requests: readonly SiteRequest[];
+}
+
+/** One model request of a session (a `requests` row, the fields a run page shows). */
+export interface SiteRequest {
+  readonly seq: number;
+  readonly model: string | null;
+  /** HTTP status; null when no answer came. */
+  readonly status: number | null;
+  /** The proxy's failure class (`truncated`, `hang`, …), null when the request went through. */
+  readonly failure: string | null;
+  readonly latencyMs: number;
+  /** All input tokens and all output tokens, null when not reported. */
+  readonly input: number | null;
+  readonly output: number | null;
+}
+
+/** Cost of an agent's metered tokens by class, at list price (uncached input, cache read, cache write, output). */
+export interface CostByClass {
+  readonly input: number;
+  readonly cacheRead: number;
+  readonly cacheWrite: number;
+  readonly output: number;
+  /** The catalog the prices come from, e.g. `@pydantic/genai-prices 0.1.8 (data of 2026-09-23)`. */
+  readonly source: string;
+}
+
+/** One task of the suite as the site may know it (the public pages show only what `public` allows). */
+export interface SiteTask {
+  readonly id: string;
+  readonly kind: 'bug' | 'feature';
+  readonly language: string;
+  /** `tests`: hidden tests decide; `checks`: generated checks decide. */
+  readonly grading: 'tests' | 'checks';
+  readonly orders: number;
+  /** Tests declared failing whatever the change (`knownFailures`): never expected of a run. */
+  readonly knownFailures: number;
+  /** Expected tests over all orders, from the lock: fail-to-pass and pass-to-pass. */
+  readonly failToPass: number;
+  readonly passToPass: number;
+  /** task.yaml `origin`; null when the owner did not say. */
+  readonly origin: { readonly kind: string; readonly repo?: string; readonly commit?: string } | null;
+  /** task.yaml `public`; null: the task is shown only by number, kind and language. */
+  readonly public: { readonly title: string; readonly summary?: string } | null;
+}
+
+/** The controls the methodology page states (the suite's controls, defaults applied). */
+export interface SiteControls {
+  readonly runsPerTask: number;
+  readonly sessionWallClockSec: number;
+  readonly setupWallClockSec: number;
+  readonly setupIdleSec: number;
+  readonly testWallClockSec: number;
+  readonly memoryMb: number;
+  readonly pids: number;
+  readonly cpus: number;
+  readonly tmpMb: number;
+  readonly homeMb: number;
+  readonly diskMb: number;
+  readonly maxChangeMb: number;
+  readonly seeds: readonly number[];
+  readonly seed?: number | undefined;
+  readonly level: number;
+  readonly agentBudget?: { readonly totalSec: number; readonly scope: 'run' | 'replay' } | undefined;
+  readonly timeoutIsVoid: boolean;
+}
+
+/** The suite the runs were made with (loaded by publish after the re-check). */
+export interface SiteSuite {
+  readonly id: string;
+  readonly hash: string;
+  readonly controls: SiteControls;
+  /** Sorted by id. */
+  readonly tasks: readonly SiteTask[];
+  /** The owner's methodology.md (markdown), or null. */
+  readonly methodology: string | null;
 }
 
 /** Everything {@link renderSite} draws; read by the publish command, rendered purely. */
 export interface SiteInput {
+  /** The suite of the runs. */
+  readonly suite: SiteSuite;
   /** The leaderboard of all runs (`mixed` must be empty). */
   readonly view: LeaderboardView;
   /** Every run of the view. */
@@ -23,9 +144,15 @@ export interface SiteInput {
   readonly comparison: ComparePairedResult | null;
   /**
    * Per run id, the private detail (change, agent output, test output) per order. Undefined for
-   * a public site: then no codebase, prompt, hidden test, change or agent output text is drawn.
+   * a public site: then no codebase, prompt, hidden test, change or agent output text is drawn,
+   * and no task or run id (see `site-names.ts`).
    */
   readonly privateDetail?: ReadonlyMap<string, readonly PrivateOrderDetail[]>;
   /** When the site was made (ISO time), shown in the footer. */
   readonly generatedAt: string;
+  /**
+   * Per model agent id, its metered tokens priced class by class at the catalog's list price of
+   * its model on each run's day (USD); absent for an agent whose model the catalog lacks.
+   */
+  readonly costByClass?: ReadonlyMap<string, CostByClass>;
 }

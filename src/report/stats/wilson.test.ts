@@ -18,5 +18,18 @@ describe('wilson', () => {
     expect(() => wilson(0, 0)).toThrow(RangeError);
     expect(() => wilson(3, 2)).toThrow(RangeError);
     expect(() => wilson(-1, 2)).toThrow(RangeError);
+    expect(() => wilson(Number.NaN, 2)).toThrow(RangeError);
+  });
+
+  it('takes fractional successes (tasks each counting their share of solved runs) between the integer cases', () => {
+    // one task, one of its two runs solved: the share is 0.5 of one task — as wide as p = 0.5 at n = 1
+    const half = wilson(0.5, 1);
+    expect(half.low).toBeCloseTo(0.0546, 3);
+    expect(half.high).toBeCloseTo(0.9454, 3);
+    const lower = wilson(1, 3);
+    const between = wilson(1.5, 3);
+    const upper = wilson(2, 3);
+    expect(between.low).toBeGreaterThan(lower.low);
+    expect(between.low).toBeLessThan(upper.low);
   });
 });

@@ -152,8 +152,10 @@ describe('comparePaired: refusals', () => {
     ['seed', { seed: 2 }, /seed \(a: 1 vs b: 2\)/],
     ['level', { level: 2 }, /level \(1 vs 2\)/],
     ['runtime', { runtime: { node: '22.1.0' } }, /runtime\.node \(20\.19\.0 vs 22\.1\.0\)/],
+    ['effort catalog', { effortCatalog: { source: 'another catalog', digest: 'bbbbbbbbbbbbbbbb', requested: 'lowest', resolved: 'medium' } }, /catalog\.builtin \(aaaaaaaaaaaa vs bbbbbbbbbbbb\)/],
   ])('refuses runs that differ in %s', (_, extra: Partial<RunRecord>, pattern) => {
-    const runs = [...runsOf('a', { t1: [S] }), ...runsOf('b', { t1: [F] }, extra)];
+    const catalog = { source: 'a catalog', digest: 'aaaaaaaaaaaaaaaa', requested: 'lowest', resolved: 'low' };
+    const runs = [...runsOf('a', { t1: [S] }, { effortCatalog: catalog }), ...runsOf('b', { t1: [F] }, { effortCatalog: catalog, ...extra })];
     expect(refusal(runs)).toMatch(/^refusing to compare a and b: their runs differ in /);
     expect(refusal(runs)).toMatch(pattern);
   });

@@ -11,7 +11,8 @@ const MODEL_ONLY = new Set(['upstream', 'prices']);
  * Find what makes a set of runs incomparable (DESIGN.md §6: numbers from different suite hashes,
  * controls, levels or runtimes are never mixed). Seeds are not checked: a bake may plan several
  * seeds on purpose. Also flags an agent id recorded with different harness, version, model or
- * effort, since its leaderboard line could only show one of them.
+ * effort, since its leaderboard line could only show one of them, and runs of one harness whose
+ * effort levels were resolved from different model catalogs (`catalog.<harness>`, by digest).
  *
  * @returns one problem per field with more than one distinct value, sorted by field; empty when
  *   the runs are comparable
@@ -37,6 +38,9 @@ export function detectMixed(runs: readonly RunRecord[]): MixedProblem[] {
     }
     const { harness, version, model, effort } = run.agent;
     see(`agent:${run.agent.id}`, JSON.stringify({ harness, version, model, effort }));
+    // levels resolved from another catalog of the same harness: as incomparable as another runtime
+    // (runs stored before catalogs were recorded, and void runs that lack one, conflict with nothing)
+    if (run.effortCatalog) see(`catalog.${harness}`, run.effortCatalog.digest.slice(0, 12));
   }
   return [...fields]
     .filter(([, values]) => values.size > 1)

@@ -1,7 +1,9 @@
+import type { BudgetUse } from './budget-use.js';
 import type { MeteringNotes } from '../render/describe-metering.js';
 import type { AgentInfo, VoidReason } from '../../types.js';
 import type { Interval } from '../stats/interval.js';
 import type { ReplayRule } from './read-report-controls.js';
+import type { RepeatMetric } from './repeat-metrics.js';
 
 /** Options of {@link summarize}. */
 export interface SummarizeOptions {
@@ -53,10 +55,14 @@ export type Ranking =
 /** One agent's line of the leaderboard. Shares and sums are over that agent's runs only. */
 export interface AgentSummary {
   /**
-   * 1-based position in the ranking (unique; ties are broken, see `summarize`); null when the
-   * ranking was refused (`LeaderboardView.ranking`).
+   * 1-based standard competition rank ("1224"): one more than the number of agents with a higher
+   * score. Agents with the same share solved and the same share with void counted as failed have
+   * the same rank (`tied`); the order within them (runs solved, cost per fix, id) is only the
+   * order of the lines. Null when the ranking was refused (`LeaderboardView.ranking`).
    */
   readonly rank: number | null;
+  /** Another agent has the same rank. False when the ranking was refused. */
+  readonly tied: boolean;
   /** Identity as recorded with the agent's first run (see `LeaderboardView.mixed`). */
   readonly agent: AgentInfo;
   /** All runs, void included. */
@@ -125,6 +131,11 @@ export interface AgentSummary {
    * else e.g. `3 runs/task` or `1–2 runs/task` (a task without runs counts as 0).
    */
   readonly runCountTag: string | null;
+  /**
+   * pass@k and pass^k for k = 1 … the standard runs per task (fewer when no task has k valid
+   * runs), averaged over tasks: how often one of k attempts solves, and how often all k do.
+   */
+  readonly repeats: readonly RepeatMetric[];
 }
 
 /** Runs of one agent on one task. */
@@ -183,4 +194,6 @@ export interface LeaderboardView {
   readonly unsafeRuns: number;
   /** How model agents' tokens and cost were measured. */
   readonly metering: MeteringNotes;
+  /** The controls' agent time budget and what each agent's passes spent of it; null/absent without a budget. */
+  readonly budget?: BudgetUse | null;
 }

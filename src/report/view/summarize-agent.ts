@@ -5,6 +5,7 @@ import type { AgentSummary, ReplaySummary, VoidTaskSummary } from './leaderboard
 import { median } from '../stats/median.js';
 import type { ReplayRule } from './read-report-controls.js';
 import { runCountTag } from '../render/run-count-tag.js';
+import { repeatMetrics } from './repeat-metrics.js';
 import type { TaskScore } from './score-tasks.js';
 import { wilson } from '../stats/wilson.js';
 
@@ -22,7 +23,7 @@ export interface SummarizeAgentInput {
 }
 
 /** One agent's leaderboard line, without its rank. See {@link AgentSummary} for each field. */
-export function summarizeAgent(input: SummarizeAgentInput): Omit<AgentSummary, 'rank'> {
+export function summarizeAgent(input: SummarizeAgentInput): Omit<AgentSummary, 'rank' | 'tied'> {
   const { runs } = input;
   const first = runs[0];
   if (first === undefined) throw new RangeError('summarizeAgent: no runs');
@@ -35,7 +36,8 @@ export function summarizeAgent(input: SummarizeAgentInput): Omit<AgentSummary, '
     }
   }
   const byTask = summarizeTasks(input.taskScores, input.replayRule);
-  const interval = byTask.replay === null ? shareInterval(valid, solved) : taskShareInterval(byTask.replay);
+  const scoresByTask = validScoresByTask(valid);
+  const interval = byTask.replay === null ? shareInterval(scoresByTask, solved, valid.length) : taskShareInterval(byTask.replay);
   const costUsd = sumKnown(runs.map((run) => run.costUsd));
   return {
     agent: first.agent,
@@ -67,6 +69,7 @@ export function summarizeAgent(input: SummarizeAgentInput): Omit<AgentSummary, '
       countPerTask(input.tasks, runs),
       input.standardRunsPerTask,
     ),
+    repeats: repeatMetrics(scoresByTask, input.standardRunsPerTask),
   };
 }
 
@@ -106,19 +109,13 @@ function taskShareInterval(replay: ReplaySummary): { method: 'wilson-by-task'; c
  * (each task's share of solved runs, n = tasks) is used instead.
  */
 function shareInterval(
-  valid: readonly RunRecord[],
+  clusters: readonly (readonly number[])[],
   solved: number,
+  validRuns: number,
 ): { method: 'wilson' | 'clustered' | 'wilson-by-task'; ci95: Interval } | null {
-  if (valid.length === 0) return null;
-  const scoresByTask = new Map<string, number[]>();
-  for (const run of valid) {
-    const scores = scoresByTask.get(run.task) ?? [];
-    scores.push(run.outcome.kind === 'solved' ? 1 : 0);
-    scoresByTask.set(run.task, scores);
-  }
-  const clusters = [...scoresByTask.values()];
+  if (validRuns === 0) return null;
   if (clusters.every((scores) => scores.length <= 1)) {
-    return { method: 'wilson', ci95: wilson(solved, valid.length) };
+    return { method: 'wilson', ci95: wilson(solved, validRuns) };
   }
   const clustered = clusteredShareCi(clusters);
   if (!(clustered.se > 0)) {
@@ -126,6 +123,17 @@ function shareInterval(
     return { method: 'wilson-by-task', ci95: wilson(taskShares.reduce((a, b) => a + b, 0), clusters.length) };
   }
   return { method: 'clustered', ci95: clustered.ci95 };
+}
+
+/** The valid runs' scores (1 solved, 0 failed) grouped by task: the interval's clusters and the repeats' samples. */
+function validScoresByTask(valid: readonly RunRecord[]): number[][] {
+  const scoresByTask = new Map<string, number[]>();
+  for (const run of valid) {
+    const scores = scoresByTask.get(run.task) ?? [];
+    scores.push(run.outcome.kind === 'solved' ? 1 : 0);
+    scoresByTask.set(run.task, scores);
+  }
+  return [...scoresByTask.values()];
 }
 
 /** Sum of the non-null values; null when every value is null. */

@@ -158,7 +158,30 @@ describe('summarize: ranking', () => {
   it('orders by share, then runs solved, then cost per fix, then id', () => {
     const view = summarize(runs, standard);
     expect(view.agents.map((a) => a.agent.id)).toEqual(expected);
-    expect(view.agents.map((a) => a.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it('gives agents of the same score the same rank, and the next agent the rank after all of them', () => {
+    const view = summarize(runs, standard);
+    // the five agents at share 0.5 without a void run tie; order within them is only line order
+    expect(view.agents.map((a) => [a.rank, a.tied])).toEqual([[1, false], [2, true], [2, true], [2, true], [2, true], [2, true], [7, false], [8, false]]);
+  });
+
+  it('does not tie an equal share when one agent reached it with void runs', () => {
+    const view = summarize([...runsOf('clean', { t1: [SOLVED], t2: [FAILED] }), ...runsOf('voided', { t1: [SOLVED], t2: [FAILED], t3: [INFRA] })], standard);
+    expect(view.agents.map((a) => [a.agent.id, a.rank, a.tied])).toEqual([['clean', 1, false], ['voided', 2, false]]);
+  });
+
+  it("counts only valid runs as pass@k samples: void runs are not the agent's attempts", () => {
+    const view = summarize(runsOf('a', { t1: [SOLVED, INFRA, INFRA], t2: [SOLVED, FAILED, INFRA] }), { standardRunsPerTask: 3 });
+    expect(view.agents[0]!.repeats).toEqual([{ k: 1, passAtK: 0.75, passHatK: 0.75, tasks: 2 }, { k: 2, passAtK: 1, passHatK: 0, tasks: 1 }]);
+  });
+
+  it('ties equal shares reached by different counts (1/3 and 3/9)', () => {
+    const view = summarize([
+      ...runsOf('three', { t1: [SOLVED], t2: [FAILED], t3: [FAILED] }),
+      ...runsOf('nine', { t1: [SOLVED], t2: [FAILED], t3: [FAILED], t4: [SOLVED], t5: [FAILED], t6: [FAILED], t7: [SOLVED], t8: [FAILED], t9: [FAILED] }),
+    ], standard);
+    expect(view.agents.map((a) => [a.rank, a.tied])).toEqual([[1, true], [1, true]]);
   });
 
   it('gives the same view whatever the order of the runs', () => {
@@ -194,6 +217,19 @@ describe('summarize: interval method', () => {
     expect(line.ciMethod).toBe('wilson-by-task');
     expect(line.ci95).toEqual(wilson(4, 4));
     expect(line.ci95!.low).toBeLessThan(0.6);
+  });
+
+  it('gives an interval (no crash) when every task has the same split share: one task with 1 of 2 runs solved, or three tasks each 1 of 2', () => {
+    const cases: Record<string, Outcome[]>[] = [{ t1: [SOLVED, FAILED] }, { t1: [SOLVED, FAILED], t2: [FAILED, SOLVED], t3: [SOLVED, FAILED] }];
+    for (const outcomes of cases) {
+      const line = agentLine(runsOf('a', outcomes), 'a', { standardRunsPerTask: 2 });
+      const tasks = Object.keys(outcomes).length;
+      expect(line.ciMethod).toBe('wilson-by-task');
+      expect(line.solveShare).toBe(0.5);
+      expect(line.ci95).toEqual(wilson(tasks / 2, tasks));
+      expect(line.ci95!.low).toBeLessThan(0.5);
+      expect(line.ci95!.high).toBeGreaterThan(0.5);
+    }
   });
 });
 
@@ -256,6 +292,17 @@ describe('summarize: mixed results', () => {
     expect(summarize(runs, standard).mixed).toEqual([
       { field: 'controlsDigest', values: ['sha256:cccc', 'sha256:dddd'] },
     ]);
+  });
+
+  it('reports runs of one harness whose effort levels came from different catalogs, not those of different harnesses', () => {
+    const codex = (id: string) => ({ id, harness: 'codex', version: '0.171.0', model: 'gpt-5.5', effort: 'medium' });
+    const catalog = (digest: string) => ({ source: 'codex debug models', digest, requested: 'lowest', resolved: 'medium' });
+    const claude = makeRun({ agent: { id: 'c', harness: 'claude-code', version: '2.1.332', model: 'm', effort: null }, task: 't1', outcome: SOLVED, effortCatalog: catalog('9'.repeat(64)) });
+    const x = makeRun({ agent: codex('x'), task: 't1', outcome: SOLVED, effortCatalog: catalog('1'.repeat(64)) });
+    const y = makeRun({ agent: codex('y'), task: 't1', outcome: SOLVED, effortCatalog: catalog('1'.repeat(64)) });
+    expect(summarize([...base, claude, x, y], standard).mixed).toEqual([]);
+    const z = makeRun({ agent: codex('y'), task: 't2', outcome: SOLVED, effortCatalog: catalog('2'.repeat(64)) });
+    expect(summarize([...base, claude, x, y, z], standard).mixed).toEqual([{ field: 'catalog.codex', values: ['1'.repeat(12), '2'.repeat(12)] }]);
   });
 
   it('reports different levels and runtimes, including a runtime key some runs lack', () => {

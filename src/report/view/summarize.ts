@@ -1,6 +1,7 @@
 import { meteringNotes } from '../render/describe-metering.js';
+import { budgetUse } from './budget-use.js';
 import type { RunRecord } from '../../types.js';
-import { compareAgents } from './compare-agents.js';
+import { compareAgents, rankSorted } from './compare-agents.js';
 import { compareText } from '../render/compare-text.js';
 import { detectMixed } from './detect-mixed.js';
 import type { AgentSummary, LeaderboardView, Ranking, SummarizeOptions, TaskRow } from './leaderboard-view.js';
@@ -48,8 +49,8 @@ export function summarize(runs: readonly RunRecord[], options: SummarizeOptions)
   const agents: AgentSummary[] = ranking.refused
     ? summaries
         .sort((a, b) => compareText(a.agent.id, b.agent.id))
-        .map((summary) => ({ rank: null, ...summary }))
-    : summaries.map((summary, index) => ({ rank: index + 1, ...summary }));
+        .map((summary) => ({ rank: null, tied: false, ...summary }))
+    : rankSorted(summaries);
   const first = runs[0];
   const runsByTask = groupBy(runs, (run) => run.task);
   return {
@@ -66,11 +67,12 @@ export function summarize(runs: readonly RunRecord[], options: SummarizeOptions)
     sandboxes: [...new Set(runs.map((run) => run.runtime.sandbox ?? 'unknown'))].sort(),
     unsafeRuns: runs.filter((run) => run.runtime.sandbox === UNSAFE_SANDBOX).length,
     metering: meteringNotes(runs),
+    budget: budgetUse(runs, options.controls),
   };
 }
 
 /** Refuse to rank when any agent has more void tasks than the limit (DESIGN.md §1 item 2). */
-function checkVoidLimit(agents: readonly Omit<AgentSummary, 'rank'>[], voidLimit: number | null): Ranking {
+function checkVoidLimit(agents: readonly Omit<AgentSummary, 'rank' | 'tied'>[], voidLimit: number | null): Ranking {
   if (voidLimit === null) return { refused: false };
   const over = agents.filter((a) => a.voidTasks.length > voidLimit);
   if (over.length === 0) return { refused: false };

@@ -71,3 +71,18 @@ export async function oneTaskSuite(wallClockSec: number): Promise<string> {
   expect(v.exitCode, v.stderr).toBe(0);
   return suite;
 }
+
+/** A count the sandboxed leak search wrote into its `leak-report.txt` (`+<name> <n>` in the run's patch); NaN when the line is missing. */
+export function leakCount(patch: string, name: string): number {
+  return Number(new RegExp(`^\\+${name} (\\d+)$`, 'm').exec(patch)?.[1] ?? 'NaN');
+}
+
+/** The search ran over the sandbox (processes and files seen) and found the real secret nowhere: not in its environment, any process, or any file. */
+export function expectNoLeak(patch: string): void {
+  expect(patch).toContain('leak-report.txt');
+  expect(leakCount(patch, 'processes')).toBeGreaterThan(2);
+  expect(leakCount(patch, 'searched')).toBeGreaterThan(10);
+  expect(leakCount(patch, 'env')).toBe(0);
+  expect(leakCount(patch, 'proc')).toBe(0);
+  expect(leakCount(patch, 'files')).toBe(0);
+}

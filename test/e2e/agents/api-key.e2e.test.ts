@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../../../src/model-server/index.js';
 import { bakeoff, tempDir } from '../helpers.js';
-import { oneTaskSuite, requireHarnesses } from './agent-helpers.js';
+import { expectNoLeak, leakCount, oneTaskSuite, requireHarnesses } from './agent-helpers.js';
 
 // The real key, split so that no command line in the sandbox ever holds it whole.
 const KEY_HEAD = 'sk-real-';
@@ -98,15 +98,9 @@ describe('the real API key never enters the sandbox', () => {
   });
 
   it('inside, the search found the dummy key but not the real one: not in the environment, any process, or any file', () => {
-    const count = (name: string) => Number(new RegExp(`^\\+${name} (\\d+)$`, 'm').exec(report)?.[1] ?? 'NaN');
-    expect(report).toContain('leak-report.txt');
-    // positive controls: the search works
-    expect(count('dummy-env')).toBeGreaterThan(0);
-    expect(count('dummy-proc')).toBeGreaterThan(0);
-    expect(count('processes')).toBeGreaterThan(2);
-    expect(count('searched')).toBeGreaterThan(10);
-    expect(count('env')).toBe(0);
-    expect(count('proc')).toBe(0);
-    expect(count('files')).toBe(0);
+    // positive controls: the search finds the dummy key
+    expect(leakCount(report, 'dummy-env')).toBeGreaterThan(0);
+    expect(leakCount(report, 'dummy-proc')).toBeGreaterThan(0);
+    expectNoLeak(report);
   });
 });

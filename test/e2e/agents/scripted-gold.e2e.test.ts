@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { harnessNamed } from '../../../src/agents/harnesses/index.js';
+import { levelSourceOf, orderLevels } from '../../../src/agents/effort-levels.js';
 import type { HarnessName } from '../../../src/agents/harnesses/index.js';
 import type { HarnessTokens } from '../../../src/agents/harnesses/types.js';
 import { listPrice } from '../../../src/meter/prices/prices.js';
@@ -47,7 +48,7 @@ describe('real agents on the starter suite with the scripted gold model', () => 
     expect(unsolved, stderr).toEqual([]);
   });
 
-  it('records harness, installed version, model and resolved effort for every agent', () => {
+  it('records harness, installed version, model and resolved effort for every agent', async () => {
     for (const [name, spec] of Object.entries(AGENT_SPECS) as [HarnessName, string][]) {
       const harness = harnessNamed(name);
       const model = spec.slice(name.length + 1).replace(/@.*$/, '');
@@ -55,7 +56,8 @@ describe('real agents on the starter suite with the scripted gold model', () => 
       expect(agent, name).toBeDefined();
       expect(agent.version).toBe(harness.version);
       expect(agent.model).toBe(model);
-      expect(agent.effort).toBe(spec.endsWith('@lowest') ? harness.efforts(model)[0] : null);
+      const lowest = orderLevels((await levelSourceOf(harness, process.env)).levels(model) ?? [])[0];
+      expect(agent.effort).toBe(spec.endsWith('@lowest') ? lowest : null);
     }
   });
 

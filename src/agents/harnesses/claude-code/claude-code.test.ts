@@ -113,6 +113,13 @@ describe('setup', () => {
     expect(setup.homeFiles).toEqual({});
   });
 
+  it('on a subscription: a dummy OAuth token of the plan\'s shape and no API key at all (Claude Code would prefer the key)', () => {
+    const setup = claudeCode.setup({ ...input, subscription: { plan: 'max' } });
+    expect(setup.env).toMatchObject({ ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', CLAUDE_CODE_OAUTH_TOKEN: expect.stringMatching(/^sk-ant-oat01-bakeoff-dummy-/) });
+    expect(setup.env).not.toHaveProperty('ANTHROPIC_API_KEY');
+    expect(setup.env).not.toHaveProperty('ANTHROPIC_AUTH_TOKEN');
+  });
+
   it('sets IS_SANDBOX at run time only for a root session, and execs the CLI with its arguments unchanged', () => {
     const [shell, dashC, script] = claudeCode.setup(input).argv;
     const run = (uid: string) => {

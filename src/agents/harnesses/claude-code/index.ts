@@ -1,6 +1,7 @@
 import type { Harness } from '../types.js';
 import { claudeEfforts } from './efforts.js';
 import { parseClaudeStream } from './parse-stream.js';
+import { readClaudeTranscript } from './read-transcript.js';
 import { CLAUDE_BIN, setupClaudeCode } from './setup.js';
 
 /** Claude Code: Anthropic Messages only; prints `2.1.332 (Claude Code)` for `--version`. */
@@ -11,7 +12,9 @@ export const claudeCode: Harness<'claude-code'> = {
   example: 'claude-opus-4-5@high',
   bin: CLAUDE_BIN,
   efforts: claudeEfforts,
+  effortsSource: "bakeoff's table of Claude Code 2.1.332's --effort levels per model (the CLI lists none; observed against a stub server and the binary's own model gates)",
   wireFormat: () => 'anthropic-messages',
   setup: setupClaudeCode,
   parse: parseClaudeStream,
+  transcript: readClaudeTranscript,
 };

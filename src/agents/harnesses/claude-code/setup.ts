@@ -1,6 +1,9 @@
 import path from 'node:path';
 import type { HarnessSetup, SetupInput } from '../types.js';
 
+/** What a subscription session holds instead of the plan's token (`claude setup-token`'s shape); the proxy swaps in the real one. */
+export const DUMMY_OAUTH_TOKEN = 'sk-ant-oat01-bakeoff-dummy-token-the-proxy-swaps-in-the-real-one';
+
 /** Relative to the install prefix; npm links it to the Bun-compiled `bin/claude.exe`. */
 export const CLAUDE_BIN = 'node_modules/.bin/claude';
 
@@ -41,7 +44,9 @@ export function setupClaudeCode(input: SetupInput): HarnessSetup {
     stdin: input.prompt,
     env: {
       ANTHROPIC_BASE_URL: input.baseUrl,
-      ANTHROPIC_API_KEY: input.apiKey,
+      // a subscription run: a dummy OAuth token of the plan's shape (sent as a Bearer with the
+      // oauth beta header) and no API key at all, which Claude Code would prefer over it
+      ...(input.subscription ? { CLAUDE_CODE_OAUTH_TOKEN: DUMMY_OAUTH_TOKEN } : { ANTHROPIC_API_KEY: input.apiKey }),
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     },
   };

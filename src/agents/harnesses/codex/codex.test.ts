@@ -1,5 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { binOf } from '../../install-harness.js';
 import { describe, expect, it } from 'vitest';
 import type { SetupInput } from '../types.js';
 import { codex } from './index.js';
@@ -56,11 +60,33 @@ describe('parse on streams captured from codex 0.171.0', () => {
   });
 });
 
-describe('efforts', () => {
-  it('takes the levels of the catalog baked into the binary, lowest first', () => {
-    expect(codex.efforts('gpt-5.5')).toEqual(['low', 'medium', 'high', 'xhigh']);
-    expect(codex.efforts('gpt-6-sol')).toEqual(['low', 'medium', 'high', 'xhigh', 'max', 'ultra']);
-    expect(codex.efforts('my-proxy-model')).toEqual(['low', 'medium', 'high']);
+describe('the model catalog, read from the installed codex (`codex debug models`)', () => {
+  const bin = binOf(codex);
+  const env = (home: string, codexHome?: string) => ({ PATH: process.env.PATH, HOME: home, ...(codexHome ? { CODEX_HOME: codexHome } : {}) });
+
+  it('without a Codex home: the catalog bundled with the binary', async () => {
+    const catalog = await codex.catalog!({ bin, env: env('/nonexistent-home') });
+    expect(catalog.source).toMatch(/^codex debug models --bundled/);
+    expect(catalog.levels('gpt-5.5')).toEqual(['low', 'medium', 'high', 'xhigh']);
+    expect(catalog.levels('gpt-6-sol')).toEqual(['low', 'medium', 'high', 'xhigh', 'max', 'ultra']);
+    expect(catalog.levels('my-proxy-model')).toBeNull();
+  });
+
+  it('with a Codex home whose config names another catalog: that one, said to differ from the bundled one', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-codex-catalog-test-'));
+    try {
+      const bundled = JSON.parse((await codex.catalog!({ bin, env: env('/nonexistent-home') })).text) as { models: { slug: string; supported_reasoning_levels: { effort: string }[] }[] };
+      const gpt = bundled.models.find((m) => m.slug === 'gpt-5.5')!;
+      const mine = { models: [{ ...gpt, supported_reasoning_levels: gpt.supported_reasoning_levels.filter((l) => ['high', 'medium'].includes(l.effort)) }] };
+      await writeFile(path.join(dir, 'catalog.json'), JSON.stringify(mine));
+      await writeFile(path.join(dir, 'config.toml'), `model_catalog_json = ${JSON.stringify(path.join(dir, 'catalog.json'))}\n`);
+      const catalog = await codex.catalog!({ bin, env: env('/nonexistent-home', dir) });
+      expect(catalog.source).toBe(`codex debug models with CODEX_HOME=${dir} (not the bundled catalog: it comes from that Codex home)`);
+      expect(catalog.levels('gpt-5.5')).toEqual(['medium', 'high']);
+      expect(catalog.levels('gpt-6-sol')).toBeNull();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -89,5 +115,28 @@ describe('setup', () => {
     expect(toml).toMatch(/request_max_retries = 4\nstream_max_retries = 5\n/);
     expect(toml).toMatch(/\[analytics\]\nenabled = false/);
     expect(toml).toMatch(/\[features\]\nplugins = false/);
+  });
+
+  it('on a subscription: the ChatGPT backend\'s paths through the proxy, a dummy ChatGPT login, and no key', () => {
+    const setup = codex.setup({ ...input, subscription: { plan: 'pro' } });
+    const toml = setup.homeFiles['.codex/config.toml']!;
+    expect(toml).toContain('base_url = "http://127.0.0.1:9/backend-api/codex"');
+    expect(toml).toContain('requires_openai_auth = true');
+    expect(toml).not.toContain('env_key');
+    expect(toml).toMatch(/\[features\]\nplugins = false\napps = false/);
+    expect(setup.env).toEqual({ CODEX_HOME: '/home/a/.codex' });
+    const auth = JSON.parse(setup.homeFiles['.codex/auth.json']!) as { auth_mode: string; tokens: { id_token: string; access_token: string; account_id: string } };
+    expect(auth.auth_mode).toBe('chatgpt');
+    expect(auth.tokens.account_id).toBe('bakeoff-dummy-account');
+    const claims = JSON.parse(Buffer.from(auth.tokens.id_token.split('.')[1]!, 'base64url').toString()) as Record<string, Record<string, string>>;
+    expect(claims['https://api.openai.com/auth']).toMatchObject({ chatgpt_plan_type: 'pro', chatgpt_account_id: 'bakeoff-dummy-account' });
+    expect(auth.tokens.access_token.endsWith('.bakeoff-dummy-signature')).toBe(true);
+  });
+
+  it('hands the session the catalog the levels were resolved from (model_catalog_json), when there is one', () => {
+    expect(codex.setup(input).homeFiles['.codex/config.toml']).not.toContain('model_catalog_json');
+    const setup = codex.setup({ ...input, catalog: '{"models":[]}' });
+    expect(setup.homeFiles['.codex/bakeoff-model-catalog.json']).toBe('{"models":[]}');
+    expect(setup.homeFiles['.codex/config.toml']).toContain('model_catalog_json = "/home/a/.codex/bakeoff-model-catalog.json"');
   });
 });

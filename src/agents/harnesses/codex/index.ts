@@ -1,6 +1,7 @@
 import type { Harness } from '../types.js';
-import { codexEfforts } from './efforts.js';
+import { readCodexCatalog } from './catalog.js';
 import { parseCodexStream } from './parse-stream.js';
+import { readCodexTranscript } from './read-transcript.js';
 import { CODEX_BIN, setupCodex } from './setup.js';
 
 /** OpenAI Codex CLI: OpenAI Responses only; prints `codex-cli 0.171.0` for `--version`. */
@@ -10,8 +11,9 @@ export const codex: Harness<'codex'> = {
   version: '0.171.0',
   example: 'gpt-5.5@high',
   bin: CODEX_BIN,
-  efforts: codexEfforts,
+  catalog: readCodexCatalog,
   wireFormat: () => 'openai-responses',
   setup: setupCodex,
   parse: parseCodexStream,
+  transcript: readCodexTranscript,
 };

@@ -60,10 +60,10 @@ describe('efforts and their thinking settings', () => {
     JSON.parse(geminiCli.setup({ ...input, ...overrides }).homeFiles['.gemini/settings.json'] ?? 'null');
 
   it('lists budgets for Gemini 2.5 and the API thinking levels for Gemini 3', () => {
-    expect(geminiCli.efforts('gemini-2.5-pro')).toEqual(['low', 'medium', 'high']);
-    expect(geminiCli.efforts('gemini-3-pro-preview')).toEqual(['low', 'high']);
-    expect(geminiCli.efforts('gemini-3.5-flash')).toEqual(['minimal', 'low', 'medium', 'high']);
-    expect(geminiCli.efforts('some-other-model')).toEqual([]);
+    expect(geminiCli.efforts!('gemini-2.5-pro')).toEqual(['low', 'medium', 'high']);
+    expect(geminiCli.efforts!('gemini-3-pro-preview')).toEqual(['low', 'high']);
+    expect(geminiCli.efforts!('gemini-3.5-flash')).toEqual(['minimal', 'low', 'medium', 'high']);
+    expect(geminiCli.efforts!('some-other-model')).toEqual([]);
   });
 
   it('overrides the thinking budget of a 2.5 model and the thinking level of a 3 model', () => {

@@ -1,5 +1,6 @@
 import type { Harness } from '../types.js';
 import { parseGeminiStream } from './parse-stream.js';
+import { readGeminiTranscript } from './read-transcript.js';
 import { GEMINI_BIN, setupGeminiCli } from './setup.js';
 import { geminiEfforts } from './thinking.js';
 
@@ -11,7 +12,9 @@ export const geminiCli: Harness<'gemini-cli'> = {
   example: 'gemini-2.5-pro@low',
   bin: GEMINI_BIN,
   efforts: geminiEfforts,
+  effortsSource: "bakeoff's mapping onto Gemini CLI 0.61.0's thinking settings (the CLI has no effort flag)",
   wireFormat: () => 'gemini-generate',
   setup: setupGeminiCli,
   parse: parseGeminiStream,
+  transcript: readGeminiTranscript,
 };

@@ -1,6 +1,7 @@
 import { wireFormatOfProvider } from '../provider-model.js';
 import type { Harness } from '../types.js';
 import { parseOpencodeStream } from './parse-stream.js';
+import { readOpencodeTranscript } from './read-transcript.js';
 import { OPENCODE_BIN, setupOpencode } from './setup.js';
 import { opencodeVariants } from './variants.js';
 
@@ -12,7 +13,9 @@ export const opencode: Harness<'opencode'> = {
   example: 'openai/gpt-5@high',
   bin: OPENCODE_BIN,
   efforts: opencodeVariants,
+  effortsSource: "bakeoff's table of OpenCode 1.18.33's variants per provider (from its source; the CLI lists none offline)",
   wireFormat: wireFormatOfProvider,
   setup: setupOpencode,
   parse: parseOpencodeStream,
+  transcript: readOpencodeTranscript,
 };

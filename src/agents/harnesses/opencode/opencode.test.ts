@@ -61,7 +61,7 @@ describe('efforts (OpenCode variants)', () => {
     ['zai/glm-4.6', []],
     ['acme/acme-1', ['low', 'medium', 'high']],
   ])('lists %s as %j', (model, variants) => {
-    expect(opencode.efforts(model)).toEqual(variants);
+    expect(opencode.efforts!(model)).toEqual(variants);
   });
 });
 

@@ -2,6 +2,7 @@ import { wireFormatOfProvider } from '../provider-model.js';
 import type { Harness } from '../types.js';
 import { piEfforts } from './efforts.js';
 import { parsePiStream } from './parse-stream.js';
+import { readPiTranscript } from './read-transcript.js';
 import { PI_BIN, setupPi } from './setup.js';
 
 /** pi coding agent: speaks whatever models.json says; prints `0.73.1` on STDERR for `--version`. */
@@ -12,7 +13,9 @@ export const pi: Harness<'pi'> = {
   example: 'anthropic/claude-sonnet-4-5@high',
   bin: PI_BIN,
   efforts: piEfforts,
+  effortsSource: "bakeoff's table of pi's --thinking levels (the same six for every model; pi maps them per model itself)",
   wireFormat: wireFormatOfProvider,
   setup: setupPi,
   parse: parsePiStream,
+  transcript: readPiTranscript,
 };

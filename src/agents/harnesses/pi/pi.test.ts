@@ -106,6 +106,6 @@ describe('setup', () => {
   });
 
   it('lists all six thinking levels, off first', () => {
-    expect(pi.efforts('anthropic/claude-sonnet-4-5')).toEqual(['off', 'minimal', 'low', 'medium', 'high', 'xhigh']);
+    expect(pi.efforts!('anthropic/claude-sonnet-4-5')).toEqual(['off', 'minimal', 'low', 'medium', 'high', 'xhigh']);
   });
 });

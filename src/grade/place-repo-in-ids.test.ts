@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { placeRepoInIds } from './place-repo-in-ids.js';
+import type { ParsedReport } from './types.js';
+
+const report = (...ids: string[]): ParsedReport => ({ tests: ids.map((id) => ({ id, status: 'pass' as const })), problems: [] });
+const ids = (r: ParsedReport) => r.tests.map((t) => t.id);
+
+describe('placeRepoInIds', () => {
+  it('gives the same ids to the same tests run from checkouts at different paths', () => {
+    const title = (dir: string) => `test/a.test.mjs::resolves ${dir}/src against ${dir}`;
+    const a = placeRepoInIds(report(title('/tmp/s1/1-baseline-1/w/ws'), 'test/a.test.mjs::plain'), '/tmp/s1/1-baseline-1/w/ws');
+    const b = placeRepoInIds(report(title('/tmp/s9/1-gold-2/w/ws'), 'test/a.test.mjs::plain'), '/tmp/s9/1-gold-2/w/ws/');
+    expect(ids(a)).toEqual(['test/a.test.mjs::resolves <repo>/src against <repo>', 'test/a.test.mjs::plain']);
+    expect(ids(b)).toEqual(ids(a));
+  });
+
+  it('numbers an id that the replacement makes equal to another, never merges them', () => {
+    const r = placeRepoInIds(report('t::in <repo>', 't::in /w/ws', 't::in /w/ws'), '/w/ws');
+    expect(ids(r)).toEqual(['t::in <repo>', 't::in <repo> #2', 't::in <repo> #3']);
+  });
+
+  it('leaves a report whose ids do not carry the path as it was', () => {
+    const r = report('t::one', 't::two');
+    expect(placeRepoInIds(r, '/w/ws')).toBe(r);
+  });
+});

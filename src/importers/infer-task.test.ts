@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { inferTask } from './infer-task.js';
+import { testPathRule } from './test-paths.js';
+
+describe('testPathRule', () => {
+  it('takes test folders and test file names by default, and only the globs when given', () => {
+    const rule = testPathRule();
+    for (const file of ['test/a.js', 'pkg/tests/x.py', 'src/__tests__/a.ts', 'src/a.test.ts', 'lib/a.spec.mjs', 'test_calc.py', 'calc_test.py', 'e2e/flow.ts', 'test/fixtures/data.json']) {
+      expect(rule(file), file).toBe(true);
+    }
+    for (const file of ['src/a.ts', 'src/testing-utils.ts', 'contest.py', 'src/lib.rs', 'latest/a.js']) expect(rule(file), file).toBe(false);
+    const globs = testPathRule(['checks/**']);
+    expect(globs('checks/a.js')).toBe(true);
+    expect(globs('test/a.js')).toBe(false);
+  });
+});
+
+describe('inferTask', () => {
+  const facts = (paths: string[], changedCode: string[], packageJson: object | null = null) => ({ paths: new Set(paths), changedCode, packageJson });
+
+  it('reads a JS/TS repository: the lockfile gives setup, the runner in package.json the test command', () => {
+    const ts = inferTask(facts(['package.json', 'package-lock.json', 'tsconfig.json'], ['src/a.ts'], { devDependencies: { vitest: '4.0.0' } }));
+    expect(ts.language?.value).toBe('ts');
+    expect(ts.setup.value).toBe('npm ci');
+    expect(ts.test).toMatchObject({ command: 'npx vitest run', format: 'vitest' });
+    const js = inferTask(facts(['package.json', 'yarn.lock'], ['lib/a.js'], { scripts: { test: 'node --test test/' }, dependencies: { x: '1' } }));
+    expect(js.setup.value).toBe('yarn install --frozen-lockfile');
+    expect(js.test).toMatchObject({ command: 'node --test test/', format: 'node-test' });
+    expect(inferTask(facts(['package.json'], ['a.js'], { devDependencies: { jest: '30' } })).test?.format).toBe('jest');
+    expect(inferTask(facts(['package.json'], ['a.js'], { devDependencies: { mocha: '12' } })).test).toMatchObject({ command: 'npx mocha', format: 'mocha' });
+    expect(inferTask(facts(['package.json'], ['a.js'], { devDependencies: { tape: '5' } })).test).toMatchObject({ command: "npx tape 'test/**/*.js'", format: 'tap' });
+    expect(inferTask(facts(['package.json'], ['a.js'], {})).test).toBeNull();
+  });
+
+  it('reads Python and Rust repositories, and says what each guess came from', () => {
+    const py = inferTask(facts(['pyproject.toml'], ['calc/core.py']));
+    expect(py.language).toMatchObject({ value: 'python', why: 'the changed code is python (1 of 1 files)' });
+    expect(py.test).toMatchObject({ command: 'python -m pytest -q', format: 'pytest' });
+    const rust = inferTask(facts(['Cargo.toml', 'Cargo.lock'], ['README.md']));
+    expect(rust.language).toMatchObject({ value: 'rust', why: 'Cargo.toml at the root' });
+    expect(rust.setup.value).toBe('cargo build --tests --offline');
+    expect(rust.test?.format).toBe('cargo');
+    expect(inferTask(facts(['README.md'], ['notes.txt'])).language).toBeNull();
+  });
+});

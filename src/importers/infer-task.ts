@@ -1,0 +1,85 @@
+import type { ReportFormat } from '../types.js';
+
+/** What the repository at the parent commit suggests; every guess says what it came from. */
+export interface InferredTask {
+  readonly language: { readonly value: 'js' | 'ts' | 'python' | 'rust'; readonly why: string } | null;
+  readonly setup: { readonly value: string | null; readonly why: string };
+  readonly test: { readonly command: string; readonly format: ReportFormat; readonly why: string } | null;
+}
+
+export interface RepoFacts {
+  /** Every path of the tree at the parent commit. */
+  readonly paths: ReadonlySet<string>;
+  /** The root package.json, parsed; null when absent or not JSON. */
+  readonly packageJson: { readonly scripts?: Record<string, string>; readonly dependencies?: Record<string, string>; readonly devDependencies?: Record<string, string> } | null;
+  /** Paths the change (gold) touches, for the language of the code. */
+  readonly changedCode: readonly string[];
+}
+
+const EXTENSIONS: readonly [RegExp, 'js' | 'ts' | 'python' | 'rust'][] = [
+  [/\.[cm]?tsx?$/, 'ts'],
+  [/\.[cm]?jsx?$/, 'js'],
+  [/\.py$/, 'python'],
+  [/\.rs$/, 'rust'],
+];
+
+/** A task language by file extension, or null for any other file (docs, lockfiles, data). */
+export function languageOfPath(file: string): 'js' | 'ts' | 'python' | 'rust' | null {
+  return EXTENSIONS.find(([re]) => re.test(file))?.[1] ?? null;
+}
+
+/**
+ * The language (from the changed code's file extensions, else the root manifests), the setup
+ * command (from the lockfile or manifest) and the test command and format (from the test
+ * runner the manifest names). Pure: the caller prints the guesses for the author to confirm.
+ */
+export function inferTask(facts: RepoFacts): InferredTask {
+  const language = inferLanguage(facts);
+  const lang = language?.value ?? null;
+  return { language, setup: inferSetup(facts, lang), test: inferTest(facts, lang) };
+}
+
+function inferLanguage(facts: RepoFacts): InferredTask['language'] {
+  const counts = new Map<string, number>();
+  for (const file of facts.changedCode) {
+    const language = languageOfPath(file);
+    if (language) counts.set(language, (counts.get(language) ?? 0) + 1);
+  }
+  const top = [...counts].sort((a, b) => b[1] - a[1])[0];
+  if (top) return { value: top[0] as 'js' | 'ts' | 'python' | 'rust', why: `the changed code is ${top[0]} (${top[1]} of ${facts.changedCode.length} files)` };
+  if (facts.paths.has('Cargo.toml')) return { value: 'rust', why: 'Cargo.toml at the root' };
+  for (const f of ['pyproject.toml', 'setup.py', 'setup.cfg']) if (facts.paths.has(f)) return { value: 'python', why: `${f} at the root` };
+  if (facts.paths.has('tsconfig.json')) return { value: 'ts', why: 'tsconfig.json at the root' };
+  if (facts.paths.has('package.json')) return { value: 'js', why: 'package.json at the root' };
+  return null;
+}
+
+function inferSetup(facts: RepoFacts, lang: string | null): InferredTask['setup'] {
+  if (lang === 'js' || lang === 'ts') {
+    if (facts.paths.has('package-lock.json')) return { value: 'npm ci', why: 'package-lock.json' };
+    if (facts.paths.has('pnpm-lock.yaml')) return { value: 'pnpm install --frozen-lockfile', why: 'pnpm-lock.yaml' };
+    if (facts.paths.has('yarn.lock')) return { value: 'yarn install --frozen-lockfile', why: 'yarn.lock' };
+    const deps = { ...facts.packageJson?.dependencies, ...facts.packageJson?.devDependencies };
+    if (Object.keys(deps).length > 0) return { value: 'npm install --no-audit --no-fund', why: 'package.json dependencies without a lockfile (versions may drift: commit a lockfile)' };
+    return { value: null, why: 'no dependencies in package.json' };
+  }
+  if (lang === 'rust') return { value: 'cargo build --tests --offline', why: 'Cargo.toml (builds the tests once, offline, so grading runs compile nothing new)' };
+  if (lang === 'python') return { value: null, why: 'pytest from the machine; a task needing packages names them in --setup (setup runs outside the sandbox)' };
+  return { value: null, why: 'no manifest found' };
+}
+
+function inferTest(facts: RepoFacts, lang: string | null): InferredTask['test'] {
+  if (lang === 'js' || lang === 'ts') {
+    const deps = { ...facts.packageJson?.dependencies, ...facts.packageJson?.devDependencies };
+    const script = facts.packageJson?.scripts?.['test'] ?? '';
+    if ('vitest' in deps) return { command: 'npx vitest run', format: 'vitest', why: 'vitest in package.json' };
+    if ('jest' in deps) return { command: 'npx jest', format: 'jest', why: 'jest in package.json' };
+    if ('mocha' in deps) return { command: 'npx mocha', format: 'mocha', why: 'mocha in package.json' };
+    if (/\bnode\b.*--test\b/.test(script)) return { command: script.trim(), format: 'node-test', why: 'the test script runs node --test' };
+    if ('tape' in deps) return { command: "npx tape 'test/**/*.js'", format: 'tap', why: 'tape in package.json (its TAP output, test by test)' };
+    return null;
+  }
+  if (lang === 'python') return { command: 'python -m pytest -q', format: 'pytest', why: 'Python (pytest also collects unittest.TestCase classes)' };
+  if (lang === 'rust') return { command: 'cargo test', format: 'cargo', why: 'Cargo.toml' };
+  return null;
+}

@@ -1,0 +1,299 @@
+import type { RunRecord, VoidReason } from '../../../types.js';
+import { describeMetering } from '../../render/describe-metering.js';
+import { describeRules } from '../../render/describe-rules.js';
+import { plural } from '../../render/plural.js';
+import type { LeaderboardView } from '../../view/leaderboard-view.js';
+import type { SiteControls, SiteSuite } from '../site-input.js';
+import { languageName } from '../task-labels.js';
+
+/** One section of the methodology page: a heading and its paragraphs, as plain sentences. */
+export interface MethodologySection {
+  readonly id: string;
+  readonly heading: string;
+  readonly paragraphs: readonly string[];
+}
+
+export interface MethodologyInput {
+  readonly suite: SiteSuite;
+  readonly view: LeaderboardView;
+  readonly runs: readonly RunRecord[];
+  readonly isPrivate: boolean;
+}
+
+/**
+ * How the bake was run, in plain sentences written from the suite, its controls and the runs:
+ * what a task is, what counts as solved, the agents, runs per task, where each number comes
+ * from, the limits, the replay rule and void limit, what is void, what stays private, and what
+ * must match for two results to be compared. Every figure is computed here, never typed in, so
+ * a changed control changes its sentence. Pure.
+ */
+export function methodologySections(input: MethodologyInput): MethodologySection[] {
+  const c = input.suite.controls;
+  return [
+    tasksSection(input.suite),
+    solvedSection(input.suite, c),
+    agentsSection(input.view),
+    runsSection(input.view, c),
+    numbersSection(input.view, input.runs),
+    limitsSection(c),
+    rulesSection(input.view),
+    voidSection(input.view),
+    privateSection(input.suite, input.isPrivate),
+    likeWithLikeSection(input.suite, input.view, input.runs, c),
+  ];
+}
+
+function tasksSection(suite: SiteSuite): MethodologySection {
+  const tasks = suite.tasks;
+  const bugs = tasks.filter((t) => t.kind === 'bug').length;
+  const features = tasks.length - bugs;
+  const languages = countBy(tasks, (t) => languageName(t.language));
+  const orders = tasks.reduce((n, t) => n + t.orders, 0);
+  const multi = tasks.filter((t) => t.orders > 1).length;
+  const byTests = tasks.filter((t) => t.grading === 'tests');
+  const byChecks = tasks.length - byTests.length;
+  const origins = countBy(tasks, (t) => ORIGIN[t.origin?.kind ?? ''] ?? 'of unstated origin');
+  const paragraphs = [
+    `The suite ${suite.id} has ${plural(tasks.length, 'admitted task')}: ${plural(bugs, 'bug fix', 'bug fixes')} and ${plural(features, 'feature')}, ` +
+      `in ${listCounts(languages)}. Each task is a codebase as it stood before a change and the problem stated the way its owner would put it; ` +
+      `the agent sees only that codebase and the prompt.`,
+    `Where they come from: ${listCounts(origins, true)}.`,
+    orders === tasks.length
+      ? `Each task has one work order.`
+      : `The tasks hold ${plural(orders, 'work order')} in all; ${plural(multi, 'task has', 'tasks have')} more than one, run in sequence in the same workspace, each in a fresh agent session.`,
+    byChecks === 0
+      ? `Every task is graded by hidden tests the agent never sees.`
+      : byTests.length === 0
+        ? `Every task is graded by checks generated from a seed and level and run in a QuickJS sandbox; the agent never sees them.`
+        : `${plural(byTests.length, 'task is', 'tasks are')} graded by hidden tests and ${plural(byChecks, 'task', 'tasks')} by generated checks; the agent sees neither.`,
+  ];
+  if (byTests.length > 0) {
+    const f2p = byTests.reduce((n, t) => n + t.failToPass, 0);
+    const p2p = byTests.reduce((n, t) => n + t.passToPass, 0);
+    paragraphs.push(
+      `Admission (bakeoff validate) ran the unchanged repository and the reference change twice each and fixed the tests every run must pass: ` +
+        `${plural(f2p, 'fail-to-pass test')} (failing before the reference change, passing after) and ${plural(p2p, 'pass-to-pass test')} (passing both times). ` +
+        'A test whose result differed between two runs of the same code was rejected as flaky.',
+    );
+  }
+  const known = tasks.filter((t) => t.knownFailures > 0);
+  const knownTests = known.reduce((n, t) => n + t.knownFailures, 0);
+  paragraphs.push(
+    knownTests === 0
+      ? 'No test is declared a known failure.'
+      : `${plural(knownTests, 'test')} in ${plural(known.length, 'task')} ${knownTests === 1 ? 'is' : 'are'} declared known failures by the suite's owner ` +
+          '(they fail at this commit whatever the change, each with a reason in TASKS.md); admission checked that they fail with and without the reference change, and no run is expected to pass them.',
+  );
+  return { id: 'tasks', heading: 'The tasks', paragraphs };
+}
+
+const ORIGIN: Readonly<Record<string, string>> = {
+  'hand-written': 'written for the suite',
+  commit: 'made from a real commit',
+  swebench: 'imported from SWE-bench',
+  exercism: 'imported from Exercism',
+  harbor: 'imported from Harbor',
+};
+
+function solvedSection(suite: SiteSuite, c: SiteControls): MethodologySection {
+  const checks = suite.tasks.some((t) => t.grading === 'checks');
+  return {
+    id: 'solved',
+    heading: 'What counts as solved',
+    paragraphs: [
+      'A run is solved when every work order of its task passes. An order passes when the change the agent left applies to a clean copy of the codebase, ' +
+        'touches no protected path (the test runners\' configuration files and the paths the suite protects), and then, with the suite\'s test files put back ' +
+        'and the hidden files copied over whatever the agent put at their paths, ' +
+        (checks ? 'every expected test passes (or, for a task graded by checks, every generated check passes)' : 'every expected test passes') +
+        '. Anything else is a failure: there is no partial credit in the share; ' +
+        'points per order are reported beside it.',
+      `A session that runs out of time ${c.timeoutIsVoid ? 'is void (unscored), by this suite\'s rule (timeoutIsVoid)' : 'fails the run (session-timeout)'}. ` +
+        'Whatever the agent\'s change, output or processes cause (a test runner that crashes, a report it tampers with, a limit it hits) is the agent\'s failure, never void.',
+    ],
+  };
+}
+
+function agentsSection(view: LeaderboardView): MethodologySection {
+  const paragraphs = [`${plural(view.agents.length, 'agent')} ran; each is named by harness, version, model and reasoning effort in the table below, as recorded with its first run.`];
+  const builtins = view.agents.filter((a) => a.agent.harness === 'builtin').map((a) => a.agent.id);
+  if (builtins.length > 0) {
+    paragraphs.push(`${builtins.join(', ')} ${builtins.length === 1 ? 'is a' : 'are'} built-in reference ${builtins.length === 1 ? 'agent' : 'agents'} (gold applies the reference change, noop changes nothing, patch applies a recorded change, command runs a program): no model is involved.`);
+  }
+  const upstreams = view.metering.upstreams;
+  if (upstreams.length > 0 && upstreams.every((u) => u.startsWith('scripted:'))) {
+    paragraphs.push(`This is a dry run: the model agents' CLIs were answered by bakeoff's scripted model (${upstreams.join(', ')}), through its metering proxy, not by real models.`);
+  } else if (upstreams.length > 0) {
+    paragraphs.push(`Model agents reached ${upstreams.join(', ')} with an API key, through bakeoff's metering proxy; no run used a subscription.`);
+  }
+  return { id: 'agents', heading: 'The agents', paragraphs };
+}
+
+function runsSection(view: LeaderboardView, c: SiteControls): MethodologySection {
+  const tagged = view.agents.filter((a) => a.runCountTag !== null);
+  return {
+    id: 'runs',
+    heading: 'Runs per task',
+    paragraphs: [
+      `Each agent runs each task ${plural(c.runsPerTask, 'time')} (controls.runsPerTask), each run in a fresh workspace with a fresh agent home.` +
+        (tagged.length === 0
+          ? ' Every agent here has exactly that many runs of every task.'
+          : ` ${tagged.map((a) => `${a.agent.id} (${a.runCountTag})`).join(', ')} ${tagged.length === 1 ? 'has' : 'have'} another count, tagged beside ${tagged.length === 1 ? 'its' : 'their'} line of the leaderboard.`),
+      `pass@k (at least one of k runs of a task solves it) and pass^k (all k do) are the unbiased estimators over each task's valid runs, for k = 1 … ${c.runsPerTask}, averaged over the tasks.`,
+    ],
+  };
+}
+
+function numbersSection(view: LeaderboardView, runs: readonly RunRecord[]): MethodologySection {
+  const overlap = peakOverlap(runs);
+  const metering = describeMetering(view.metering);
+  const paragraphs = [
+    describeRules(view)[0]!,
+    metering.length > 0
+      ? `Cost per fix: the cost of all of an agent's runs (failed and void included) / its runs solved. ${metering[0]!}`
+      : 'Cost per fix: the cost of all of an agent\'s runs / its runs solved; no model agent ran, so no run has a cost.',
+    `Time per run: the median, over valid runs, of the seconds spent in agent sessions (setup and grading excluded). ` +
+      (overlap === 0 ? 'No runs were recorded.' : `At most ${plural(overlap, 'run')} overlapped in time (from the runs' recorded start and end), on the machine that made this results folder.`),
+    'Lines to review: the median, over valid runs, of lines added plus lines removed by the agent\'s change, tests included (what a reviewer reads).',
+    metering.length > 0
+      ? "Tokens in and out: counted by bakeoff's metering proxy from the model API's answers, the same way for every harness; the harness's own figures are kept beside them in the JSON report" +
+        (view.metering.flaggedRuns > 0 ? `, and ${plural(view.metering.flaggedRuns, 'run is', 'runs are')} flagged where they disagree.` : ', and no run\'s figures disagreed.')
+      : 'Tokens in and out: no model agent ran, so no tokens were counted.',
+    ...metering.slice(1),
+  ];
+  return { id: 'numbers', heading: 'Where each number comes from', paragraphs };
+}
+
+function limitsSection(c: SiteControls): MethodologySection {
+  const budget =
+    c.agentBudget === undefined
+      ? 'No agent time budget beyond the session clock.'
+      : `Agent time budget: ${seconds(c.agentBudget.totalSec)} of session time ${c.agentBudget.scope === 'run' ? 'per run' : "per agent for each pass over the whole suite (every task's runs of one replay)"}; ` +
+        `a session that would run past it is stopped, which ${c.timeoutIsVoid ? 'voids' : 'fails'} the run.`;
+  return {
+    id: 'limits',
+    heading: 'Limits and budgets',
+    paragraphs: [
+      `Each agent session (one work order) has ${seconds(c.sessionWallClockSec)} of wall-clock time; a task's setup ${seconds(c.setupWallClockSec)} (and is stopped after ${seconds(c.setupIdleSec)} without output); one run of the tests while grading ${seconds(c.testWallClockSec)}.`,
+      `Agents and tests run in a sandbox without network (model access only through the metering proxy) limited to ${c.memoryMb} MB of memory, ${c.pids} processes and threads, ` +
+        `${c.cpus} ${c.cpus === 1 ? 'CPU' : 'CPUs'} of CPU time per wall-clock second, ${c.diskMb} MB of workspace changes, ${c.tmpMb} MB of /tmp and ${c.homeMb} MB of home; a change over ${c.maxChangeMb} MB is not graded (change-too-large).`,
+      budget,
+    ],
+  };
+}
+
+function rulesSection(view: LeaderboardView): MethodologySection {
+  // the first of describeRules' lines is the counting note, said under "where each number comes from"
+  return { id: 'rules', heading: 'The replay rule and the void limit', paragraphs: describeRules(view).slice(1) };
+}
+
+const VOID_WORDS: Readonly<Record<VoidReason, string>> = {
+  'infra-error': 'bakeoff, the sandbox or the machine failed',
+  'setup-failed': "the task's setup failed",
+  'agent-error': 'the agent could not be started',
+  timeout: 'a session ran out of time (unscored by this suite\'s rule)',
+  'oracle-changed': 'the generated checks differed from those admitted',
+  'replay-drift': 'replays disagreed',
+  'upstream-error': 'the model API failed',
+  'upstream-rate-limited': 'the model API rate-limited',
+  'usage-limit': "the subscription's usage limit was reached",
+  'upstream-hang': 'the model API stopped answering',
+  'upstream-malformed': "the model API's answer could not be read",
+  'upstream-unreachable': 'the model API could not be reached',
+  'upstream-truncated': "the model API's answer was cut off",
+  'auth-error': 'the model API refused the key',
+  'harness-crash': 'the agent CLI died without saying why',
+  'harness-error': 'the agent CLI reported an error',
+  'no-final-answer': 'the agent CLI ended without an answer',
+};
+
+function voidSection(view: LeaderboardView): MethodologySection {
+  const runs = view.agents.reduce((n, a) => n + a.runs, 0);
+  const voids = view.agents.reduce((n, a) => n + a.void, 0);
+  const byReason = new Map<VoidReason, number>();
+  for (const a of view.agents) for (const [reason, n] of Object.entries(a.voidByReason) as [VoidReason, number][]) byReason.set(reason, (byReason.get(reason) ?? 0) + n);
+  const reasons = [...byReason].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).map(([reason, n]) => `${n} because ${VOID_WORDS[reason]} (${reason})`);
+  return {
+    id: 'void',
+    heading: 'What is void',
+    paragraphs: [
+      'A run is void when the instrument broke rather than the agent: the setup, the sandbox, the machine, the model API or the agent CLI failed before the agent could be judged. ' +
+        'Void runs are left out of the share and never counted as failed; the share with void counted as failed is shown beside it, and their cost still counts.',
+      voids === 0 ? `None of the ${plural(runs, 'run')} is void.` : `${voids} of ${plural(runs, 'run')} ${voids === 1 ? 'is' : 'are'} void: ${reasons.join('; ')}.`,
+    ],
+  };
+}
+
+function privateSection(suite: SiteSuite, isPrivate: boolean): MethodologySection {
+  const titled = suite.tasks.filter((t) => t.public !== null).length;
+  const shown =
+    titled === 0
+      ? 'Tasks appear only by number, kind and language.'
+      : `Tasks appear by number, kind and language; ${plural(titled, 'task has', 'tasks have')} a title (and summary) the owner chose to publish.`;
+  return {
+    id: 'private',
+    heading: 'What stays private',
+    paragraphs: isPrivate
+      ? ['This is a PRIVATE site: it names the tasks, and its run pages carry each prompt, the session as a transcript, the change, every test result and the agent and test output. Do not publish it.']
+      : [
+          `${shown} No codebase, prompt, hidden test, test name, agent change or agent output is on this site; they stay in the results folder, ` +
+            'where bakeoff verify re-checks them against the checksums recorded with each run before anything is published.',
+        ],
+  };
+}
+
+function likeWithLikeSection(suite: SiteSuite, view: LeaderboardView, runs: readonly RunRecord[], c: SiteControls): MethodologySection {
+  const checks = suite.tasks.some((t) => t.grading === 'checks');
+  const runtime = runtimeValues(runs);
+  return {
+    id: 'compare',
+    heading: 'Compare like with like',
+    paragraphs: [
+      'Two results are comparable only when they share the suite hash (every task file, prompt, hidden test, reference change and control), the controls digest' +
+        (checks ? `, the seed and level of the generated checks (here seed ${c.seed ?? c.seeds[0] ?? '–'}, level ${c.level})` : '') +
+        ', the budgets and the runtimes; bakeoff refuses to rank runs that differ in any of them.',
+      `Suite hash: ${suite.hash}. Controls digest: ${view.controlsDigest ?? '–'}.`,
+      runtime.length > 0 ? `Runtimes: ${runtime.join(', ')}.` : 'No runtime was recorded.',
+    ],
+  };
+}
+
+/** The most runs whose [startedAt, finishedAt] intervals overlap at one instant. */
+export function peakOverlap(runs: readonly RunRecord[]): number {
+  const events = runs.flatMap((r) => [
+    { t: Date.parse(r.startedAt), d: 1 },
+    { t: Date.parse(r.finishedAt), d: -1 },
+  ]);
+  events.sort((a, b) => a.t - b.t || a.d - b.d);
+  let now = 0;
+  let peak = 0;
+  for (const e of events) peak = Math.max(peak, (now += e.d));
+  return peak;
+}
+
+function runtimeValues(runs: readonly RunRecord[]): string[] {
+  const keys = new Map<string, Set<string>>();
+  for (const r of runs) for (const [k, v] of Object.entries(r.runtime)) (keys.get(k) ?? keys.set(k, new Set()).get(k)!).add(v);
+  return [...keys].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([k, v]) => `${k} ${[...v].sort().join(' / ')}`);
+}
+
+function countBy<T>(items: readonly T[], key: (item: T) => string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
+  return new Map([...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)));
+}
+
+/** `JavaScript (2), Python (1) and Rust (1)`, or with `countFirst` `3 written for the suite and 1 …`. */
+function listCounts(counts: ReadonlyMap<string, number>, countFirst = false): string {
+  const parts = [...counts].map(([k, n]) => (countFirst ? `${n} ${k}` : `${k} (${n})`));
+  if (parts.length <= 1) return parts[0] ?? 'none';
+  return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
+}
+
+
+function seconds(s: number): string {
+  if (s < 120) return `${s} s`;
+  if (s % 3600 === 0) return `${s / 3600} h`;
+  if (s % 60 === 0) return `${s / 60} min`;
+  return `${s} s`;
+}
+

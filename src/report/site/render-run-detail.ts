@@ -1,0 +1,91 @@
+import type { RunRecord } from '../../types.js';
+import { formatDuration, formatTokens } from '../render/format-cells.js';
+import { escapeHtml } from './escape-html.js';
+import { renderChecks } from './render-checks.js';
+import { renderDiff } from './render-diff.js';
+import { clip, clipped, renderTranscript, TEXT_LIMITS } from './render-transcript.js';
+import { RUN_PAGE_CSS } from './run-page-css.js';
+import type { PrivateOrderDetail, SiteSession } from './site-input.js';
+
+/** Diff lines one run page draws at most, over all its orders. */
+export const DIFF_LINES_PER_PAGE = 2000;
+
+/** Model requests listed per session at most. */
+const MAX_REQUEST_ROWS = 200;
+
+/**
+ * What a private site's run page adds: the outcome's detail, per order the time and model
+ * requests, and per order the prompt, the session as a transcript (or, for a built-in agent, its output),
+ * the change as a diff (all diffs of the page share {@link DIFF_LINES_PER_PAGE}), the test
+ * results and the raw logs. Pure.
+ */
+export function renderRunDetail(run: RunRecord, detail: readonly PrivateOrderDetail[]): string {
+  const o = run.outcome;
+  const outcomeDetail = o.kind !== 'solved' && o.detail ? `<h2>Outcome detail</h2><pre>${escapeHtml(o.detail)}</pre>` : '';
+  let diffBudget = DIFF_LINES_PER_PAGE;
+  const orders = detail.map((d) => {
+    const where = (file: string): string => `runs/${run.id}/order-${d.order}/${file} in the results folder`;
+    const diff = d.patch === null ? { html: '<p>(no change.patch stored: the change was refused or never captured)</p>', lines: 0 } : renderDiff(d.patch, { maxLines: Math.max(diffBudget, 0), whole: where('change.patch') });
+    diffBudget -= diff.lines;
+    return [
+      `<h2 id="order-${d.order}">Order ${d.order}</h2>`,
+      `<h3>Prompt</h3>${d.prompt === null ? '<p>(not stored)</p>' : `<pre class="prompt">${clipped(d.prompt, TEXT_LIMITS, where('prompt.md'))}</pre>`}`,
+      `<h3>Session</h3>${renderSession(run, d, where('stream.jsonl'))}`,
+      `<h3>Change after this order</h3>${diff.html}`,
+      `<h3>Tests</h3>${renderChecks(d.checks)}`,
+      ...(d.session && d.session.requests.length > 0 ? [details(`model requests (${d.session.requests.length})`, renderRequests(d.session))] : []),
+      details('test output (grade/test-output.log or grade/checks.json)', block(d.testOutput, where('grade/'))),
+      ...(run.agent.harness === 'builtin' ? [] : [details('agent output (agent.log: the CLI\'s stderr)', block(d.agentLog, where('agent.log')))]),
+    ].join('\n');
+  });
+  return [`<style>${RUN_PAGE_CSS}</style>`, outcomeDetail, renderTimings(run, detail), ...orders].join('\n');
+}
+
+/** The transcript, or what stands for it: a built-in agent's output, or why there is none. */
+function renderSession(run: RunRecord, d: PrivateOrderDetail, whole: string): string {
+  if (run.agent.harness === 'builtin') {
+    const note = `<p>${escapeHtml(run.agent.id)} is a built-in agent: it prints no session stream, so there is no transcript. Its output (agent.log):</p>`;
+    return `${note}${block(d.agentLog, whole.replace(/stream\.jsonl/, 'agent.log'))}`;
+  }
+  if (d.transcript === null) return `<p>No session stream was recorded for this order${d.session === null ? ' (no session ran)' : ''}.</p>`;
+  return renderTranscript({ entries: d.transcript, whole });
+}
+
+/** Per order: agent time, exit, model requests and tokens; grading time is known per run only. */
+function renderTimings(run: RunRecord, detail: readonly PrivateOrderDetail[]): string {
+  const rows = detail.map((d) => {
+    const s = d.session;
+    if (s === null) return `<tr><td class="num">${d.order}</td><td colspan="5">no session (the run ended before this order)</td></tr>`;
+    const failed = s.requests.filter((r) => r.failure !== null || (r.status !== null && r.status >= 400)).length;
+    const exit = s.timedOut ? 'timed out' : s.exitCode === null ? '–' : String(s.exitCode);
+    return `<tr><td class="num">${d.order}</td><td class="num">${escapeHtml(formatDuration(s.durationMs / 1000))}</td><td>${escapeHtml(exit)}${s.error ? ` — ${escapeHtml(s.error)}` : ''}</td>`
+      + `<td class="num">${s.requests.length}${failed ? ` (${failed} failed)` : ''}</td><td class="num">${escapeHtml(formatTokens(s.tokensIn))} / ${escapeHtml(formatTokens(s.tokensOut))}</td></tr>`;
+  });
+  const head = '<tr><th class="num">order</th><th class="num">agent time</th><th>exit</th><th class="num">model requests</th><th class="num">tokens in / out</th></tr>';
+  return [
+    '<h2>Time and requests per order</h2>',
+    `<p class="context">Started ${escapeHtml(run.startedAt)}, finished ${escapeHtml(run.finishedAt)}; agent time ${escapeHtml(formatDuration(run.agentSec))}, grading time ${escapeHtml(formatDuration(run.gradeSec))} over all orders (grading time is recorded per run, not per order).</p>`,
+    `<table class="orders"><thead>${head}</thead><tbody>${rows.join('')}</tbody></table>`,
+  ].join('');
+}
+
+function renderRequests(session: SiteSession): string {
+  const rows = session.requests.slice(0, MAX_REQUEST_ROWS).map((r) => {
+    const status = r.failure ?? (r.status === null ? 'no answer' : String(r.status));
+    return `<tr><td class="num">${r.seq}</td><td>${escapeHtml(r.model ?? '–')}</td><td>${escapeHtml(status)}</td><td class="num">${Math.round(r.latencyMs)} ms</td><td class="num">${escapeHtml(formatTokens(r.input))} / ${escapeHtml(formatTokens(r.output))}</td></tr>`;
+  });
+  const more = session.requests.length > MAX_REQUEST_ROWS ? `<p class="context">${session.requests.length - MAX_REQUEST_ROWS} more requests not listed.</p>` : '';
+  return `<table class="requests"><thead><tr><th class="num">#</th><th>model</th><th>status</th><th class="num">latency</th><th class="num">tokens in / out</th></tr></thead><tbody>${rows.join('')}</tbody></table>${more}`;
+}
+
+function details(summary: string, body: string): string {
+  return `<details><summary>${escapeHtml(summary)}</summary>${body}</details>`;
+}
+
+/** A stored log, escaped and cut (400 lines, 40 000 characters) with a note. */
+function block(text: string | null, whole: string): string {
+  if (text === null) return '<p>(not stored)</p>';
+  const { shown, cutLines, cutChars } = clip(text, { lines: 400, chars: 40000 });
+  const cut = cutChars === 0 ? '' : `<p class="tr-cut">… cut: ${cutLines > 0 ? `${cutLines} more lines, ` : ''}${cutChars} more characters not shown (the whole text is ${escapeHtml(whole)}).</p>`;
+  return `<pre>${escapeHtml(shown)}</pre>${cut}`;
+}
