@@ -5,9 +5,11 @@ import { AGENT_SPECS, oneTaskSuite, readStore, requireHarnesses } from './agent-
 interface JsonRun { id: string; agent: string; outcome: string; voidReason: string | null; failReason: string | null; outcomeDetail: string | null; agentSec: number }
 
 // Most harnesses retry a failing API until the wall clock ends their session, so each case lasts
-// about this long; 12 s leaves every harness room for its first requests and the 4 s idle timeout
-// (25 s cost CI 50 s for nothing).
-const WALL_CLOCK_SEC = 12;
+// about this long. A hang is only the API's failure once one request has waited the 4 s idle
+// timeout before the wall clock: with 12 s, opencode on a loaded 2-core machine (five CLIs
+// starting at once) sent its first request too late, and the run was rightly a plain
+// session-timeout. 24 s leaves a slow start 20 s.
+const WALL_CLOCK_SEC = 24;
 
 /*
  * The model API failing is the instrument breaking: every such run is void with the reason the
