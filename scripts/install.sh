@@ -13,6 +13,8 @@ command -v git >/dev/null || missing+=(git)
 command -v strace >/dev/null || missing+=(strace)
 # Chromium (Debian's package, /usr/bin/chromium) runs the end-to-end tests of `bakeoff publish`'s site.
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+# Redis (Debian's redis-server) carries `bakeoff run --queue` and `bakeoff worker` (BullMQ); the tests start their own.
+command -v redis-server >/dev/null || missing+=(redis-server)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} with apt-get" >&2
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"

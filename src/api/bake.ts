@@ -4,12 +4,13 @@ import { openModelUpstream, resolveAgents, type Agent } from '../agents/index.js
 import { UserError } from '../errors.js';
 import type { PriceBook } from '../meter/index.js';
 import { summarize, type LeaderboardView } from '../report/index.js';
+import { coordinate, parseQueueUrl, type FleetSummary, type QueueAddress, type RunJob } from '../queue/index.js';
 import { runBake, runtimeVersions, type BakeEvent, type BakeSummary } from '../run/index.js';
 import { requireTools, type Isolation } from '../sandbox/index.js';
 import { openStore, type ResultsLock, type Store } from '../store/index.js';
 import { loadSuite, readLock, type Suite, type SuiteLock } from '../suite/index.js';
 import { BAKEOFF_VERSION } from '../version.js';
-import { notifyVia, type NoteEvent } from './events.js';
+import { notifyVia, type NoteEvent, type Notify } from './events.js';
 import { isolationFor } from './isolation-for.js';
 import { lockResultsFor } from './lock-results-for.js';
 import { refuseOtherSuite } from './one-suite-per-folder.js';
@@ -44,6 +45,11 @@ export interface BakeRequest extends Place {
   readonly wait?: boolean;
   /** Development only: agents and tests run without the sandbox. */
   readonly unsafeNoSandbox?: boolean;
+  /**
+   * Run on a fleet: `redis://HOST:PORT[/DB]`. The runs are done by `bakeoff worker`s on that
+   * queue; this process plans them, stores each one handed back, and is the results folder's only writer.
+   */
+  readonly queue?: string;
   readonly onEvent?: (event: BakeApiEvent) => void;
 }
 
@@ -58,6 +64,8 @@ export interface BakeOutcome {
   readonly view: LeaderboardView;
   /** Runs void because the instrument broke (each also sent as an `error` event). */
   readonly infraErrors: number;
+  /** On a fleet (`queue`): runs redone after a worker was lost, attempts abandoned, the coordinator's overheads. */
+  readonly fleet?: Omit<FleetSummary, keyof BakeSummary>;
 }
 
 /**
@@ -79,16 +87,31 @@ export interface OpenBake {
   close(): Promise<void>;
 }
 
-/** Opens a bake: loads and checks everything a run needs before the first run starts. */
-export async function openBake(request: BakeRequest): Promise<OpenBake> {
+/** What a run needs besides a results folder: the suite and its lock, the agents, the sandbox. */
+export interface RunParts {
+  readonly suite: Suite;
+  readonly lock: SuiteLock;
+  readonly agents: readonly Agent[];
+  readonly isolation: Isolation;
+  /** Versions and sources every run records (bakeoff, node, toolchains, upstream, prices). */
+  readonly runtime: Readonly<Record<string, string>>;
+  readonly cacheDir: string;
+  /** Closes the model upstream. */
+  close(): Promise<void>;
+}
+
+/**
+ * Loads and checks what runs need before the first one starts: the suite, its lock, the agents
+ * (and their model upstream), the sandbox. A bake opens these once; a queue worker once per
+ * suite and agent it is sent. `forbidden` are folders agents must never be given.
+ */
+export async function openRunParts(request: Omit<BakeRequest, 'out' | 'wait' | 'onEvent' | 'queue'>, notify: Notify, forbidden: (suite: Suite) => readonly string[]): Promise<RunParts> {
   if (request.agents.length === 0 && !request.agentsFile) throw new UserError('--agent: expected at least one agent spec (or --agents <file>), received none');
-  const notify = notifyVia(request.onEvent);
   const cwd = cwdOf(request);
   const cacheDir = cacheDirOf(request);
   const suite = await loadSuite(path.resolve(cwd, request.suite));
   const lock = await readLock(suite);
-  const out = path.resolve(cwd, request.out ?? path.join('results', suite.id));
-  const forbiddenRoots = [suite.dir, out, cacheDir, path.join(os.tmpdir(), 'bakeoff-scratch')];
+  const forbiddenRoots = [suite.dir, cacheDir, path.join(os.tmpdir(), 'bakeoff-scratch'), ...forbidden(suite)];
   // The price catalog is large: loaded only when a model agent is asked for (it opens the upstream first).
   let prices: PriceBook | undefined;
   const { agents, upstream } = await resolveAgents(request.agents, {
@@ -108,22 +131,37 @@ export async function openBake(request: BakeRequest): Promise<OpenBake> {
     env: envOf(request),
     ...(request.auth ? { auth: request.auth } : {}),
   });
-  const undo: (() => Promise<void> | void)[] = [async () => upstream?.close()];
+  const close = async (): Promise<void> => upstream?.close();
+  try {
+    await requireTools(request.traceNetwork ? ['bwrap', 'git', 'strace'] : ['bwrap', 'git']);
+    const isolation = await isolationFor(suite.controls, request.unsafeNoSandbox === true, notify);
+    const modelRuntime: Record<string, string> = upstream && prices ? { upstream: upstream.name, prices: prices.source } : {};
+    const runtime = { ...(await runtimeVersions(BAKEOFF_VERSION)), ...modelRuntime };
+    return { suite, lock, agents, isolation, runtime, cacheDir, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Opens a bake: loads and checks everything a run needs before the first run starts. */
+export async function openBake(request: BakeRequest): Promise<OpenBake> {
+  const notify = notifyVia(request.onEvent);
+  const cwd = cwdOf(request);
+  const outOf = (suite: Suite) => path.resolve(cwd, request.out ?? path.join('results', suite.id));
+  const parts = await openRunParts(request, notify, (suite) => [outOf(suite)]);
+  const undo: (() => Promise<void> | void)[] = [() => parts.close()];
   const unwind = async (): Promise<void> => {
     for (const step of undo.reverse()) await step();
   };
   try {
     // One bakeoff per results folder, from before the store is opened (which clears runs/.tmp-*) to the end.
-    const resultsLock = await lockResultsFor(out, { command: 'run', create: true, wait: request.wait === true, notes: notify });
+    const resultsLock = await lockResultsFor(outOf(parts.suite), { command: 'run', create: true, wait: request.wait === true, notes: notify });
     undo.push(() => resultsLock.release());
-    await requireTools(request.traceNetwork ? ['bwrap', 'git', 'strace'] : ['bwrap', 'git']);
-    const isolation = await isolationFor(suite.controls, request.unsafeNoSandbox === true, notify);
-    const store = openStore(out, { create: true });
+    const store = openStore(outOf(parts.suite), { create: true });
     undo.push(() => store.close());
-    refuseOtherSuite(store, suite, cwd);
-    const modelRuntime: Record<string, string> = upstream && prices ? { upstream: upstream.name, prices: prices.source } : {};
-    const runtime = { ...(await runtimeVersions(BAKEOFF_VERSION)), ...modelRuntime };
-    return { suite, lock, agents, isolation, store, resultsLock, runtime, cacheDir, close: unwind };
+    refuseOtherSuite(store, parts.suite, cwd);
+    return { ...parts, store, resultsLock, close: unwind };
   } catch (error) {
     await unwind();
     throw error;
@@ -136,22 +174,14 @@ export async function openBake(request: BakeRequest): Promise<OpenBake> {
  */
 export async function bake(request: BakeRequest): Promise<BakeOutcome> {
   const notify = notifyVia(request.onEvent);
+  const address = request.queue === undefined ? undefined : fleetAddress(request);
   const open = await openBake(request);
   try {
+    if (address && open.suite.controls.agentBudget?.scope === 'replay') {
+      throw new UserError(`${open.suite.id}: controls.agentBudget.scope is "replay" (one agent's time shared over all its runs of a replay), which a fleet cannot hold across machines: run it locally, or use scope "run"`);
+    }
     let infraErrors = 0;
-    const summary = await runBake({
-      suite: open.suite,
-      lock: open.lock,
-      agents: open.agents,
-      ...(request.runs ? { runsPerTask: request.runs } : {}),
-      concurrency: request.concurrency ?? 2,
-      ...(request.patchMissing ? { patchMissing: request.patchMissing } : {}),
-      store: open.store,
-      resultsLock: open.resultsLock,
-      isolation: open.isolation,
-      cacheDir: open.cacheDir,
-      runtime: open.runtime,
-      onEvent: (event) => {
+    const onEvent = (event: BakeEvent): void => {
         if (event.type === 'plan') for (const r of event.rejected) notify.note(`skipping ${r.task}: rejected by validate (${r.reason})`);
         if (event.type === 'prepare' && !event.ok) notify.error(`setup failed for ${event.task}: its runs are void (${event.reason ?? 'no reason given'})`);
         if (event.type === 'prepare' && event.ok && !event.cached) notify.note(`set up ${event.task}`);
@@ -160,14 +190,53 @@ export async function bake(request: BakeRequest): Promise<BakeOutcome> {
           infraErrors++;
           notify.error(`run ${event.record.id} (${event.record.task}, ${event.record.agent.id}) is void: ${event.error.message}`);
         }
-      },
-    });
+    };
+    const common = {
+      suite: open.suite,
+      lock: open.lock,
+      agents: open.agents,
+      ...(request.runs ? { runsPerTask: request.runs } : {}),
+      ...(request.patchMissing ? { patchMissing: request.patchMissing } : {}),
+      store: open.store,
+      runtime: open.runtime,
+      onEvent,
+    };
+    let fleet: BakeOutcome['fleet'];
+    let summary: BakeSummary;
+    if (address) {
+      const { planned, alreadyDone, ran, rejected, ...rest } = await coordinate({ ...common, address, agentSpecs: request.agents, agentOptions: agentOptionsOf(request), notes: notify });
+      summary = { planned, alreadyDone, ran, rejected };
+      fleet = rest;
+    } else {
+      summary = await runBake({ ...common, concurrency: request.concurrency ?? 2, resultsLock: open.resultsLock, isolation: open.isolation, cacheDir: open.cacheDir });
+    }
     const { suite, lock } = open;
     const runs = open.store.listRuns().filter((r) => r.suiteHash === suite.hash);
     const admitted = suite.tasks.filter((t) => lock.tasks[t.id]?.admitted === true).map((t) => t.id);
     const view = summarize(runs, { standardRunsPerTask: suite.controls.runsPerTask, controls: suite.controls, tasks: admitted });
-    return { results: open.store.dir, suite: { id: suite.id, hash: suite.hash }, summary, view, infraErrors };
+    return { results: open.store.dir, suite: { id: suite.id, hash: suite.hash }, summary, view, infraErrors, ...(fleet ? { fleet } : {}) };
   } finally {
     await open.close();
   }
+}
+
+/** `queue`: checked before anything is opened; what a fleet cannot run the way a local bake does is refused. */
+function fleetAddress(request: BakeRequest): QueueAddress {
+  const address = parseQueueUrl(request.queue!);
+  if (request.agentsFile) throw new UserError('--agents with --queue: a fleet resolves each agent from its spec on every worker; give the agents as --agent specs');
+  if (request.unsafeNoSandbox) throw new UserError('--unsafe-no-sandbox with --queue: a fleet always runs in the sandbox (workers check theirs when they start)');
+  return address;
+}
+
+/** What a worker resolves an agent spec with: the coordinator's paths, made absolute. */
+function agentOptionsOf(request: BakeRequest): RunJob['agentOptions'] {
+  const cwd = cwdOf(request);
+  return {
+    cwd,
+    ...(request.upstream ? { upstream: request.upstream } : {}),
+    ...(request.auth ? { auth: request.auth } : {}),
+    ...(request.prices ? { prices: path.resolve(cwd, request.prices) } : {}),
+    ...(request.upstreamIdleTimeoutSec ? { upstreamIdleTimeoutSec: request.upstreamIdleTimeoutSec } : {}),
+    ...(request.traceNetwork ? { traceNetwork: true } : {}),
+  };
 }

@@ -17,9 +17,21 @@ export interface ReportRequest extends Place {
 
 /** The leaderboard of a results folder, or the paired comparison of two of its agents, as data (render with `report/`'s renderers). */
 export type ReportOutcome =
-  | { readonly kind: 'leaderboard'; readonly view: LeaderboardView; readonly runs: readonly RunRecord[] }
+  | { readonly kind: 'leaderboard'; readonly view: LeaderboardView; readonly runs: readonly RunRecord[]; readonly fleet?: FleetTally }
   /** `view` and `runs` are the two agents' only. */
   | { readonly kind: 'comparison'; readonly comparison: PairedComparison; readonly view: LeaderboardView; readonly runs: readonly RunRecord[] };
+
+/** A bake run on a fleet (`run --queue`): the runs redone after a worker was lost, and the attempts that were lost. */
+export interface FleetTally {
+  /** Runs recorded from a later attempt after an earlier one's worker was lost. */
+  readonly reExecuted: number;
+  /** Attempts never recorded as runs (their worker was lost); they may have cost money. */
+  readonly abandonedAttempts: number;
+  /** Their metered cost where known (USD); null when none is known. */
+  readonly abandonedCostUsd: number | null;
+  /** Which workers made the recorded runs. */
+  readonly workers: readonly string[];
+}
 
 /**
  * `bakeoff report`: reads a results folder (no lock: SQLite shows whole runs only; a bake still
@@ -42,7 +54,8 @@ export function report(request: ReportRequest): ReportOutcome {
       const what = view.mixed.map((m) => `${m.field} (${m.values.join(' vs ')})`).join('; ');
       throw new UserError(`${shown}: refusing to rank runs that differ in ${what}; report each suite or control set from its own results folder`);
     }
-    return { kind: 'leaderboard', view, runs };
+    const fleet = fleetTally(store);
+    return { kind: 'leaderboard', view, runs, ...(fleet ? { fleet } : {}) };
   } finally {
     store.close();
   }
@@ -67,4 +80,25 @@ function comparison(shown: string, store: Store, runs: readonly RunRecord[], [a,
 
 function standardRuns(controls: unknown): number {
   return (controls as { runsPerTask?: number } | undefined)?.runsPerTask ?? 2;
+}
+
+function fleetTally(store: Store): FleetTally | undefined {
+  const attempts = store.attempts();
+  if (attempts.length === 0) return undefined;
+  const abandoned = attempts.filter((a) => a.state === 'abandoned');
+  const recorded = attempts.filter((a) => a.state === 'recorded');
+  const lostRuns = new Set(abandoned.map((a) => a.runId));
+  const costs = abandoned.flatMap((a) => (a.costUsd === null ? [] : [a.costUsd]));
+  return {
+    reExecuted: recorded.filter((a) => lostRuns.has(a.runId)).length,
+    abandonedAttempts: abandoned.length,
+    abandonedCostUsd: costs.length > 0 ? costs.reduce((x, y) => x + y, 0) : null,
+    workers: [...new Set(recorded.map((a) => a.worker))].sort(),
+  };
+}
+
+/** The fleet's line under a leaderboard: what worker loss cost the bake. */
+export function fleetLine(fleet: FleetTally): string {
+  const cost = fleet.abandonedCostUsd === null ? 'cost unknown' : `$${fleet.abandonedCostUsd.toFixed(4)} metered`;
+  return `fleet: ${fleet.workers.length} worker(s); ${fleet.reExecuted} run(s) re-executed after worker loss; ${fleet.abandonedAttempts} abandoned attempt(s) (never recorded as runs; ${cost})`;
 }

@@ -10,7 +10,7 @@ import { EXIT, OUTPUT_FORMATS, parseIndex, parsePort, parsePositiveInt, type Cli
 const defaultIo = (): CliIo => ({ stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env, handleSignals: true });
 
 /** The commands that run sandboxes: a signal stops them cleanly (model-server handles its own). */
-const SANDBOX_COMMANDS = new Set(['run', 'validate', 'verify', 'publish', 'task', 'import']);
+const SANDBOX_COMMANDS = new Set(['run', 'validate', 'verify', 'publish', 'task', 'import', 'worker']);
 
 /**
  * Parses argv, runs one command, and maps every error to an exit code. The only catch. Each
@@ -56,8 +56,31 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--unsafe-no-sandbox', 'development only: run agents and tests without the sandbox (recorded in every run)', false)
     .option('--wide', 'print every column of the leaderboard at full width, even when it is wider than the terminal', false)
     .option('--no-color', 'no ANSI styling (also when $NO_COLOR is set)')
+    .option('--queue <url>', 'run on a fleet: enqueue the runs on this Redis (redis://HOST:PORT[/DB]) for `bakeoff worker`s, store each one they hand back')
     .action(async (suite: string, flags) => {
       code = await (await import('./commands/run.js')).runCommand(suite, flags, io);
+    });
+
+  program
+    .command('worker')
+    .description('run a fleet\'s runs on this machine: take run jobs from the queue until stopped (each run exactly as `run` would run it)')
+    .requiredOption('--queue <url>', 'the fleet\'s Redis: redis://HOST:PORT[/DB]')
+    .option('--concurrency <n>', 'runs at once on this machine', parsePositiveInt, 2)
+    .option('--name <name>', 'this worker\'s name in `queue status` and in the attempts it makes (default: host-pid)')
+    .option('--lease-sec <n>', 'a run\'s lease: a lost worker\'s runs go back to the queue after one to two leases', parsePositiveInt, 30)
+    .option('--json', 'one JSON event per line on stdout instead of lines on stderr', false)
+    .action(async (flags) => {
+      code = await (await import('./commands/fleet.js')).workerCommand(flags, io);
+    });
+
+  program
+    .command('queue <action>')
+    .description('the fleet\'s queue: `status` (runs waiting, running, workers), `drain` (take out the runs nobody started; stop the coordinator first), `clear` (empty it; results folders untouched)')
+    .requiredOption('--queue <url>', 'the fleet\'s Redis: redis://HOST:PORT[/DB]')
+    .option('--json', 'machine-readable output', false)
+    .action(async (action: string, flags) => {
+      if (!['status', 'drain', 'clear'].includes(action)) throw new UserError(`queue: expected status, drain or clear, received ${JSON.stringify(action)}`);
+      code = await (await import('./commands/fleet.js')).queueCommand(action, flags, io);
     });
 
   program

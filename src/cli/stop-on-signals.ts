@@ -20,7 +20,12 @@ export function stopOnSignals(stderr: NodeJS.WritableStream, argv: readonly stri
     stderr.write(`bakeoff: ${signal}: stopping — killing the sandboxes, unmounting, removing temp folders (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to quit at once)\n`);
     void stopEverything().finally(() => {
       const command = ['bakeoff', ...argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : quoteShellArg(a)))].join(' ');
-      const resume = argv[0] === 'run' ? 'every run that finished is stored; to resume, run the same command again' : 'run the same command again to start over';
+      const resume =
+        argv[0] === 'run'
+          ? 'every run that finished is stored; to resume, run the same command again'
+          : argv[0] === 'worker'
+            ? 'the runs it had started go back to the queue for another worker after their lease; to start it again'
+            : 'run the same command again to start over';
       stderr.write(`bakeoff: stopped: ${resume}:\n  ${command}\n`);
       finishStop();
       process.exit(SIGNAL_EXIT[signal]);

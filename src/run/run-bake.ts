@@ -4,7 +4,7 @@ import { DISK_FULL_CODES, errorCode } from '../errors.js';
 import type { Agent } from '../agents/index.js';
 import { planRuns, type RunSpec } from '../plan/index.js';
 import { type Isolation, disposeScratch, freshScratchRoot, type SetupProgress } from '../sandbox/index.js';
-import type { Store, ResultsLock } from '../store/index.js';
+import type { CheckRow, ResultsLock, SessionRow, Store } from '../store/index.js';
 import type { SuiteLock, Order, Suite, Task } from '../suite/index.js';
 import { createBudget, type Budget } from './budget.js';
 import { generateChecks, type GeneratedSet } from './generate-checks.js';
@@ -13,7 +13,7 @@ import { baseEnv } from './base-env.js';
 import { runPool } from './pool.js';
 import { prepareTask } from './prepare-task.js';
 import { probeWorkspaceMode } from './probe-workspace-mode.js';
-import { runTask, type RunStage, type TaskRunResult } from './run-task.js';
+import { runTask, type RunStage } from './run-task.js';
 import { buildRunRecord } from './run-record.js';
 
 export interface BakeOptions {
@@ -61,83 +61,185 @@ export async function runBake(options: BakeOptions): Promise<BakeSummary> {
     throw new Error(`runBake: the lock of ${store.dir} is not held (take it with lockResults before opening the store)`);
   }
   const emit = options.onEvent ?? (() => {});
-  const admitted = suite.tasks.filter((t) => lock.tasks[t.id]?.admitted === true);
-  const rejected = suite.tasks
+  const { specs, pending } = beginBake(options, emit);
+
+  // One scratch root per results folder: what a killed bake left behind is cleared here — only
+  // ever by the holder of the folder's lock, so never under a live bake's feet.
+  const runner = await openRunner({ ...options, scratchLabel: `bake ${store.dir}`, storageDir: store.dir });
+  try {
+    await runner.prepare([...new Set(pending.map((s) => s.task))], emit);
+    await runPool(pending, options.concurrency, async (spec) => {
+      emit({ type: 'run-start', runId: spec.id, task: spec.task, agent: options.agents[spec.agentIndex]!.info.id, replay: spec.replay });
+      const artifactsDir = store.artifactsTempDir(spec.id);
+      const result = await runner.run(spec, artifactsDir, (stage) => emit({ type: 'run-stage', runId: spec.id, ...stage }));
+      // saved once, outside the run: a save that fails part-way is never retried over a moved folder
+      store.saveRun(result.record, result.sessions, result.checks, artifactsDir);
+      emit({ type: 'run-end', record: result.record, ...(result.error ? { error: result.error } : {}) });
+    });
+  } finally {
+    await runner.close();
+  }
+  return { planned: specs.length, alreadyDone: specs.length - pending.length, ran: pending.length, rejected: rejectedTasks(suite, lock) };
+}
+
+/**
+ * The start of a bake of a results folder, local or on a fleet: plans the runs, leaves out those
+ * the store has (so the same bake resumes), says so (`plan`), and records the bake's suite and
+ * controls in the store (`bakeoff verify` re-grades from there).
+ */
+export function beginBake(
+  options: Pick<BakeOptions, 'suite' | 'lock' | 'agents' | 'runsPerTask' | 'patchMissing' | 'store'>,
+  emit: (event: BakeEvent) => void,
+): { specs: RunSpec[]; pending: RunSpec[] } {
+  const { suite, lock, store } = options;
+  const specs = planBake(options);
+  const done = store.finishedRunIds();
+  const pending = specs.filter((s) => !done.has(s.id));
+  emit({ type: 'plan', total: specs.length, alreadyDone: specs.length - pending.length, rejected: rejectedTasks(suite, lock) });
+  store.saveControls(suite.controlsDigest, suite.controls);
+  const admitted = suite.tasks.filter((t) => lock.tasks[t.id]?.admitted === true).map((t) => t.id);
+  store.saveBake({ suiteId: suite.id, suiteHash: suite.hash, suiteDir: path.resolve(suite.dir), controlsDigest: suite.controlsDigest, tasks: admitted });
+  return { specs, pending };
+}
+
+/** The suite's tasks the lock does not admit, each with why. */
+export function rejectedTasks(suite: Suite, lock: SuiteLock): { task: string; reason: string }[] {
+  return suite.tasks
     .filter((t) => lock.tasks[t.id]?.admitted !== true)
     .map((t) => {
       const entry = lock.tasks[t.id];
       return { task: t.id, reason: entry && !entry.admitted ? entry.reason : 'not in the lock file' };
     });
-  const { seed, level } = runSeedAndLevel(suite);
+}
+
+/**
+ * The void record of a run a fleet's coordinator got no result for from any worker (its job
+ * failed, or what came back was damaged): the reason in `detail`, the coordinator's runtime.
+ */
+export function lostRunRecord(
+  options: Pick<RunnerOptions, 'suite' | 'agents' | 'runtime'>,
+  spec: RunSpec,
+  detail: string,
+): RunRecord {
+  const { seed, level } = runSeedAndLevel(options.suite);
+  const agent = options.agents[spec.agentIndex]!;
+  return buildRunRecord(
+    { id: spec.id, suite: options.suite, task: spec.task, agent: agent.info, effortCatalog: agent.effortCatalog ?? null, replay: spec.replay, seed, level, runtime: options.runtime, startedAt: new Date().toISOString() },
+    { kind: 'void', reason: 'infra-error', detail: detail.slice(0, 2000) },
+  );
+}
+
+/** Every run a bake of these agents plans (before leaving out what the store has). */
+export function planBake(options: Pick<BakeOptions, 'suite' | 'lock' | 'agents' | 'runsPerTask' | 'patchMissing'>): RunSpec[] {
+  const { suite, lock } = options;
   // an agent with work for some tasks only (a predictions file) runs on those, unless told otherwise
   const covers = (spec: RunSpec): boolean => options.patchMissing === 'empty' || (options.agents[spec.agentIndex]!.tasks?.has(spec.task) ?? true);
-  const specs = planRuns({
+  const admitted = suite.tasks.filter((t) => lock.tasks[t.id]?.admitted === true);
+  return planRuns({
     suiteHash: suite.hash,
     tasks: admitted.map((t) => t.id),
     agents: options.agents.map((a) => a.digest),
     runsPerTask: options.runsPerTask ?? suite.controls.runsPerTask,
-    seed,
+    seed: runSeedAndLevel(suite).seed,
   }).filter(covers);
-  const done = store.finishedRunIds();
-  const pending = specs.filter((s) => !done.has(s.id));
-  emit({ type: 'plan', total: specs.length, alreadyDone: specs.length - pending.length, rejected });
-  store.saveControls(suite.controlsDigest, suite.controls);
-  // `bakeoff verify` re-grades from this folder.
-  store.saveBake({ suiteId: suite.id, suiteHash: suite.hash, suiteDir: path.resolve(suite.dir), controlsDigest: suite.controlsDigest, tasks: admitted.map((t) => t.id) });
+}
 
-  // One scratch root per results folder: what a killed bake left behind is cleared here — only
-  // ever by the holder of the folder's lock, so never under a live bake's feet.
-  const scratch = await freshScratchRoot(`bake ${store.dir}`);
+export interface RunnerOptions {
+  readonly suite: Suite;
+  readonly lock: SuiteLock;
+  readonly agents: readonly Agent[];
+  readonly isolation: Isolation;
+  readonly cacheDir: string;
+  readonly runtime: Readonly<Record<string, string>>;
+  /** Names the scratch root (what owns it). */
+  readonly scratchLabel: string;
+  /** Where artifacts are written: a full disk there stops the bake instead of voiding the run. */
+  readonly storageDir: string;
+}
+
+/** One run's result, before it is stored. */
+export interface RunResult {
+  readonly record: RunRecord;
+  readonly sessions: readonly SessionRow[];
+  readonly checks: readonly CheckRow[];
+  /** Set when the run is void because the instrument broke. */
+  readonly error?: Error;
+}
+
+/**
+ * What runs a bake's runs, one at a time or many at once: the local bake and a queue worker
+ * both run every run through it, so a run on a fleet is the very code path of a local run.
+ */
+export interface Runner {
+  /** Sets up the tasks' prepared repos (cached), each at most once per runner. */
+  prepare(tasks: readonly string[], emit?: (event: BakeEvent) => void): Promise<void>;
+  /** Runs one planned run, its artifacts into `artifactsDir`. */
+  run(spec: RunSpec, artifactsDir: string, onStage?: (stage: RunStage) => void): Promise<RunResult>;
+  /** A void record for a run that could not start here (the reason in `detail`). */
+  voidRecord(spec: RunSpec, detail: string): RunRecord;
+  close(): Promise<void>;
+}
+
+export async function openRunner(options: RunnerOptions): Promise<Runner> {
+  const { suite } = options;
+  const { seed, level } = runSeedAndLevel(suite);
+  const scratch = await freshScratchRoot(options.scratchLabel);
   const workspaceMode = await probeWorkspaceMode(scratch, options.isolation);
   const env = baseEnv();
-  const prepared = new Map<string, { repo: string } | { error: string }>();
-  for (const task of admitted.filter((t) => pending.some((s) => s.task === t.id))) {
-    const result = await prepareTask({
+  const prepared = new Map<string, Promise<{ repo: string } | { error: string }>>();
+  const byId = new Map(suite.tasks.map((t) => [t.id, t]));
+  const shared: Shared = { env, scratch, seed, level, workspaceMode, budgets: new Map<string, Budget>(), checks: new Map<string, Promise<GeneratedSet>>() };
+  const prepareOne = (taskId: string, emit: (event: BakeEvent) => void): Promise<{ repo: string } | { error: string }> => {
+    const known = prepared.get(taskId);
+    if (known) return known;
+    const task = byId.get(taskId)!;
+    const made = prepareTask({
       task,
       controls: suite.controls,
       isolation: options.isolation,
       env,
       cacheDir: options.cacheDir,
       onProgress: (progress) => emit({ type: 'setup-progress', task: task.id, progress }),
+    }).then((result) => {
+      emit({ type: 'prepare', task: task.id, cached: result.ok && result.cached, ok: result.ok, ...(result.ok ? {} : { reason: result.reason }) });
+      return result.ok ? { repo: result.repo } : { error: result.reason };
     });
-    prepared.set(task.id, result.ok ? { repo: result.repo } : { error: result.reason });
-    emit({ type: 'prepare', task: task.id, cached: result.ok && result.cached, ok: result.ok, ...(result.ok ? {} : { reason: result.reason }) });
-  }
-
-  const byId = new Map(admitted.map((t) => [t.id, t]));
-  const shared = { env, scratch, seed, level, workspaceMode, budgets: new Map<string, Budget>(), checks: new Map<string, Promise<GeneratedSet>>() };
-  await runPool(pending, options.concurrency, async (spec) => {
-    const task = byId.get(spec.task)!;
-    emit({ type: 'run-start', runId: spec.id, task: task.id, agent: options.agents[spec.agentIndex]!.info.id, replay: spec.replay });
-    const record = await runOne(options, spec, task, prepared.get(task.id)!, shared, (stage) => emit({ type: 'run-stage', runId: spec.id, ...stage }));
-    emit({ type: 'run-end', ...record });
-  });
-  await disposeScratch(scratch);
-  return { planned: specs.length, alreadyDone: specs.length - pending.length, ran: pending.length, rejected };
+    prepared.set(taskId, made);
+    return made;
+  };
+  return {
+    prepare: async (tasks, emit = () => {}) => {
+      for (const t of tasks) await prepareOne(t, emit);
+    },
+    run: async (spec, artifactsDir, onStage = () => {}) => {
+      const task = byId.get(spec.task);
+      if (!task) throw new Error(`openRunner: task ${spec.task} is not in suite ${suite.id}`);
+      return runOne(options, spec, task, await prepareOne(spec.task, () => {}), shared, artifactsDir, onStage);
+    },
+    voidRecord: (spec, detail) => voidRecord(options, spec, byId.get(spec.task)!, new Date().toISOString(), 'infra-error', detail, shared),
+    close: () => disposeScratch(scratch),
+  };
 }
 
 async function runOne(
-  options: BakeOptions,
+  options: RunnerOptions,
   spec: RunSpec,
   task: Task,
   prepared: { repo: string } | { error: string },
   shared: Shared,
+  artifactsDir: string,
   onStage: (stage: RunStage) => void,
-): Promise<{ record: RunRecord; error?: Error }> {
-  const { store, suite } = options;
+): Promise<RunResult> {
+  const { suite } = options;
   const agent = options.agents[spec.agentIndex]!;
-  const artifactsDir = store.artifactsTempDir(spec.id);
   const scratchDir = path.join(shared.scratch, spec.id);
   const startedAt = new Date().toISOString();
   const taskLock = options.lock.tasks[task.id];
   if ('error' in prepared) {
-    const record = voidRecord(options, spec, task, startedAt, 'setup-failed', prepared.error, shared);
-    store.saveRun(record, [], [], artifactsDir);
-    return { record };
+    return { record: voidRecord(options, spec, task, startedAt, 'setup-failed', prepared.error, shared), sessions: [], checks: [] };
   }
-  let done: TaskRunResult & { readonly error?: Error };
   try {
-    done = await runTask({
+    return await runTask({
       runId: spec.id,
       suite,
       task,
@@ -158,14 +260,11 @@ async function runOne(
     });
   } catch (error) {
     // the results folder's disk is full or failing: not this run's verdict; the bake stops and resuming redoes the run
-    if (isStorageFailure(error, store.dir)) throw error;
-    done = { record: voidRecord(options, spec, task, startedAt, 'infra-error', (error as Error).message, shared), sessions: [], checks: [], error: error as Error };
+    if (isStorageFailure(error, options.storageDir)) throw error;
+    return { record: voidRecord(options, spec, task, startedAt, 'infra-error', (error as Error).message, shared), sessions: [], checks: [], error: error as Error };
   } finally {
     await disposeScratch(scratchDir);
   }
-  // saved once, outside the catch: a save that fails part-way is never retried over a moved folder
-  store.saveRun(done.record, done.sessions, done.checks, artifactsDir);
-  return done.error ? { record: done.record, error: done.error } : { record: done.record };
 }
 
 /**
@@ -231,7 +330,7 @@ function checksFor(task: Task, order: Order, shared: Shared): Promise<GeneratedS
 }
 
 function voidRecord(
-  options: BakeOptions,
+  options: RunnerOptions,
   spec: RunSpec,
   task: Task,
   startedAt: string,

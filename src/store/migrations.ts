@@ -144,4 +144,17 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE requests ADD COLUMN quota_json TEXT;
   `,
+  // 9: runs made by a fleet (`bakeoff run --queue`): every attempt at a run, which worker made
+  // it, and whether it was recorded or abandoned (its worker was lost); local runs have none.
+  `
+  CREATE TABLE attempts (
+    run_id TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    worker TEXT NOT NULL,
+    started_at TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('recorded', 'abandoned')),
+    cost_usd REAL,
+    PRIMARY KEY (run_id, attempt)
+  );
+  `,
 ];

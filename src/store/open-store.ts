@@ -101,6 +101,18 @@ export interface BakeRow {
 }
 
 /** Runs of one suite hash under one control set. */
+/** One attempt at a fleet run: the one recorded, or one abandoned when its worker was lost. */
+export interface AttemptRow {
+  readonly runId: string;
+  /** 1-based, in the order the attempts started. */
+  readonly attempt: number;
+  readonly worker: string;
+  readonly startedAt: string;
+  readonly state: 'recorded' | 'abandoned';
+  /** Metered model cost of the attempt where known (an abandoned attempt's is known only as far as its worker reported it). */
+  readonly costUsd: number | null;
+}
+
 export interface RunSet {
   readonly suiteId: string;
   readonly suiteHash: string;
@@ -115,8 +127,10 @@ export interface Store {
   finishedRunIds(): Set<string>;
   /** A fresh temp folder for a run's artifacts. */
   artifactsTempDir(runId: string): string;
-  /** Moves the artifacts into place and records the run, atomically. */
-  saveRun(run: RunRecord, sessions: readonly SessionRow[], checks: readonly CheckRow[], artifactsTmp: string): void;
+  /** Moves the artifacts into place and records the run (and a fleet run's attempts), atomically. */
+  saveRun(run: RunRecord, sessions: readonly SessionRow[], checks: readonly CheckRow[], artifactsTmp: string, attempts?: readonly AttemptRow[]): void;
+  /** Every attempt of the fleet runs (`bakeoff run --queue`), by run and attempt. */
+  attempts(): AttemptRow[];
   saveControls(digest: string, controls: unknown): void;
   controls(): Map<string, unknown>;
   /** Records that a bake runs from this suite folder (once per hash and folder; `lastAt` moves). */
@@ -178,9 +192,13 @@ export function openStore(dir: string, options: { create: boolean }): Store {
   }));
   const insertCheck = db.prepare(namedInsert('checks', { run_id: 'runId', ord: 'order', check_id: 'id', expected: 'expected', status: 'status' }));
   const insertArtifact = db.prepare(namedInsert('artifacts', { run_id: 'runId', path: 'path', sha256: 'sha256', bytes: 'bytes' }));
+  const insertAttempt = db.prepare(namedInsert('attempts', {
+    run_id: 'runId', attempt: 'attempt', worker: 'worker', started_at: 'startedAt', state: 'state', cost_usd: 'costUsd',
+  }));
   const save = db.transaction(
-    (run: RunRecord, sessions: readonly SessionRow[], checks: readonly CheckRow[], artifacts: readonly ArtifactDigest[]) => {
+    (run: RunRecord, sessions: readonly SessionRow[], checks: readonly CheckRow[], artifacts: readonly ArtifactDigest[], attempts: readonly AttemptRow[]) => {
       insertRun.run(runToRow(run));
+      for (const a of attempts) insertAttempt.run(a);
       for (const s of sessions) {
         insertSession.run({
           runId: run.id, order: s.order, exitCode: s.exitCode, timedOut: s.timedOut ? 1 : 0, durationMs: s.durationMs,
@@ -211,7 +229,7 @@ export function openStore(dir: string, options: { create: boolean }): Store {
       temps.set(tmp, holdLastStep(() => rmSync(tmp, { recursive: true, force: true })));
       return tmp;
     },
-    saveRun: (run, sessions, checks, artifactsTmp) => {
+    saveRun: (run, sessions, checks, artifactsTmp, attempts = []) => {
       // once bakeoff is stopping, a run cut short must be redone on resume, never stored as it ended
       if (isStopping()) throw new StoppingError(`not storing run ${run.id}: bakeoff is stopping`);
       temps.get(artifactsTmp)?.();
@@ -220,8 +238,10 @@ export function openStore(dir: string, options: { create: boolean }): Store {
       const artifacts = digestArtifacts(artifactsTmp);
       rmSync(final, { recursive: true, force: true });
       renameSync(artifactsTmp, final);
-      save(run, sessions, checks, artifacts);
+      save(run, sessions, checks, artifacts, attempts);
     },
+    attempts: () =>
+      db.prepare(`SELECT run_id AS runId, attempt, worker, started_at AS startedAt, state, cost_usd AS costUsd FROM attempts ORDER BY run_id, attempt`).all() as AttemptRow[],
     saveControls: (digest, controls) => {
       db.prepare('INSERT OR IGNORE INTO controls (digest, json) VALUES (@digest, @json)').run({ digest, json: JSON.stringify(controls) });
     },

@@ -16,7 +16,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['grade', 'model-server'],
   ['agents'],
   ['run'],
-  ['admit', 'verify', 'export'],
+  ['admit', 'verify', 'export', 'queue'],
   ['api'],
   ['cli'],
   ['entry'], // src/index.ts: the package's surface

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { report, type ReportOutcome } from '../../api/index.js';
+import { fleetLine, report, type ReportOutcome } from '../../api/index.js';
 import { UserError } from '../../errors.js';
 import {
   renderComparison,
@@ -55,7 +55,11 @@ function render(outcome: ReportOutcome, flags: ReportFlags, screen: Screen): str
     if (flags.format === 'json') return renderComparisonJson(outcome.view, outcome.runs, outcome.comparison);
     return flags.format === 'md' ? renderComparisonMarkdown(outcome.comparison) : renderComparison(outcome.comparison);
   }
-  if (flags.format === 'json') return renderJson(outcome.view, outcome.runs);
-  if (flags.format === 'md') return renderMarkdown(outcome.view);
-  return renderTable(outcome.view, { ...screen, wideHint: WIDE_HINT });
+  const fleet = outcome.fleet;
+  if (flags.format === 'json') {
+    const json = renderJson(outcome.view, outcome.runs);
+    return fleet ? JSON.stringify({ ...(JSON.parse(json) as object), fleet }, null, 2) : json;
+  }
+  const text = flags.format === 'md' ? renderMarkdown(outcome.view) : renderTable(outcome.view, { ...screen, wideHint: WIDE_HINT });
+  return fleet ? `${text.replace(/\n$/, '')}\n\n${fleetLine(fleet)}\n` : text;
 }

@@ -1,4 +1,4 @@
-import { bake } from '../../api/index.js';
+import { bake, type BakeOutcome } from '../../api/index.js';
 import { jsonAgents, renderTable } from '../../report/index.js';
 import { clock, createProgress } from '../progress.js';
 import { EXIT, lockedWork, type CliIo } from '../io.js';
@@ -28,6 +28,8 @@ export interface RunFlags extends ScreenFlags {
   /** Wait for another process using the results folder to finish, instead of refusing. */
   readonly wait: boolean;
   readonly unsafeNoSandbox: boolean;
+  /** Run on a fleet: the queue's Redis. */
+  readonly queue?: string;
 }
 
 /** How progress names a run: `add × gold (replay 0)`. */
@@ -53,6 +55,7 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
       ...(flags.runs ? { runs: flags.runs } : {}),
       ...(flags.out ? { out: flags.out } : {}),
       ...lockedWork(flags, io),
+      ...(flags.queue ? { queue: flags.queue } : {}),
       onEvent: (event) => {
         if (printNote(notes, event)) return;
         if (event.type === 'plan') progress.start(event.total, event.alreadyDone);
@@ -82,6 +85,7 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
         ran: summary.ran,
         rejected: summary.rejected,
         agents: jsonAgents(view),
+        ...(outcome.fleet ? { fleet: fleetJson(outcome.fleet) } : {}),
         notes: notes.notes,
         errors: notes.errors,
       };
@@ -89,9 +93,27 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
     } else {
       io.stdout.write(renderTable(view, { ...screenOf(io, flags), wideHint: WIDE_HINT }) + '\n');
       io.stdout.write(`results: ${results} (${summary.ran} run(s) this time, ${summary.alreadyDone} already done)\n`);
+      const fleet = outcome.fleet;
+      if (fleet && (fleet.reExecuted > 0 || fleet.abandonedAttempts > 0)) {
+        io.stdout.write(`fleet: ${fleet.reExecuted} run(s) redone after a worker was lost; ${fleet.abandonedAttempts} attempt(s) abandoned (not recorded; their cost is unknown)\n`);
+      }
     }
     return outcome.infraErrors > 0 ? EXIT.infra : EXIT.ok;
   } finally {
     progress.finish();
   }
+}
+
+/** `run --queue --json`'s `fleet`: what worker loss cost this bake, and the coordinator's own time per run. */
+function fleetJson(fleet: NonNullable<BakeOutcome['fleet']>) {
+  const sorted = [...fleet.ingestMs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length === 0 ? null : sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return {
+    reExecuted: fleet.reExecuted,
+    abandonedAttempts: fleet.abandonedAttempts,
+    duplicatesIgnored: fleet.duplicatesIgnored,
+    enqueueMsPerRun: Math.round(fleet.enqueueMs * 100) / 100,
+    medianIngestMs: median,
+  };
 }

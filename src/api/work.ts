@@ -1,0 +1,124 @@
+import { openRunner, type Runner } from '../run/index.js';
+import { emptyQueue, parseQueueUrl, queueStatus, startWorker, type LinkNotes, type QueueStatus, type RunJob, type RunningWorker, type WorkerEvent } from '../queue/index.js';
+import { Controls, loadSuite } from '../suite/index.js';
+import { notifyVia, type NoteEvent } from './events.js';
+import { isolationFor } from './isolation-for.js';
+import { openRunParts, type RunParts } from './bake.js';
+import { cacheDirOf, type Place } from './paths.js';
+import { requireTools } from '../sandbox/index.js';
+
+export interface WorkRequest extends Place {
+  /** The fleet's queue: `redis://HOST:PORT[/DB]`. */
+  readonly queue: string;
+  /** This worker's name in `bakeoff queue status` and in each attempt it makes (default `host-pid`). */
+  readonly name: string;
+  /** Runs at once on this machine (default 2). */
+  readonly concurrency?: number;
+  /** Seconds a job's lease lasts: a lost worker's runs go back to the queue after one to two leases (default 30). */
+  readonly leaseSec?: number;
+  readonly onEvent?: (event: WorkerEvent | NoteEvent) => void;
+}
+
+/**
+ * `bakeoff worker`: runs the fleet's run jobs on this machine, each through the runner a local
+ * bake uses (`openRunner`), with the suite unpacked from the queue's bundle and the agent
+ * resolved here from its spec. A run whose suite or agent does not resolve here as it did on
+ * the coordinator is void (the instrument differs), never run differently. Returns at once;
+ * `stopped` settles when the worker stops.
+ */
+export async function work(request: WorkRequest): Promise<RunningWorker> {
+  const notify = notifyVia(request.onEvent);
+  const address = parseQueueUrl(request.queue);
+  const cacheDir = cacheDirOf(request);
+  // a worker with no working sandbox would void every run it took: refused before it takes one
+  await requireTools(['bwrap', 'git', 'tar']);
+  await isolationFor(Controls.parse({}), false, notify);
+  const runners = new Map<string, Promise<{ parts: RunParts; runner: Runner } | { detail: string }>>();
+
+  // one at a time: each opening checks the sandbox, and two checks at once in one process collide
+  let opening: Promise<unknown> = Promise.resolve();
+  // each runner its own scratch root: one root per label, and opening a root clears what was under it
+  let opened = 0;
+  const runnerFor = (job: RunJob, bundleDir: string) => {
+    const key = JSON.stringify([job.suiteHash, job.agentSpec, job.agentOptions]);
+    const known = runners.get(key);
+    if (known) return known;
+    const made = opening.then(async () => {
+      // the bundle is checked against the hash it was queued under before anything of it is used
+      const bundled = await loadSuite(bundleDir).catch((error: Error) => error);
+      if (bundled instanceof Error) return { detail: `the suite bundle ${job.suiteHash.slice(0, 12)}… does not load on worker ${request.name}: ${bundled.message}` };
+      if (bundled.hash !== job.suiteHash) {
+        return { detail: `the suite bundle unpacked here hashes to ${bundled.hash.slice(0, 12)}…, not ${job.suiteHash.slice(0, 12)}… as queued: damaged or tampered with` };
+      }
+      let parts: RunParts;
+      try {
+        parts = await openRunParts(
+          { suite: bundleDir, agents: [job.agentSpec], ...job.agentOptions, cacheDir, ...(request.env ? { env: request.env } : {}) },
+          notify,
+          () => [],
+        );
+      } catch (error) {
+        return { detail: `agent ${job.agentSpec} does not resolve on worker ${request.name}: ${(error as Error).message}` };
+      }
+      const agent = parts.agents[0]!;
+      const differs =
+        parts.suite.hash !== job.suiteHash
+          ? `the suite bundle unpacked here hashes to ${parts.suite.hash.slice(0, 12)}…, not ${job.suiteHash.slice(0, 12)}… as queued: damaged or tampered with`
+          : agent.digest !== job.agentDigest
+            ? `agent ${job.agentSpec} resolves on worker ${request.name} to ${agent.info.id} (digest ${agent.digest.slice(0, 12)}…), not to the coordinator's ${job.agentId} (digest ${job.agentDigest.slice(0, 12)}…): another CLI version or settings here`
+            : null;
+      if (differs) {
+        await parts.close();
+        return { detail: differs };
+      }
+      const runner = await openRunner({ ...parts, scratchLabel: `worker ${request.name} (pid ${process.pid}) runner ${++opened}`, storageDir: cacheDir });
+      return { parts, runner };
+    });
+    opening = made.catch(() => {});
+    runners.set(key, made);
+    return made;
+  };
+
+  const worker = await startWorker({
+    address,
+    name: request.name,
+    concurrency: request.concurrency ?? 2,
+    leaseSec: request.leaseSec ?? 30,
+    cacheDir,
+    notes: notify,
+    ...(request.onEvent ? { onEvent: request.onEvent } : {}),
+    execute: async (job, bundleDir, artifactsDir, onStage) => {
+      const open = await runnerFor(job, bundleDir);
+      if ('detail' in open) return { kind: 'void', detail: open.detail };
+      const result = await open.runner.run({ id: job.runId, task: job.task, agentIndex: 0, replay: job.replay }, artifactsDir, (stage) => onStage(`${stage.stage} ${stage.order}`));
+      return { kind: 'run', result };
+    },
+  });
+  const closeRunners = async () => {
+    for (const made of runners.values()) {
+      const open = await made.catch(() => null);
+      if (open && 'runner' in open) {
+        await open.runner.close();
+        await open.parts.close();
+      }
+    }
+  };
+  const stopped = worker.stopped.finally(closeRunners);
+  return {
+    close: async (force) => {
+      await worker.close(force);
+      await stopped.catch(() => {});
+    },
+    stopped,
+  };
+}
+
+/** `bakeoff queue status`. */
+export async function queueStatusAt(request: { readonly queue: string } & Place, notes: LinkNotes): Promise<QueueStatus> {
+  return queueStatus(parseQueueUrl(request.queue), notes);
+}
+
+/** `bakeoff queue drain|clear` (see {@link emptyQueue}). */
+export async function emptyQueueAt(request: { readonly queue: string } & Place, notes: LinkNotes, how: 'drain' | 'clear'): Promise<{ readonly removed: number }> {
+  return emptyQueue(parseQueueUrl(request.queue), notes, how);
+}

@@ -1,0 +1,106 @@
+import { mkdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { execa, type ResultPromise } from 'execa';
+import { Redis } from 'ioredis';
+import { BIN, ROOT } from './helpers.js';
+
+/** A free loopback port (bound and released). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Debian's redis-server on a loopback port of its own, append-only persistence on (so a
+ * restart keeps the queue, as a real deployment's would). `restart()` stops it with SIGTERM (it
+ * writes its append-only file) and starts it again on the same port and folder.
+ */
+export interface TestRedis {
+  readonly port: number;
+  readonly url: (db?: number) => string;
+  restart(downMs?: number): Promise<void>;
+  stop(): Promise<void>;
+  client(db?: number): Redis;
+}
+
+export async function startRedis(dir: string): Promise<TestRedis> {
+  await mkdir(dir, { recursive: true });
+  const port = await freePort();
+  let server: ResultPromise | undefined;
+  const start = async (): Promise<void> => {
+    server = execa('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--protected-mode', 'no'], {
+      reject: false,
+    });
+    const deadline = performance.now() + 10_000;
+    for (;;) {
+      const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      probe.on('error', () => {});
+      const ok = await probe
+        .connect()
+        .then(() => probe.ping())
+        .then(() => true, () => false);
+      probe.disconnect();
+      if (ok) return;
+      if (performance.now() > deadline) throw new Error(`redis-server did not start on port ${port}`);
+      await sleep(100);
+    }
+  };
+  const stop = async (): Promise<void> => {
+    server?.kill('SIGTERM');
+    await server;
+    server = undefined;
+  };
+  await start();
+  return {
+    port,
+    url: (db = 0) => `redis://127.0.0.1:${port}/${db}`,
+    restart: async (downMs = 1000) => {
+      await stop();
+      await sleep(downMs);
+      await start();
+    },
+    stop,
+    client: (db = 0) => new Redis({ port, host: '127.0.0.1', db }),
+  };
+}
+
+/** A `bakeoff` process left running (a worker, a coordinator), its stderr collected as it comes. */
+export interface Proc {
+  readonly child: ResultPromise;
+  stderr(): string;
+  stdout(): string;
+  waitFor(pattern: RegExp, ms: number): Promise<RegExpMatchArray>;
+}
+
+export function spawnBakeoff(args: readonly string[], env: Record<string, string> = {}): Proc {
+  const child = execa(process.execPath, [BIN, ...args], { cwd: ROOT, env: { NO_COLOR: '1', ...env }, reject: false, buffer: true });
+  let err = '';
+  let out = '';
+  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  return {
+    child,
+    stderr: () => err,
+    stdout: () => out,
+    waitFor: async (pattern, ms) => {
+      const deadline = performance.now() + ms;
+      for (;;) {
+        const m = err.match(pattern);
+        if (m) return m;
+        if (child.exitCode !== null || performance.now() > deadline) {
+          throw new Error(`waited for ${pattern} in the stderr of bakeoff ${args.join(' ')}, exit ${child.exitCode}:\n${err.slice(-3000)}`);
+        }
+        await sleep(50);
+      }
+    },
+  };
+}
+

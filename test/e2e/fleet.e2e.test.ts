@@ -1,0 +1,218 @@
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSuite } from '../../src/suite/index.js';
+import { bakeoff, copySuite, FIXTURES, ROOT, tempDir } from './helpers.js';
+import { spawnBakeoff, startRedis, type Proc, type TestRedis } from './fleet-helpers.js';
+import { storedRuns } from './process-helpers.js';
+
+/*
+ * One bake on a fleet: Debian's redis-server (append-only persistence on) and three
+ * `bakeoff worker` processes on this machine, reaching Redis over loopback (no network
+ * namespaces: the workers need the host's mount and cgroup powers for their sandboxes, and a
+ * veth pair per worker adds nothing the loopback does not test about the queue's rules).
+ * The fleet loses a worker to SIGKILL mid-run, its coordinator to SIGKILL mid-bake, and Redis
+ * to a restart; every planned run must still be recorded exactly once, verify must pass, and
+ * the report must show the run that was re-executed and the attempt that was abandoned.
+ */
+
+const STARTER = path.join(ROOT, 'examples/starter');
+
+interface AttemptRow {
+  run_id: string;
+  attempt: number;
+  worker: string;
+  state: string;
+}
+
+function attemptsOf(results: string): AttemptRow[] {
+  const db = new Database(path.join(results, 'bakeoff.db'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT run_id, attempt, worker, state FROM attempts ORDER BY run_id, attempt').all() as AttemptRow[];
+  } finally {
+    db.close();
+  }
+}
+
+describe('a bake on a fleet of three workers', () => {
+  let root: string;
+  let redis: TestRedis;
+  const workers = new Map<string, Proc>();
+  const startWorker = (name: string, url: string): Proc => {
+    const proc = spawnBakeoff(['worker', '--queue', url, '--name', name, '--concurrency', '1', '--lease-sec', '6']);
+    workers.set(name, proc);
+    return proc;
+  };
+
+  beforeAll(async () => {
+    root = await tempDir('bakeoff-fleet-');
+    redis = await startRedis(path.join(root, 'redis'));
+  });
+
+  afterAll(async () => {
+    for (const w of workers.values()) w.child.kill('SIGKILL');
+    await Promise.all([...workers.values()].map((w) => w.child));
+    await redis?.stop();
+  });
+
+  it('records every planned run exactly once through a worker SIGKILL, a coordinator SIGKILL and a Redis restart; verify passes; the report shows the loss', async () => {
+    const url = redis.url(0);
+    for (const name of ['w1', 'w2', 'w3']) startWorker(name, url);
+    await Promise.all([...workers.values()].map((w) => w.waitFor(/ready: 1 run\(s\) at once/, 60_000)));
+
+    const results = path.join(root, 'results');
+    const args = ['run', STARTER, '--agent', 'gold', '--agent', 'noop', '--agent', 'command:sleep 4', '--runs', '3', '--queue', url, '--out', results];
+    const first = spawnBakeoff(args);
+
+    // the first worker to start a sleeping run is killed in the middle of it
+    const killed = await Promise.race(
+      [...workers.entries()].map(async ([name, w]) => {
+        await w.waitFor(/start \S+ × command\S*/, 240_000);
+        return name;
+      }),
+    );
+    workers.get(killed)!.child.kill('SIGKILL');
+    await workers.get(killed)!.child;
+    workers.delete(killed);
+
+    // the coordinator is killed once a few runs are stored, then Redis restarts while it is down
+    await first.waitFor(/run [4-9]\/36|run [1-3]\d\/36/, 240_000);
+    first.child.kill('SIGKILL');
+    await first.child;
+    await redis.restart();
+
+    const again = await bakeoff([...args, '--json']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    const json = JSON.parse(again.stdout) as { planned: number; alreadyDone: number; ran: number };
+    expect(json.planned).toBe(36);
+    expect(json.alreadyDone).toBeGreaterThanOrEqual(4);
+    expect(json.alreadyDone + json.ran).toBe(36);
+
+    // workers said they lost Redis and found it again
+    for (const w of workers.values()) {
+      await w.waitFor(/the queue's Redis at \S+ is back/, 30_000);
+      expect(w.stderr()).toContain("lost the queue's Redis");
+    }
+
+    // every planned (task, agent, replay) recorded once, and nothing void: the instrument held
+    const runs = storedRuns(path.join(results, 'bakeoff.db'));
+    expect(runs).toHaveLength(36);
+    const triples = new Set(runs.map((r) => `${r.task}|${r.agent}`));
+    expect(triples.size).toBe(12);
+    expect(runs.filter((r) => r.outcome === 'void').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
+    expect(runs.filter((r) => r.agent === 'gold').every((r) => r.outcome === 'solved')).toBe(true);
+
+    // the killed worker's run: one abandoned attempt, then one recorded attempt by another worker
+    const attempts = attemptsOf(results);
+    expect(attempts.filter((a) => a.state === 'recorded')).toHaveLength(36);
+    const abandoned = attempts.filter((a) => a.state === 'abandoned');
+    expect(abandoned.length).toBeGreaterThanOrEqual(1);
+    expect(abandoned.map((a) => a.worker)).toContain(killed);
+    for (const lost of abandoned) {
+      const recorded = attempts.find((a) => a.run_id === lost.run_id && a.state === 'recorded')!;
+      expect(recorded.attempt).toBeGreaterThan(lost.attempt);
+      expect(recorded.worker).not.toBe(killed);
+    }
+
+    const verify = await bakeoff(['verify', results]);
+    expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
+    expect(verify.stdout + verify.stderr).toMatch(/verified 36 runs: 0 mismatches/);
+
+    const report = await bakeoff(['report', results, '--wide']);
+    expect(report.exitCode, report.stderr).toBe(0);
+    expect(report.stdout).toMatch(new RegExp(`fleet: \\d worker\\(s\\); ${new Set(abandoned.map((a) => a.run_id)).size} run\\(s\\) re-executed after worker loss; ${abandoned.length} abandoned attempt\\(s\\)`));
+
+    // the queue holds nothing of the bake once every run is stored
+    const status = await bakeoff(['queue', 'status', '--queue', url, '--json']);
+    expect(status.exitCode, status.stderr).toBe(0);
+    const jobs = (JSON.parse(status.stdout) as { jobs: Record<string, number> }).jobs;
+    expect(jobs).toEqual({ waiting: 0, active: 0, delayed: 0, completed: 0, failed: 0 });
+
+    // and the same command once more enqueues nothing and records nothing twice
+    const third = await bakeoff([...args, '--json']);
+    expect(third.exitCode, third.stderr).toBe(0);
+    expect(JSON.parse(third.stdout)).toMatchObject({ planned: 36, alreadyDone: 36, ran: 0 });
+    expect(attemptsOf(results)).toEqual(attempts);
+  }, 900_000);
+
+  it('voids a run whose bundle does not match its suite hash, naming why, and refuses a second coordinator on the same queue', async () => {
+    const url = redis.url(1);
+    const suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
+    const validate = await bakeoff(['validate', suite]);
+    expect(validate.exitCode, validate.stderr).toBe(0);
+    const { hash } = await loadSuite(suite);
+
+    // the bundle under this hash holds a changed hidden test: what a tampered Redis would hand out
+    const tampered = path.join(root, 'tampered', 'tiny');
+    await mkdir(path.dirname(tampered), { recursive: true });
+    await cp(suite, tampered, { recursive: true });
+    const task = (await loadSuite(tampered)).tasks[0]!;
+    const files = (await execa('find', [task.dir, '-path', '*/hidden/*', '-type', 'f'])).stdout.split('\n').filter(Boolean);
+    expect(files.length).toBeGreaterThan(0);
+    await writeFile(files[0]!, (await readFile(files[0]!, 'utf8')) + '\n// changed in transit\n');
+    const tar = await execa('tar', ['-C', tampered, '-czf', '-', '.'], { encoding: 'buffer' });
+    const client = redis.client(1);
+    await client.set(`bakeoff:fleet:bundle:${hash}`, Buffer.from(tar.stdout));
+
+    const results = path.join(root, 'tampered-results');
+    const args = ['run', suite, '--agent', 'gold', '--runs', '1', '--queue', url, '--out', results];
+    const coordinator = spawnBakeoff(args);
+    // no worker yet: the coordinator holds the queue, waiting
+    for (let i = 0; ; i++) {
+      const held = await client.get('bakeoff:fleet:bake');
+      if (held && (JSON.parse(held) as { coordinator: string | null }).coordinator) break;
+      expect(i < 600, `the coordinator never claimed the queue:\n${coordinator.stderr()}`).toBe(true);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
+    // a second coordinator on the same queue, for another suite, is refused while the first runs
+    const other = await copySuite(path.join(FIXTURES, 'suites/tiny'));
+    await writeFile(path.join(other, 'suite.yaml'), (await readFile(path.join(other, 'suite.yaml'), 'utf8')).replace('id: tiny', 'id: tiny-other'));
+    const validateOther = await bakeoff(['validate', other]);
+    expect(validateOther.exitCode, validateOther.stderr).toBe(0);
+    const second = await bakeoff(['run', other, '--agent', 'gold', '--queue', url, '--out', path.join(root, 'other-results')]);
+    expect(second.exitCode, second.stderr).toBe(2);
+    expect(second.stderr).toMatch(/being run by another coordinator .*one coordinator per queue/);
+
+    const worker = startWorker('w-tamper', url);
+    const done = await coordinator.child;
+    expect(done.exitCode, coordinator.stderr()).toBe(3);
+    const runs = storedRuns(path.join(results, 'bakeoff.db'));
+    expect(runs.length).toBeGreaterThan(0);
+    for (const run of runs) expect([run.outcome, run.reason]).toEqual(['void', 'infra-error']);
+    expect(coordinator.stderr()).toMatch(/the suite bundle unpacked here hashes to \w+…, not \w+… as queued: damaged or tampered with/);
+    client.disconnect();
+    worker.child.kill('SIGTERM');
+    await worker.child;
+    workers.delete('w-tamper');
+  }, 300_000);
+
+  it('says clearly what is wrong with the queue: unreachable Redis (3), a bad address (2), what a fleet cannot run (2), a worker of another version (3)', async () => {
+    const closed = `redis://127.0.0.1:${redis.port + 1 === 65536 ? 1 : redis.port + 1}/0`;
+    const unreachable = await bakeoff(['run', STARTER, '--agent', 'gold', '--queue', closed, '--out', path.join(root, 'never')]);
+    expect(unreachable.exitCode, unreachable.stderr).toBe(3);
+    expect(unreachable.stderr).toMatch(/cannot reach the queue's Redis at redis:\/\/127\.0\.0\.1:\d+\/0: .*Start it \(redis-server\) or fix --queue/);
+
+    const worker = await bakeoff(['worker', '--queue', closed]);
+    expect(worker.exitCode, worker.stderr).toBe(3);
+    expect(worker.stderr).toContain("cannot reach the queue's Redis");
+
+    const bad = await bakeoff(['run', STARTER, '--agent', 'gold', '--queue', 'http://example.com', '--out', path.join(root, 'never')]);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('--queue: expected a redis:// or rediss:// address, received "http://example.com"');
+
+    const agentsFile = await bakeoff(['run', STARTER, '--agents', 'agents.yaml', '--queue', redis.url(2), '--out', path.join(root, 'never')]);
+    expect(agentsFile.exitCode).toBe(2);
+    expect(agentsFile.stderr).toContain('--agents with --queue');
+
+    // a bake coordinated by another bakeoff version: this worker refuses it at start, naming both
+    const client = redis.client(3);
+    await client.set('bakeoff:fleet:bake', JSON.stringify({ suiteId: 'starter', suiteHash: 'f'.repeat(64), bakeoffVersion: '9.9.9', coordinator: null, startedAt: new Date().toISOString() }));
+    client.disconnect();
+    const old = await bakeoff(['worker', '--queue', redis.url(3)]);
+    expect(old.exitCode, old.stderr).toBe(3);
+    expect(old.stderr).toMatch(/this worker runs bakeoff \S+, but the bake on redis:\/\/127\.0\.0\.1:\d+\/3 \(suite starter\) is coordinated by bakeoff 9\.9\.9: refusing/);
+  }, 120_000);
+});
