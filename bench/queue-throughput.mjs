@@ -1,7 +1,8 @@
 // Fleet throughput when the work is waiting on the agent: the same bake (the tiny suite, an
 // agent that sleeps SLEEP seconds per session, RUNS runs per task) through `bakeoff run --queue`
 // with 1, 2 and 4 `bakeoff worker`s (one run at a time each) on one Redis, all on this machine.
-// Prints runs per minute as a ratio to 1 worker, and the coordinator's own time per run:
+// Prints runs per minute as a ratio to 1 worker (over the coordinator's whole command, and over
+// the span from the first run's start to the last run's end), and the coordinator's own time per run:
 // enqueueing it, and from a worker's completion to the run stored in SQLite (median).
 // The agent sleeps in a `command:` agent rather than in the scripted model: the scripted model
 // server has no answer delay; a sleeping command holds a worker the same way a slow model does.
@@ -12,6 +13,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BIN = path.join(ROOT, 'bin/bakeoff.js');
@@ -60,7 +62,12 @@ for (const n of FLEETS) {
   const stdout = execFileSync('node', [BIN, 'run', suite, '--agent', `command:sleep ${SLEEP}`, '--runs', String(RUNS), '--queue', url, '--out', out, '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const minutes = (performance.now() - t0) / 60_000;
   const json = JSON.parse(stdout.toString());
-  rows.push({ workers: n, runs: json.ran, minutes, perMin: json.ran / minutes, enqueue: json.fleet.enqueueMsPerRun, ingest: json.fleet.medianIngestMs });
+  // the span the runs took, first start to last finish: the coordinator's own start (suite, sandbox check) left out
+  const store = new Database(path.join(out, 'bakeoff.db'), { readonly: true });
+  const { first, last } = store.prepare('SELECT min(started_at) AS first, max(finished_at) AS last FROM runs').get();
+  store.close();
+  const spanMin = (Date.parse(last) - Date.parse(first)) / 60_000;
+  rows.push({ workers: n, runs: json.ran, minutes, perMin: json.ran / minutes, spanPerMin: json.ran / spanMin, enqueue: json.fleet.enqueueMsPerRun, ingest: json.fleet.medianIngestMs });
   for (const w of workers) w.kill('SIGTERM');
   await Promise.all(workers.map((w) => new Promise((r) => (w.exitCode !== null ? r() : w.on('exit', r)))));
 }
@@ -68,10 +75,11 @@ redis.kill('SIGTERM');
 rmSync(tmp, { recursive: true, force: true });
 
 const base = rows[0].perMin;
+const spanBase = rows[0].spanPerMin;
 console.log(`queue throughput: tiny suite, command:sleep ${SLEEP}, ${RUNS} runs per task; ${os.cpus().length} cores`);
-console.log('workers  runs  wall (s)  runs/min  × 1 worker  enqueue ms/run  ingest ms (median)');
+console.log('workers  runs  wall (s)  runs/min  × 1 worker  runs/min (span)  × 1 worker  enqueue ms/run  ingest ms (median)');
 for (const r of rows) {
   console.log(
-    `${String(r.workers).padStart(7)}  ${String(r.runs).padStart(4)}  ${(r.minutes * 60).toFixed(1).padStart(8)}  ${r.perMin.toFixed(1).padStart(8)}  ${(r.perMin / base).toFixed(2).padStart(10)}  ${r.enqueue.toFixed(2).padStart(14)}  ${String(r.ingest).padStart(18)}`,
+    `${String(r.workers).padStart(7)}  ${String(r.runs).padStart(4)}  ${(r.minutes * 60).toFixed(1).padStart(8)}  ${r.perMin.toFixed(1).padStart(8)}  ${(r.perMin / base).toFixed(2).padStart(10)}  ${r.spanPerMin.toFixed(1).padStart(15)}  ${(r.spanPerMin / spanBase).toFixed(2).padStart(10)}  ${r.enqueue.toFixed(2).padStart(14)}  ${String(r.ingest).padStart(18)}`,
   );
 }
