@@ -137,6 +137,46 @@ describe('a bake on a fleet of three workers', () => {
     expect(attemptsOf(results)).toEqual(attempts);
   }, 900_000);
 
+  it('a zombie worker (stopped past its lease, then resumed) finishing late changes nothing recorded', async () => {
+    const url = redis.url(4);
+    const suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
+    const validate = await bakeoff(['validate', suite]);
+    expect(validate.exitCode, validate.stderr).toBe(0);
+    const zombie = startWorker('w-zombie', url);
+    await zombie.waitFor(/ready/, 60_000);
+    const results = path.join(root, 'zombie-results');
+    const args = ['run', suite, '--agent', 'command:sleep 3', '--runs', '1', '--queue', url, '--out', results, '--json'];
+    const coordinator = spawnBakeoff(args);
+    const [, runId] = await zombie.waitFor(/start \S+ × command:sleep 3 \(replay 0\), run (\w+)/, 120_000);
+    zombie.child.kill('SIGSTOP');
+    const healthy = startWorker('w-healthy', url);
+    const done = await coordinator.child;
+    expect(done.exitCode, coordinator.stderr()).toBe(0);
+    const before = { runs: storedRuns(path.join(results, 'bakeoff.db')), attempts: attemptsOf(results) };
+    expect(before.runs).toHaveLength(2);
+    const lost = before.attempts.filter((a) => a.run_id.startsWith(runId!));
+    expect(lost.map((a) => [a.worker, a.state])).toEqual([
+      ['w-zombie', 'abandoned'],
+      ['w-healthy', 'recorded'],
+    ]);
+
+    // resumed, the zombie finishes its run and tries to hand it back: refused by the queue, ignored by the folder
+    zombie.child.kill('SIGCONT');
+    await zombie.waitFor(new RegExp(`end   run ${runId}`), 60_000);
+    await new Promise((r) => setTimeout(r, 2000));
+    const again = await bakeoff(args);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ planned: 2, alreadyDone: 2, ran: 0 });
+    expect(storedRuns(path.join(results, 'bakeoff.db'))).toEqual(before.runs);
+    expect(attemptsOf(results)).toEqual(before.attempts);
+    for (const w of [zombie, healthy]) {
+      w.child.kill('SIGTERM');
+      await w.child;
+    }
+    workers.delete('w-zombie');
+    workers.delete('w-healthy');
+  }, 300_000);
+
   it('voids a run whose bundle does not match its suite hash, naming why, and refuses a second coordinator on the same queue', async () => {
     const url = redis.url(1);
     const suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
