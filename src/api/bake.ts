@@ -50,6 +50,8 @@ export interface BakeRequest extends Place {
    * queue; this process plans them, stores each one handed back, and is the results folder's only writer.
    */
   readonly queue?: string;
+  /** With `queue`: model sessions at once per model API over the whole fleet (default: no cap). */
+  readonly upstreamConcurrency?: number;
   readonly onEvent?: (event: BakeApiEvent) => void;
 }
 
@@ -174,6 +176,7 @@ export async function openBake(request: BakeRequest): Promise<OpenBake> {
  */
 export async function bake(request: BakeRequest): Promise<BakeOutcome> {
   const notify = notifyVia(request.onEvent);
+  if (request.queue === undefined && request.upstreamConcurrency !== undefined) throw new UserError('--upstream-concurrency: only with --queue (it caps sessions over a whole fleet; a local bake has --concurrency)');
   const address = request.queue === undefined ? undefined : fleetAddress(request);
   const open = await openBake(request);
   try {
@@ -204,7 +207,7 @@ export async function bake(request: BakeRequest): Promise<BakeOutcome> {
     let fleet: BakeOutcome['fleet'];
     let summary: BakeSummary;
     if (address) {
-      const { planned, alreadyDone, ran, rejected, ...rest } = await coordinate({ ...common, address, agentSpecs: request.agents, agentOptions: agentOptionsOf(request), notes: notify });
+      const { planned, alreadyDone, ran, rejected, ...rest } = await coordinate({ ...common, address, agentSpecs: request.agents, agentOptions: agentOptionsOf(request), ...(request.upstreamConcurrency ? { upstreamConcurrency: request.upstreamConcurrency } : {}), notes: notify });
       summary = { planned, alreadyDone, ran, rejected };
       fleet = rest;
     } else {
@@ -224,6 +227,9 @@ export async function bake(request: BakeRequest): Promise<BakeOutcome> {
 function fleetAddress(request: BakeRequest): QueueAddress {
   const address = parseQueueUrl(request.queue!);
   if (request.agentsFile) throw new UserError('--agents with --queue: a fleet resolves each agent from its spec on every worker; give the agents as --agent specs');
+  if (request.upstreamConcurrency !== undefined && (!Number.isInteger(request.upstreamConcurrency) || request.upstreamConcurrency < 1)) {
+    throw new UserError(`--upstream-concurrency: expected a whole number >= 1, received ${JSON.stringify(request.upstreamConcurrency)}`);
+  }
   if (request.unsafeNoSandbox) throw new UserError('--unsafe-no-sandbox with --queue: a fleet always runs in the sandbox (workers check theirs when they start)');
   return address;
 }

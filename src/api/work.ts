@@ -1,5 +1,6 @@
 import { openRunner, type Runner } from '../run/index.js';
-import { emptyQueue, parseQueueUrl, queueStatus, startWorker, type LinkNotes, type QueueStatus, type RunJob, type RunningWorker, type WorkerEvent } from '../queue/index.js';
+import type { Agent } from '../agents/index.js';
+import { emptyQueue, openSessionSlots, parseQueueUrl, type SessionSlots, queueStatus, startWorker, type LinkNotes, type QueueStatus, type RunJob, type RunningWorker, type WorkerEvent } from '../queue/index.js';
 import { Controls, loadSuite } from '../suite/index.js';
 import { notifyVia, type NoteEvent } from './events.js';
 import { isolationFor } from './isolation-for.js';
@@ -71,12 +72,36 @@ export async function work(request: WorkRequest): Promise<RunningWorker> {
         await parts.close();
         return { detail: differs };
       }
-      const runner = await openRunner({ ...parts, scratchLabel: `worker ${request.name} (pid ${process.pid}) runner ${++opened}`, storageDir: cacheDir });
+      const capped = job.upstreamConcurrency ? withSessionSlot(agent, job, await slotsOpen(), job.upstreamConcurrency) : agent;
+      const runner = await openRunner({ ...parts, agents: [capped], scratchLabel: `worker ${request.name} (pid ${process.pid}) runner ${++opened}`, storageDir: cacheDir });
       return { parts, runner };
     });
     opening = made.catch(() => {});
     runners.set(key, made);
     return made;
+  };
+
+  let slots: Promise<SessionSlots> | undefined;
+  const slotsOpen = (): Promise<SessionSlots> => (slots ??= openSessionSlots(address, notify));
+  let held = 0;
+  /** A model agent whose every session first takes one of the fleet's slots for its model API. */
+  const withSessionSlot = (agent: Agent, job: RunJob, slotsOf: SessionSlots, limit: number): Agent => {
+    if (agent.info.model === null) return agent;
+    const upstream = job.agentOptions.upstream ?? 'vendor';
+    // `vendor`: each harness speaks to its own vendor's API; any other upstream is one API for all
+    const key = upstream === 'vendor' ? `vendor:${agent.info.harness}` : upstream;
+    return {
+      ...agent,
+      runSession: async (context) => {
+        // waiting for a slot is outside the session: its clock starts when the CLI does
+        const release = await slotsOf.acquire(key, limit, `${request.name}:${process.pid}:${++held}`);
+        try {
+          return await agent.runSession(context);
+        } finally {
+          await release();
+        }
+      },
+    };
   };
 
   const worker = await startWorker({
@@ -103,7 +128,10 @@ export async function work(request: WorkRequest): Promise<RunningWorker> {
       }
     }
   };
-  const stopped = worker.stopped.finally(closeRunners);
+  const stopped = worker.stopped.finally(async () => {
+    await closeRunners();
+    (await slots?.catch(() => undefined))?.close();
+  });
   return {
     close: async (force) => {
       await worker.close(force);

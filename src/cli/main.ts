@@ -57,6 +57,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--wide', 'print every column of the leaderboard at full width, even when it is wider than the terminal', false)
     .option('--no-color', 'no ANSI styling (also when $NO_COLOR is set)')
     .option('--queue <url>', 'run on a fleet: enqueue the runs on this Redis (redis://HOST:PORT[/DB]) for `bakeoff worker`s, store each one they hand back')
+    .option('--upstream-concurrency <n>', 'with --queue: model sessions at once per model API over the whole fleet', parsePositiveInt)
     .action(async (suite: string, flags) => {
       code = await (await import('./commands/run.js')).runCommand(suite, flags, io);
     });

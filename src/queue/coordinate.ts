@@ -22,6 +22,8 @@ export interface CoordinateOptions {
   /** The spec each agent was resolved from (same order): what a worker resolves again. */
   readonly agentSpecs: readonly string[];
   readonly agentOptions: RunJob['agentOptions'];
+  /** Model sessions at once per model API over the whole fleet (absent: no cap). */
+  readonly upstreamConcurrency?: number;
   readonly runsPerTask?: number;
   readonly patchMissing?: 'skip' | 'empty';
   /** The results folder: the coordinator is its only writer. */
@@ -88,6 +90,7 @@ export async function coordinate(options: CoordinateOptions): Promise<FleetSumma
       agentDigest: agentIndexOf(spec).digest,
       agentId: agentIndexOf(spec).info.id,
       agentOptions: options.agentOptions,
+      ...(options.upstreamConcurrency ? { upstreamConcurrency: options.upstreamConcurrency } : {}),
       enqueuedAt: Date.now(),
     });
     const enqueue = async (list: readonly RunSpec[]): Promise<void> => {

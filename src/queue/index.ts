@@ -7,3 +7,4 @@ export { coordinate, type CoordinateOptions, type FleetSummary } from './coordin
 export { startWorker, type ExecuteJob, type RunningWorker, type WorkerEvent, type WorkOptions } from './work.js';
 export { emptyQueue, queueStatus, type QueueStatus } from './status.js';
 export { keys, PREFIX, QUEUE, type FleetBake, type RunJob, type RunJobResult, type WorkerInfo } from './jobs.js';
+export { openSessionSlots, slotsKey, type SessionSlots } from './slots.js';

@@ -61,6 +61,8 @@ export interface RunJob {
   };
   /** When the coordinator enqueued it (ms since the epoch): the coordinator's overhead is measured from here. */
   readonly enqueuedAt: number;
+  /** `--upstream-concurrency`: model sessions at once per model API over the whole fleet; absent: no cap. */
+  readonly upstreamConcurrency?: number;
 }
 
 export interface AttemptStart {

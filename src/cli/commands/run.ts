@@ -30,6 +30,8 @@ export interface RunFlags extends ScreenFlags {
   readonly unsafeNoSandbox: boolean;
   /** Run on a fleet: the queue's Redis. */
   readonly queue?: string;
+  /** With --queue: model sessions at once per model API over the whole fleet. */
+  readonly upstreamConcurrency?: number;
 }
 
 /** How progress names a run: `add × gold (replay 0)`. */
@@ -56,6 +58,7 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
       ...(flags.out ? { out: flags.out } : {}),
       ...lockedWork(flags, io),
       ...(flags.queue ? { queue: flags.queue } : {}),
+      ...(flags.upstreamConcurrency ? { upstreamConcurrency: flags.upstreamConcurrency } : {}),
       onEvent: (event) => {
         if (printNote(notes, event)) return;
         if (event.type === 'plan') progress.start(event.total, event.alreadyDone);
