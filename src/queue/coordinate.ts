@@ -152,7 +152,7 @@ export async function coordinate(options: CoordinateOptions): Promise<FleetSumma
         stats.abandonedAttempts += abandoned;
         if (abandoned > 0 && recordedAttempt !== null) stats.reExecuted++;
         const error = result?.kind === 'run' ? result.error : result ? result.detail : job.failedReason;
-        emit({ type: 'run-end', record, ...(record.outcome.kind === 'void' && record.outcome.reason === 'infra-error' && error ? { error: new Error(error) } : {}) });
+        emit({ type: 'run-end', record, ...(result ? { worker: result.worker } : {}), ...(record.outcome.kind === 'void' && record.outcome.reason === 'infra-error' && error ? { error: new Error(error) } : {}) });
         // the store has it now: the job and what it left in Redis can go (a re-run checks the store first)
         await redis.del(keys.attempts(spec.id), ...starts.map((a) => keys.artifacts(spec.id, a.attempt)));
         await job.remove().catch(() => {});

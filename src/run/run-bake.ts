@@ -1,6 +1,4 @@
-import { statfsSync } from 'node:fs';
 import path from 'node:path';
-import { DISK_FULL_CODES, errorCode } from '../errors.js';
 import type { Agent } from '../agents/index.js';
 import { planRuns, type RunSpec } from '../plan/index.js';
 import { type Isolation, disposeScratch, freshScratchRoot, type SetupProgress } from '../sandbox/index.js';
@@ -15,6 +13,7 @@ import { prepareTask } from './prepare-task.js';
 import { probeWorkspaceMode } from './probe-workspace-mode.js';
 import { runTask, type RunStage } from './run-task.js';
 import { buildRunRecord } from './run-record.js';
+import { isStorageFailure } from './storage.js';
 
 export interface BakeOptions {
   readonly suite: Suite;
@@ -42,7 +41,8 @@ export type BakeEvent =
   /** A run starts (`agent` is the agent's id), then each order's session and grading (`run-stage`). */
   | { readonly type: 'run-start'; readonly runId: string; readonly task: string; readonly agent: string; readonly replay: number }
   | ({ readonly type: 'run-stage'; readonly runId: string } & RunStage)
-  | { readonly type: 'run-end'; readonly record: RunRecord; readonly error?: Error };
+  /** `worker`: on a fleet, the worker whose run was recorded. */
+  | { readonly type: 'run-end'; readonly record: RunRecord; readonly error?: Error; readonly worker?: string };
 
 export interface BakeSummary {
   readonly planned: number;
@@ -267,31 +267,6 @@ async function runOne(
   }
 }
 
-/**
- * True when `error` is the results folder's disk failing, not the run: SQLite's full disk or I/O
- * error, an I/O error or a read-only file system under the folder, or a full disk while the results folder's own file
- * system has next to no space left (an agent fills only its own quota'd workspace, whose
- * errors are its failure, and can never fill the results disk: its output is capped).
- */
-function isStorageFailure(error: unknown, resultsDir: string): boolean {
-  const code = errorCode(error);
-  if (code === null) return false;
-  if (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR')) return true;
-  if (code === 'EROFS' || code === 'EIO') {
-    const at = (error as { path?: unknown }).path;
-    return typeof at === 'string' && at.startsWith(resultsDir + path.sep);
-  }
-  if (!DISK_FULL_CODES.has(code)) return false;
-  try {
-    const fs = statfsSync(resultsDir);
-    return fs.bavail * fs.bsize < LOW_SPACE_BYTES;
-  } catch {
-    return true;
-  }
-}
-
-/** Free space under which a full-disk error is the results disk's (4 MiB). */
-const LOW_SPACE_BYTES = 4 * 1024 * 1024;
 
 /** State the runs of one bake share. */
 interface Shared {

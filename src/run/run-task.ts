@@ -12,6 +12,7 @@ import { orderGrading } from './order-grading.js';
 import { decideOutcome, judgeOrder, type OrderEvidence } from './decide-outcome.js';
 import { buildRunRecord, sessionTotals } from './run-record.js';
 import { agentsOrOurs } from './agents-or-ours.js';
+import { failIfDiskFull } from './storage.js';
 
 const MB = 1024 * 1024;
 
@@ -150,6 +151,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
         outputBytes: controls.outputMb * MB,
       });
     const graded = await agentsOrOurs(() => gradeWith(change.patch, 'grade'), () => gradeWith('', 'control'));
+    if ('failure' in graded) failIfDiskFull(orderDir, graded.failure);
     ev.gradeFailure = 'failure' in graded ? graded.failure : null;
     if ('failure' in graded) return;
     const grade = graded.value;

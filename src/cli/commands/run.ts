@@ -72,7 +72,7 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
           const { id, task, agent, replay, outcome } = event.record;
           const tally = outcome.kind === 'solved' ? ['solved'] : outcome.kind === 'void' ? ['void'] : [];
           const verdict = outcome.kind === 'solved' ? 'solved' : `${outcome.kind} (${outcome.reason})`;
-          progress.itemEnded(id, runLabel(task, agent.id, replay), { verdict, tally });
+          progress.itemEnded(id, runLabel(task, agent.id, replay) + (event.worker ? ` on ${event.worker}` : ''), { verdict, tally });
         }
       },
     });
