@@ -109,16 +109,17 @@ export async function coordinate(options: CoordinateOptions): Promise<FleetSumma
       ingesting.add(spec.id);
       try {
         const finishedOn = job.finishedOn ?? Date.now();
-        const starts = (await redis.lrange(keys.attempts(spec.id), 0, -1)).map((s) => JSON.parse(s) as AttemptStart);
+        const starts = (await redis.lrange(keys.attempts(spec.id), 0, -1)).map((s, i) => ({ ...(JSON.parse(s) as AttemptStart), attempt: i + 1 }));
+        const lost = (detail: string) => lostRunRecord({ suite, agents: options.agents, runtime: options.runtime }, spec, detail);
         const result = state === 'completed' ? job.returnvalue : undefined;
         let record: RunRecord;
         let sessions: readonly SessionRow[] = [];
         let checks: readonly CheckRow[] = [];
         const artifactsDir = store.artifactsTempDir(spec.id);
         if (!result) {
-          record = lostRunRecord({ suite, agents: options.agents, runtime: options.runtime }, spec, `no worker finished this run: ${job.failedReason ?? 'its job failed'}`);
+          record = lost(`no worker finished this run: ${job.failedReason ?? 'its job failed'}`);
         } else if (result.kind === 'void') {
-          record = lostRunRecord({ suite, agents: options.agents, runtime: options.runtime }, spec, `worker ${result.worker}: ${result.detail}`);
+          record = lost(`worker ${result.worker}: ${result.detail}`);
         } else {
           const bytes = await redis.getBuffer(result.artifacts.key);
           if (!bytes) {
@@ -128,7 +129,7 @@ export async function coordinate(options: CoordinateOptions): Promise<FleetSumma
             return;
           }
           if (sha256(bytes) !== result.artifacts.sha256) {
-            record = lostRunRecord({ suite, agents: options.agents, runtime: options.runtime }, spec, `the artifacts worker ${result.worker} handed back do not match their checksum (${result.artifacts.sha256.slice(0, 12)}…): damaged in transit`);
+            record = lost(`the artifacts worker ${result.worker} handed back do not match their checksum (${result.artifacts.sha256.slice(0, 12)}…): damaged in transit`);
           } else {
             await unpackFolder(bytes, artifactsDir);
             record = result.record;
@@ -203,10 +204,17 @@ export async function coordinate(options: CoordinateOptions): Promise<FleetSumma
     await enqueue(absent);
     const enqueueMs = absent.length > 0 ? (Date.now() - t0) / absent.length : 0;
 
+    // besides the queue's events (missed while Redis was away): the finished jobs every sweep —
+    // few, since each is removed once stored — and, every tenth, each pending run for a lost job
     const sweepMs = options.sweepMs ?? 3000;
+    let sweeps = 0;
     const sweep = setInterval(() => {
       void (async () => {
-        for (const id of [...pending.keys()]) await look(id);
+        if (++sweeps % 10 === 0) {
+          for (const id of [...pending.keys()]) await look(id);
+          return;
+        }
+        for (const job of await queue.getJobs(['completed', 'failed'])) if (job?.id && pending.has(job.id)) await look(job.id);
       })().catch(() => {});
     }, sweepMs);
     try {

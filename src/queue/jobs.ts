@@ -65,8 +65,8 @@ export interface RunJob {
   readonly upstreamConcurrency?: number;
 }
 
+/** One start of a run; its number is its place in the run's list of starts (from 1). */
 export interface AttemptStart {
-  readonly attempt: number;
   readonly worker: string;
   readonly startedAt: string;
 }

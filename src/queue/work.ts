@@ -83,10 +83,9 @@ export async function startWorker(options: WorkOptions): Promise<RunningWorker> 
       void worker?.close();
       throw new DelayedError();
     }
-    const attempt = await redis.rpush(keys.attempts(data.runId), JSON.stringify({ attempt: 0, worker: options.name, startedAt: new Date().toISOString() }));
-    // the attempt's number is its place in the list: rewritten with it, so every start is told apart
-    const start: AttemptStart = { attempt, worker: options.name, startedAt: new Date().toISOString() };
-    await redis.lset(keys.attempts(data.runId), attempt - 1, JSON.stringify(start));
+    // the attempt's number is its place in the run's list of starts
+    const start: AttemptStart = { worker: options.name, startedAt: new Date().toISOString() };
+    const attempt = await redis.rpush(keys.attempts(data.runId), JSON.stringify(start));
     active.add(data.runId);
     void announce().catch(() => {});
     options.onEvent?.({ type: 'job-start', runId: data.runId, task: data.task, agent: data.agentId, replay: data.replay, attempt });

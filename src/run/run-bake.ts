@@ -116,16 +116,23 @@ export function rejectedTasks(suite: Suite, lock: SuiteLock): { task: string; re
  * The void record of a run a fleet's coordinator got no result for from any worker (its job
  * failed, or what came back was damaged): the reason in `detail`, the coordinator's runtime.
  */
-export function lostRunRecord(
+export function lostRunRecord(options: Pick<RunnerOptions, 'suite' | 'agents' | 'runtime'>, spec: RunSpec, detail: string): RunRecord {
+  return voidRunRecord(options, spec, new Date().toISOString(), 'infra-error', detail);
+}
+
+/** Every field a graded run records, with what a run that never got to work has. */
+function voidRunRecord(
   options: Pick<RunnerOptions, 'suite' | 'agents' | 'runtime'>,
   spec: RunSpec,
+  startedAt: string,
+  reason: 'setup-failed' | 'infra-error',
   detail: string,
 ): RunRecord {
   const { seed, level } = runSeedAndLevel(options.suite);
   const agent = options.agents[spec.agentIndex]!;
   return buildRunRecord(
-    { id: spec.id, suite: options.suite, task: spec.task, agent: agent.info, effortCatalog: agent.effortCatalog ?? null, replay: spec.replay, seed, level, runtime: options.runtime, startedAt: new Date().toISOString() },
-    { kind: 'void', reason: 'infra-error', detail: detail.slice(0, 2000) },
+    { id: spec.id, suite: options.suite, task: spec.task, agent: agent.info, effortCatalog: agent.effortCatalog ?? null, replay: spec.replay, seed, level, runtime: options.runtime, startedAt },
+    { kind: 'void', reason, detail: detail.slice(0, 2000) },
   );
 }
 
@@ -175,8 +182,6 @@ export interface Runner {
   prepare(tasks: readonly string[], emit?: (event: BakeEvent) => void): Promise<void>;
   /** Runs one planned run, its artifacts into `artifactsDir`. */
   run(spec: RunSpec, artifactsDir: string, onStage?: (stage: RunStage) => void): Promise<RunResult>;
-  /** A void record for a run that could not start here (the reason in `detail`). */
-  voidRecord(spec: RunSpec, detail: string): RunRecord;
   close(): Promise<void>;
 }
 
@@ -216,7 +221,6 @@ export async function openRunner(options: RunnerOptions): Promise<Runner> {
       if (!task) throw new Error(`openRunner: task ${spec.task} is not in suite ${suite.id}`);
       return runOne(options, spec, task, await prepareOne(spec.task, () => {}), shared, artifactsDir, onStage);
     },
-    voidRecord: (spec, detail) => voidRecord(options, spec, byId.get(spec.task)!, new Date().toISOString(), 'infra-error', detail, shared),
     close: () => disposeScratch(scratch),
   };
 }
@@ -236,7 +240,7 @@ async function runOne(
   const startedAt = new Date().toISOString();
   const taskLock = options.lock.tasks[task.id];
   if ('error' in prepared) {
-    return { record: voidRecord(options, spec, task, startedAt, 'setup-failed', prepared.error, shared), sessions: [], checks: [] };
+    return { record: voidRecord(options, spec, startedAt, 'setup-failed', prepared.error, shared), sessions: [], checks: [] };
   }
   try {
     return await runTask({
@@ -261,7 +265,7 @@ async function runOne(
   } catch (error) {
     // the results folder's disk is full or failing: not this run's verdict; the bake stops and resuming redoes the run
     if (isStorageFailure(error, options.storageDir)) throw error;
-    return { record: voidRecord(options, spec, task, startedAt, 'infra-error', (error as Error).message, shared), sessions: [], checks: [], error: error as Error };
+    return { record: voidRecord(options, spec, startedAt, 'infra-error', (error as Error).message, shared), sessions: [], checks: [], error: error as Error };
   } finally {
     await disposeScratch(scratchDir);
   }
@@ -304,30 +308,7 @@ function checksFor(task: Task, order: Order, shared: Shared): Promise<GeneratedS
   return shared.checks.get(key)!;
 }
 
-function voidRecord(
-  options: RunnerOptions,
-  spec: RunSpec,
-  task: Task,
-  startedAt: string,
-  reason: 'setup-failed' | 'infra-error',
-  detail: string,
-  shared: Shared,
-): RunRecord {
-  const { suite } = options;
-  // every field a graded run records, with what a run that never got to work has
-  return buildRunRecord(
-    {
-      id: spec.id,
-      suite,
-      task: task.id,
-      agent: options.agents[spec.agentIndex]!.info,
-      effortCatalog: options.agents[spec.agentIndex]!.effortCatalog ?? null,
-      replay: spec.replay,
-      seed: shared.seed,
-      level: shared.level,
-      runtime: { ...options.runtime, sandbox: options.isolation.sandbox.name, ...(shared.workspaceMode ? { workspace: shared.workspaceMode } : {}) },
-      startedAt,
-    },
-    { kind: 'void', reason, detail: detail.slice(0, 2000) },
-  );
+function voidRecord(options: RunnerOptions, spec: RunSpec, startedAt: string, reason: 'setup-failed' | 'infra-error', detail: string, shared: Shared): RunRecord {
+  const runtime = { ...options.runtime, sandbox: options.isolation.sandbox.name, ...(shared.workspaceMode ? { workspace: shared.workspaceMode } : {}) };
+  return voidRunRecord({ ...options, runtime }, spec, startedAt, reason, detail);
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa, type ResultPromise } from 'execa';
 import { Redis } from 'ioredis';
-import { BIN, ROOT } from './helpers.js';
+import { bakeoff, BIN, copySuite, ROOT } from './helpers.js';
 
 /** A free loopback port (bound and released). */
 export async function freePort(): Promise<number> {
@@ -104,3 +104,12 @@ export function spawnBakeoff(args: readonly string[], env: Record<string, string
   };
 }
 
+
+/** A private, validated copy of a fixture suite; `edit` changes the copy before it is validated. */
+export async function validatedCopy(dir: string, edit: (copy: string) => Promise<void> = async () => {}): Promise<string> {
+  const copy = await copySuite(dir);
+  await edit(copy);
+  const validate = await bakeoff(['validate', copy]);
+  if (validate.exitCode !== 0) throw new Error(`bakeoff validate ${copy} exited ${validate.exitCode}:\n${validate.stderr}`);
+  return copy;
+}

@@ -4,8 +4,8 @@ import Database from 'better-sqlite3';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSuite } from '../../src/suite/index.js';
-import { bakeoff, copySuite, FIXTURES, ROOT, tempDir } from './helpers.js';
-import { spawnBakeoff, startRedis, type Proc, type TestRedis } from './fleet-helpers.js';
+import { bakeoff, FIXTURES, ROOT, tempDir } from './helpers.js';
+import { spawnBakeoff, startRedis, validatedCopy, type Proc, type TestRedis } from './fleet-helpers.js';
 import { storedRuns } from './process-helpers.js';
 
 /*
@@ -39,6 +39,8 @@ function attemptsOf(results: string): AttemptRow[] {
 describe('a bake on a fleet of three workers', () => {
   let root: string;
   let redis: TestRedis;
+  /** The tiny suite, validated once: the zombie and tampered-bundle tests bake it (neither changes it). */
+  let tiny: string;
   const workers = new Map<string, Proc>();
   const startWorker = (name: string, url: string): Proc => {
     const proc = spawnBakeoff(['worker', '--queue', url, '--name', name, '--concurrency', '1', '--lease-sec', '6']);
@@ -49,6 +51,7 @@ describe('a bake on a fleet of three workers', () => {
   beforeAll(async () => {
     root = await tempDir('bakeoff-fleet-');
     redis = await startRedis(path.join(root, 'redis'));
+    tiny = await validatedCopy(path.join(FIXTURES, 'suites/tiny'));
   });
 
   afterAll(async () => {
@@ -139,9 +142,7 @@ describe('a bake on a fleet of three workers', () => {
 
   it('a zombie worker (stopped past its lease, then resumed) finishing late changes nothing recorded', async () => {
     const url = redis.url(4);
-    const suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
-    const validate = await bakeoff(['validate', suite]);
-    expect(validate.exitCode, validate.stderr).toBe(0);
+    const suite = tiny;
     const zombie = startWorker('w-zombie', url);
     await zombie.waitFor(/ready/, 60_000);
     const results = path.join(root, 'zombie-results');
@@ -179,9 +180,7 @@ describe('a bake on a fleet of three workers', () => {
 
   it('voids a run whose bundle does not match its suite hash, naming why, and refuses a second coordinator on the same queue', async () => {
     const url = redis.url(1);
-    const suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
-    const validate = await bakeoff(['validate', suite]);
-    expect(validate.exitCode, validate.stderr).toBe(0);
+    const suite = tiny;
     const { hash } = await loadSuite(suite);
 
     // the bundle under this hash holds a changed hidden test: what a tampered Redis would hand out
@@ -208,10 +207,9 @@ describe('a bake on a fleet of three workers', () => {
     }
 
     // a second coordinator on the same queue, for another suite, is refused while the first runs
-    const other = await copySuite(path.join(FIXTURES, 'suites/tiny'));
-    await writeFile(path.join(other, 'suite.yaml'), (await readFile(path.join(other, 'suite.yaml'), 'utf8')).replace('id: tiny', 'id: tiny-other'));
-    const validateOther = await bakeoff(['validate', other]);
-    expect(validateOther.exitCode, validateOther.stderr).toBe(0);
+    const other = await validatedCopy(path.join(FIXTURES, 'suites/tiny'), async (copy) => {
+      await writeFile(path.join(copy, 'suite.yaml'), (await readFile(path.join(copy, 'suite.yaml'), 'utf8')).replace('id: tiny', 'id: tiny-other'));
+    });
     const second = await bakeoff(['run', other, '--agent', 'gold', '--queue', url, '--out', path.join(root, 'other-results')]);
     expect(second.exitCode, second.stderr).toBe(2);
     expect(second.stderr).toMatch(/being run by another coordinator .*one coordinator per queue/);

@@ -1,5 +1,5 @@
 import { bake, type BakeOutcome } from '../../api/index.js';
-import { jsonAgents, renderTable } from '../../report/index.js';
+import { jsonAgents, median, renderTable } from '../../report/index.js';
 import { clock, createProgress } from '../progress.js';
 import { EXIT, lockedWork, type CliIo } from '../io.js';
 import { printNote } from '../notes.js';
@@ -109,14 +109,11 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
 
 /** `run --queue --json`'s `fleet`: what worker loss cost this bake, and the coordinator's own time per run. */
 function fleetJson(fleet: NonNullable<BakeOutcome['fleet']>) {
-  const sorted = [...fleet.ingestMs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  const median = sorted.length === 0 ? null : sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
   return {
     reExecuted: fleet.reExecuted,
     abandonedAttempts: fleet.abandonedAttempts,
     duplicatesIgnored: fleet.duplicatesIgnored,
     enqueueMsPerRun: Math.round(fleet.enqueueMs * 100) / 100,
-    medianIngestMs: median,
+    medianIngestMs: median(fleet.ingestMs),
   };
 }
