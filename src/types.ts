@@ -42,7 +42,19 @@ export type VoidReason =
   | 'auth-error'            // the model API refused the key (401/403)
   | 'harness-crash'         // the agent CLI died without saying why (non-zero exit, signal, no error event)
   | 'harness-error'         // the agent CLI reported an error (error event, is_error, stopReason error)
-  | 'no-final-answer';      // the agent CLI ended without a final answer
+  | 'no-final-answer'       // the agent CLI ended without a final answer
+  | 'pass-stopped';         // agentBudget.stopOnError: an earlier run of the pass ended in a timeout or error, so the pass is unscored
+
+/**
+ * What stops a pass under `agentBudget.stopOnError` (the calibration rule "error events, timeouts
+ * and missing answers stop the run and leave its total unscored"): a session that timed out
+ * (failed `session-timeout` or void `timeout`) or ended in an error event or without an answer.
+ * The instrument's own failures (infra-error, setup-failed, oracle-changed) do not.
+ */
+export const PASS_STOPPING_VOIDS: readonly VoidReason[] = [
+  'timeout', 'agent-error', 'upstream-error', 'upstream-rate-limited', 'usage-limit', 'upstream-hang', 'upstream-malformed',
+  'upstream-unreachable', 'upstream-truncated', 'auth-error', 'harness-crash', 'harness-error', 'no-final-answer',
+];
 
 export type Outcome =
   | { readonly kind: 'solved' }

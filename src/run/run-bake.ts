@@ -4,7 +4,8 @@ import { planRuns, type RunSpec } from '../plan/index.js';
 import { type Isolation, disposeScratch, freshScratchRoot, type SetupProgress } from '../sandbox/index.js';
 import type { CheckRow, ResultsLock, SessionRow, Store } from '../store/index.js';
 import type { SuiteLock, Order, Suite, Task } from '../suite/index.js';
-import { createBudget, type Budget } from './budget.js';
+import { stoppedSentence, stopsPass } from '../report/index.js';
+import { createPasses, type Pass } from './budget.js';
 import { generateChecks, type GeneratedSet } from './generate-checks.js';
 import type { RunRecord } from '../types.js';
 import { baseEnv } from './base-env.js';
@@ -65,7 +66,7 @@ export async function runBake(options: BakeOptions): Promise<BakeSummary> {
 
   // One scratch root per results folder: what a killed bake left behind is cleared here — only
   // ever by the holder of the folder's lock, so never under a live bake's feet.
-  const runner = await openRunner({ ...options, scratchLabel: `bake ${store.dir}`, storageDir: store.dir });
+  const runner = await openRunner({ ...options, scratchLabel: `bake ${store.dir}`, storageDir: store.dir, recorded: store.listRuns() });
   try {
     await runner.prepare([...new Set(pending.map((s) => s.task))], emit);
     await runPool(pending, options.concurrency, async (spec) => {
@@ -125,7 +126,7 @@ function voidRunRecord(
   options: Pick<RunnerOptions, 'suite' | 'agents' | 'runtime'>,
   spec: RunSpec,
   startedAt: string,
-  reason: 'setup-failed' | 'infra-error',
+  reason: 'setup-failed' | 'infra-error' | 'pass-stopped',
   detail: string,
 ): RunRecord {
   const { seed, level } = runSeedAndLevel(options.suite);
@@ -162,6 +163,11 @@ export interface RunnerOptions {
   readonly scratchLabel: string;
   /** Where artifacts are written: a full disk there stops the bake instead of voiding the run. */
   readonly storageDir: string;
+  /**
+   * The runs the results folder already holds (a resumed bake): each pass's agent time budget
+   * starts with what they spent, and a pass they stopped (`agentBudget.stopOnError`) stays stopped.
+   */
+  readonly recorded?: readonly RunRecord[];
 }
 
 /** One run's result, before it is stored. */
@@ -193,7 +199,7 @@ export async function openRunner(options: RunnerOptions): Promise<Runner> {
   const env = baseEnv();
   const prepared = new Map<string, Promise<{ repo: string } | { error: string }>>();
   const byId = new Map(suite.tasks.map((t) => [t.id, t]));
-  const shared: Shared = { env, scratch, seed, level, workspaceMode, budgets: new Map<string, Budget>(), checks: new Map<string, Promise<GeneratedSet>>() };
+  const shared: Shared = { env, scratch, seed, level, workspaceMode, passOf: createPasses(suite.controls, options.recorded ?? []), checks: new Map<string, Promise<GeneratedSet>>() };
   const prepareOne = (taskId: string, emit: (event: BakeEvent) => void): Promise<{ repo: string } | { error: string }> => {
     const known = prepared.get(taskId);
     if (known) return known;
@@ -239,11 +245,15 @@ async function runOne(
   const scratchDir = path.join(shared.scratch, spec.id);
   const startedAt = new Date().toISOString();
   const taskLock = options.lock.tasks[task.id];
+  const pass = shared.passOf(agent.info.id, spec.replay);
+  if (pass.stoppedBy !== null) {
+    return { record: voidRecord(options, spec, startedAt, 'pass-stopped', pass.stoppedBy, shared), sessions: [], checks: [] };
+  }
   if ('error' in prepared) {
     return { record: voidRecord(options, spec, startedAt, 'setup-failed', prepared.error, shared), sessions: [], checks: [] };
   }
   try {
-    return await runTask({
+    const result = await runTask({
       runId: spec.id,
       suite,
       task,
@@ -253,7 +263,7 @@ async function runOne(
       preparedRepo: prepared.repo,
       isolation: options.isolation,
       env: shared.env,
-      budget: budgetFor(suite, agent.digest, spec.replay, shared.budgets),
+      budget: pass.budget,
       checksFor: (order) => checksFor(task, order, shared),
       seed: shared.seed,
       level: shared.level,
@@ -262,6 +272,8 @@ async function runOne(
       runtime: { ...options.runtime, sandbox: options.isolation.sandbox.name },
       onStage,
     });
+    if (suite.controls.agentBudget?.stopOnError && pass.stoppedBy === null && stopsPass(result.record.outcome)) pass.stoppedBy = stoppedSentence(result.record);
+    return result;
   } catch (error) {
     // the results folder's disk is full or failing: not this run's verdict; the bake stops and resuming redoes the run
     if (isStorageFailure(error, options.storageDir)) throw error;
@@ -280,8 +292,8 @@ interface Shared {
   readonly level: number | null;
   /** The workspace kind this bake's runs get (`overlay` or `copy`), for void runs that never made one. */
   readonly workspaceMode: string | null;
-  /** Agent time budgets by scope key. */
-  readonly budgets: Map<string, Budget>;
+  /** Each agent's pass (its agent time budget, and whether it stopped), by agent id and replay. */
+  readonly passOf: (agentId: string, replay: number) => Pass;
   /** Generated checks by task, order, seed and level (generated once per bake). */
   readonly checks: Map<string, Promise<GeneratedSet>>;
 }
@@ -293,22 +305,13 @@ export function runSeedAndLevel(suite: Suite): { seed: number | null; level: num
   return { seed: suite.controls.seed ?? suite.controls.seeds[0]!, level: suite.controls.level };
 }
 
-function budgetFor(suite: Suite, agentDigest: string, replay: number, budgets: Map<string, Budget>): Budget {
-  const b = suite.controls.agentBudget;
-  if (!b) return createBudget(null);
-  if (b.scope === 'run') return createBudget(b.totalSec);
-  const key = `${agentDigest}:${replay}`;
-  if (!budgets.has(key)) budgets.set(key, createBudget(b.totalSec));
-  return budgets.get(key)!;
-}
-
 function checksFor(task: Task, order: Order, shared: Shared): Promise<GeneratedSet> {
   const key = `${task.id}:${order.index}:${shared.seed}:${shared.level}`;
   if (!shared.checks.has(key)) shared.checks.set(key, generateChecks(order.hiddenDir, shared.seed ?? 0, shared.level ?? 1));
   return shared.checks.get(key)!;
 }
 
-function voidRecord(options: RunnerOptions, spec: RunSpec, startedAt: string, reason: 'setup-failed' | 'infra-error', detail: string, shared: Shared): RunRecord {
+function voidRecord(options: RunnerOptions, spec: RunSpec, startedAt: string, reason: 'setup-failed' | 'infra-error' | 'pass-stopped', detail: string, shared: Shared): RunRecord {
   const runtime = { ...options.runtime, sandbox: options.isolation.sandbox.name, ...(shared.workspaceMode ? { workspace: shared.workspaceMode } : {}) };
   return voidRunRecord({ ...options, runtime }, spec, startedAt, reason, detail);
 }

@@ -61,11 +61,18 @@ export const Controls = z
     /**
      * Total agent time (sessions only, never grading) one agent may spend, and over what:
      * `run` = the sessions of one run; `replay` = every run of one agent in one replay of the
-     * suite (all tasks). Unlimited when absent.
+     * suite (all tasks). Unlimited when absent. `stopOnError` (scope `replay` only): a session
+     * that times out or ends in an error event or without an answer stops its pass — the pass's
+     * later runs are recorded void `pass-stopped` without running — and reports leave the whole
+     * pass unscored (the calibration rule "stop the run and leave its total unscored").
      */
     agentBudget: z
-      .object({ totalSec: z.number().positive(), scope: z.enum(['run', 'replay']) })
+      .object({ totalSec: z.number().positive(), scope: z.enum(['run', 'replay']), stopOnError: z.boolean().optional() })
       .strict()
+      .refine((b) => !b.stopOnError || b.scope === 'replay', {
+        message: 'stopOnError needs scope "replay": it stops the pass over the suite; a run already stops at its first timeout or error',
+        path: ['stopOnError'],
+      })
       .optional(),
     /** Whether a session that ran out of time (or budget) voids the run instead of failing it. */
     timeoutIsVoid: z.boolean().default(false),

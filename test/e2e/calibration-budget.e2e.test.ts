@@ -6,7 +6,8 @@ import { bakeoff, copySuite, FIXTURES, tempDir } from './helpers.js';
 import { requireHarnesses } from './agents/agent-helpers.js';
 
 interface JsonRun { id: string; task: string; outcome: string; failReason: string | null; voidReason: string | null; outcomeDetail: string | null; agentSec: number }
-interface JsonBudget { totalSec: number; scope: string; passes: { agent: string; replay: number; runs: number; usedSec: number; overBudget: boolean }[] }
+interface JsonBudget { totalSec: number; scope: string; stopOnError: boolean; passes: { agent: string; replay: number; runs: number; usedSec: number; overBudget: boolean; stoppedBy: unknown }[] }
+interface JsonAgent { id: string; solved: number; failed: number }
 
 /** In the Python task only, a command that outlasts the session clock; elsewhere it returns at once. */
 const OVERRUN = 'if ls *.py >/dev/null 2>&1 || ls */*.py >/dev/null 2>&1; then sleep 100; fi; echo checked';
@@ -18,13 +19,16 @@ const OVERRUN = 'if ls *.py >/dev/null 2>&1 || ls */*.py >/dev/null 2>&1; then s
  * model has Codex run a command that, in one task only, outlasts the 120 s: that session is
  * killed at its clock and its order fails (`session-timeout`, as the controls say; with
  * `timeoutIsVoid` it would be void), the other task's session is not touched, the report shows
- * what the pass spent of the 600 s, and nothing is retried.
+ * what the pass spent of the 600 s, and nothing is retried. The rules' "error events, timeouts and
+ * missing answers stop the run and leave its total unscored" is `stopOnError: true`: the report
+ * names the timeout that stopped the pass and scores none of its runs.
  * It runs with the other files, not with the real-CLI files that run alone: its overrun is 120 s
  * of waiting by design, and the honest session has all of its 120 s for a few tool calls.
  */
 describe('calibration budget: 600 s shared, 120 s per session, with the real Codex CLI', () => {
   let runs: JsonRun[] = [];
   let budget: JsonBudget | null = null;
+  let agents: JsonAgent[] = [];
   let table = '';
   let out = '';
 
@@ -33,7 +37,7 @@ describe('calibration budget: 600 s shared, 120 s per session, with the real Cod
     const suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
     const file = path.join(suite, 'suite.yaml');
     const yaml = (await readFile(file, 'utf8')).replace('runsPerTask: 2', 'runsPerTask: 1').replace('sessionWallClockSec: 60', 'sessionWallClockSec: 120');
-    await writeFile(file, `${yaml}  agentBudget: { totalSec: 600, scope: replay }\n`);
+    await writeFile(file, `${yaml}  agentBudget: { totalSec: 600, scope: replay, stopOnError: true }\n`);
     expect((await bakeoff(['validate', suite])).exitCode).toBe(0);
     const dir = await tempDir();
     const script = path.join(dir, 'overrun.json');
@@ -42,9 +46,10 @@ describe('calibration budget: 600 s shared, 120 s per session, with the real Cod
     out = path.join(dir, 'out');
     const r = await bakeoff(['run', suite, '--agent', 'codex:gpt-5.5@lowest', '--upstream', `scripted:${script}`, '--concurrency', '2', '--out', out, '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
-    const report = JSON.parse((await bakeoff(['report', out, '--format', 'json'])).stdout) as { runs: JsonRun[]; agentBudget: JsonBudget | null };
+    const report = JSON.parse((await bakeoff(['report', out, '--format', 'json'])).stdout) as { runs: JsonRun[]; agentBudget: JsonBudget | null; agents: JsonAgent[] };
     runs = report.runs;
     budget = report.agentBudget;
+    agents = report.agents;
     table = (await bakeoff(['report', out])).stdout;
   }, 900_000);
 
@@ -58,13 +63,18 @@ describe('calibration budget: 600 s shared, 120 s per session, with the real Cod
   });
 
   it('shows the pass\'s total against the 600 s budget, per run and per bake', () => {
-    expect(budget).toMatchObject({ totalSec: 600, scope: 'replay' });
+    expect(budget).toMatchObject({ totalSec: 600, scope: 'replay', stopOnError: true });
     expect(budget!.passes).toHaveLength(1);
     const pass = budget!.passes[0]!;
-    expect(pass).toMatchObject({ agent: 'codex:gpt-5.5@low', replay: 0, runs: 2, overBudget: false });
+    expect(pass).toMatchObject({ agent: 'codex:gpt-5.5@low', replay: 0, runs: 2, overBudget: false, stoppedBy: { task: 'py-add', reason: 'session-timeout' } });
     expect(pass.usedSec).toBeCloseTo(runs.reduce((a, r) => a + r.agentSec, 0), 0);
     expect(table).toMatch(/Agent time budget: 600 s of session time per agent for each pass over the suite \(grading outside\s+it\)\./);
-    expect(table).toMatch(/codex:gpt-5\.5@low used pass 1: \d+\.\d s\./);
+    expect(table).toMatch(/codex:gpt-5\.5@low used pass 1: \d+\.\d s \(stopped\s+at\s+task\s+py-add,\s+session-timeout:\s+unscored\)\./);
+  });
+
+  it('the timeout stops the pass and leaves its total unscored: neither run counts as solved or failed', () => {
+    expect(agents).toHaveLength(1);
+    expect(agents[0]).toMatchObject({ solved: 0, failed: 0 });
   });
 
   it('retries nothing: one run per task, one session per order', () => {

@@ -117,7 +117,7 @@ export interface SiteControls {
   readonly seeds: readonly number[];
   readonly seed?: number | undefined;
   readonly level: number;
-  readonly agentBudget?: { readonly totalSec: number; readonly scope: 'run' | 'replay' } | undefined;
+  readonly agentBudget?: { readonly totalSec: number; readonly scope: 'run' | 'replay'; readonly stopOnError?: boolean | undefined } | undefined;
   readonly timeoutIsVoid: boolean;
 }
 

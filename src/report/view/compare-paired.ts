@@ -5,6 +5,7 @@ import { exactMcNemar } from '../stats/exact-mcnemar.js';
 import { formatPairedSentence } from '../render/format-paired-sentence.js';
 import type { Interval } from '../stats/interval.js';
 import { pairedDifference } from '../stats/paired-difference.js';
+import { scoredRuns } from './budget-use.js';
 import { readReportControls, type ReplayRule } from './read-report-controls.js';
 import { scoreTasks, type TaskScore } from './score-tasks.js';
 
@@ -107,8 +108,8 @@ function incomparable(aRuns: readonly RunRecord[], bRuns: readonly RunRecord[]):
 
 function compare(aRuns: readonly RunRecord[], bRuns: readonly RunRecord[], options: ComparePairedOptions): PairedComparison {
   const { replayRule, voidLimit } = readReportControls(options.controls);
-  const aScores = byTask(scoreTasks(aRuns, replayRule));
-  const bScores = byTask(scoreTasks(bRuns, replayRule));
+  const aScores = byTask(scoreTasks(scoredRuns(aRuns, options.controls), replayRule));
+  const bScores = byTask(scoreTasks(scoredRuns(bRuns, options.controls), replayRule));
   const tasks = [...new Set([...aScores.keys(), ...bScores.keys()])].sort(compareText);
   const perTask = tasks.map((task) => pairTask(task, aScores.get(task), bScores.get(task)));
   const count = (result: PairedResult): number => perTask.filter((t) => t.result === result).length;

@@ -1,5 +1,5 @@
 import { meteringNotes } from '../render/describe-metering.js';
-import { budgetUse } from './budget-use.js';
+import { budgetUse, scoredRuns } from './budget-use.js';
 import type { RunRecord } from '../../types.js';
 import { compareAgents, rankSorted } from './compare-agents.js';
 import { compareText } from '../render/compare-text.js';
@@ -27,8 +27,10 @@ export const UNSAFE_SANDBOX = 'unsafe-no-sandbox';
  */
 export function summarize(runs: readonly RunRecord[], options: SummarizeOptions): LeaderboardView {
   const taskIds = [...new Set([...(options.tasks ?? []), ...runs.map((run) => run.task)])].sort(compareText);
+  // under agentBudget.stopOnError a stopped pass's runs count as void pass-stopped (its total unscored)
+  const scored = scoredRuns(runs, options.controls);
   const runsByAgent = new Map<string, RunRecord[]>();
-  for (const run of runs) {
+  for (const run of scored) {
     const agentRuns = runsByAgent.get(run.agent.id) ?? [];
     agentRuns.push(run);
     runsByAgent.set(run.agent.id, agentRuns);
@@ -52,7 +54,7 @@ export function summarize(runs: readonly RunRecord[], options: SummarizeOptions)
         .map((summary) => ({ rank: null, tied: false, ...summary }))
     : rankSorted(summaries);
   const first = runs[0];
-  const runsByTask = groupBy(runs, (run) => run.task);
+  const runsByTask = groupBy(scored, (run) => run.task);
   return {
     suite: first === undefined ? null : { id: first.suiteId, hash: first.suiteHash },
     controlsDigest: first?.controlsDigest ?? null,

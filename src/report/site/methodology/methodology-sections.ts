@@ -168,7 +168,10 @@ function limitsSection(c: SiteControls): MethodologySection {
     c.agentBudget === undefined
       ? 'No agent time budget beyond the session clock.'
       : `Agent time budget: ${seconds(c.agentBudget.totalSec)} of session time ${c.agentBudget.scope === 'run' ? 'per run' : "per agent for each pass over the whole suite (every task's runs of one replay)"}; ` +
-        `a session that would run past it is stopped, which ${c.timeoutIsVoid ? 'voids' : 'fails'} the run.`;
+        `a session that would run past it is stopped, which ${c.timeoutIsVoid ? 'voids' : 'fails'} the run.` +
+        (c.agentBudget.stopOnError
+          ? ' A session that times out, ends in an error event or ends without an answer stops its pass: the pass\'s later runs do not start, and the whole pass is unscored (its runs count as void, pass-stopped).'
+          : '');
   return {
     id: 'limits',
     heading: 'Limits and budgets',
@@ -204,6 +207,7 @@ const VOID_WORDS: Readonly<Record<VoidReason, string>> = {
   'harness-crash': 'the agent CLI died without saying why',
   'harness-error': 'the agent CLI reported an error',
   'no-final-answer': 'the agent CLI ended without an answer',
+  'pass-stopped': 'an earlier run of the same pass timed out or ended in an error, and the controls stop (and leave unscored) such a pass',
 };
 
 function voidSection(view: LeaderboardView): MethodologySection {
