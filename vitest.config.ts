@@ -9,7 +9,7 @@ import { LongestFirstSequencer } from './test/setup/sequencer.js';
 // cores miss them. The site's browser test bakes with the real CLIs too. The leftovers test runs
 // there as well: it plants a dead bakeoff's cgroup, and cgroups are machine-wide, so any other
 // bakeoff command starting meanwhile (another test file's) sweeps it before doctor can look.
-const AGENT_CLIS = ['test/e2e/agents/**/*.test.ts', 'test/e2e/fleet-slots.e2e.test.ts', 'test/model-server/real-clis.test.ts', 'test/e2e/site-browser.e2e.test.ts', 'test/e2e/leftovers.e2e.test.ts'];
+const AGENT_CLIS = ['test/e2e/agents/**/*.test.ts', 'test/e2e/fleet-slots.e2e.test.ts', 'test/model-server/real-clis.test.ts', 'test/model-server/prompt-delivery.test.ts', 'test/e2e/site-browser.e2e.test.ts', 'test/e2e/leftovers.e2e.test.ts'];
 
 const shared = {
   exclude: ['**/node_modules/**', 'examples/**', 'test/fixtures/**'],

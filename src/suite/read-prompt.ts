@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import type { InputIssue } from '../errors.js';
 
 /**
- * The largest prompt a task may have: 96 KiB. Every agent must be able to receive the prompt
- * whole, and one CLI (pi) can only take it as a single command-line argument, which Linux caps
- * at 128 KiB (MAX_ARG_STRLEN); the rest read it from stdin. Real problem statements are far
- * smaller (SWE-bench's are a few KB).
+ * The largest prompt a task may have: 96 KiB. Every CLI reads it from stdin (a command agent from
+ * a file), so nothing in bakeoff caps it lower; the limit keeps a prompt well inside every model's
+ * context and inside one argument or variable a command agent may pass it on in (Linux caps one
+ * at 128 KiB, MAX_ARG_STRLEN). Real problem statements are far smaller (SWE-bench's are a few KB).
  */
 export const MAX_PROMPT_BYTES = 96 * 1024;
 

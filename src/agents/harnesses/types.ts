@@ -77,12 +77,11 @@ export interface HarnessSetup {
   readonly homeFiles: Readonly<Record<string, string>>;
   /**
    * The command: argv[0] is an absolute path under `installDir` (or a program on PATH). The
-   * prompt is in `stdin` where the CLI reads it byte-exact, else in argv (pi, which trims what
-   * stdin holds; a prompt is at most the suite's MAX_PROMPT_BYTES, so it always fits one argument). Further
-   * CLI options go before the first `--` when there is one (the prompt follows it), else at the end.
+   * prompt is in `stdin`, never here (pi gets the whitespace its stdin trim takes off as its message
+   * argument). Further CLI options go before the first `--` when there is one, else at the end.
    */
   readonly argv: readonly string[];
-  /** Text for the CLI's stdin (Claude Code, Codex, Gemini CLI and OpenCode read the prompt there, byte-exact); else stdin is /dev/null. */
+  /** Text for the CLI's stdin: the prompt (every CLI reads it there). */
   readonly stdin?: string;
   /** Variables added to the session's environment (PATH, HOME, TMPDIR, locale are already set). */
   readonly env: Readonly<Record<string, string>>;

@@ -67,8 +67,9 @@ describe('setup', () => {
   it('runs print mode with JSON events, the provider, the model and the thinking level', () => {
     const setup = pi.setup(input);
     expect(setup.argv).toEqual([
-      '/opt/pi/node_modules/.bin/pi', '-p', '--mode', 'json', '--provider', 'anthropic', '--model', 'claude-sonnet-4-5', '--thinking', 'high', 'Do it',
+      '/opt/pi/node_modules/.bin/pi', '-p', '--mode', 'json', '--provider', 'anthropic', '--model', 'claude-sonnet-4-5', '--thinking', 'high',
     ]);
+    expect(setup.stdin).toBe('Do it');
     expect(setup.env).toMatchObject({ PI_CODING_AGENT_DIR: '/home/a/.pi/agent', PI_OFFLINE: '1', PI_TELEMETRY: '0', BAKEOFF_API_KEY: 'k' });
   });
 
@@ -97,8 +98,11 @@ describe('setup', () => {
     expect(pi.wireFormat('acme/acme-1')).toBe('openai-chat');
   });
 
-  it('keeps a prompt that pi would take for an option or a file a prompt, with one leading space', () => {
-    expect(pi.setup({ ...input, prompt: '@README.md is wrong' }).argv.at(-1)).toBe(' @README.md is wrong');
+  it('sends the prompt on stdin, and the trailing whitespace pi trims off stdin as its message argument', () => {
+    const argv = pi.setup(input).argv;
+    const setup = pi.setup({ ...input, prompt: '@README.md is wrong\n- and this\n\n' });
+    expect(setup.stdin).toBe('@README.md is wrong\n- and this\n\n');
+    expect(setup.argv).toEqual([...argv, '\n\n']);
   });
 
   it('asks for <provider>/<model>', () => {

@@ -7,9 +7,11 @@ import { PI_KEY_VARIABLE, piModelsJson } from './models-json.js';
 export const PI_BIN = 'node_modules/.bin/pi';
 
 /**
- * `pi -p --mode json`. pi's own argument parser takes an argument that starts with `-` for an
- * option and one that starts with `@` for a file to attach, and has no `--`: such a prompt
- * gets one leading space (the only prompt bakeoff alters, and only then).
+ * `pi -p --mode json` with the prompt on stdin, never on the command line. pi trims what it reads
+ * there and appends its first message argument, so the prompt's trailing whitespace (a final
+ * newline, say) follows as that argument and the prompt arrives byte-exact, except leading
+ * whitespace, which pi drops (the one alteration; docs/suite-format.md). The argument is
+ * whitespace only, so pi's parser never takes it for an option (`-`) or a file (`@`).
  * `PI_OFFLINE=1` stops startup network work (version check, fd/rg download), `PI_TELEMETRY=0`
  * install telemetry. Retries stay as shipped (settings `retry.*` untouched).
  */
@@ -25,8 +27,9 @@ export function setupPi(input: SetupInput): HarnessSetup {
       '--provider', ref.provider,
       '--model', ref.id,
       ...(input.effort === null ? [] : ['--thinking', input.effort]),
-      shieldPrompt(input.prompt),
+      ...trailingWhitespace(input.prompt),
     ],
+    stdin: input.prompt,
     env: {
       PI_CODING_AGENT_DIR: agentDir,
       PI_OFFLINE: '1',
@@ -37,7 +40,8 @@ export function setupPi(input: SetupInput): HarnessSetup {
   };
 }
 
-/** A prompt pi's parser would take for an option (`-`) or a file (`@`) gets one leading space. */
-function shieldPrompt(prompt: string): string {
-  return /^[-@]/.test(prompt) ? ` ${prompt}` : prompt;
+/** What pi's trim of stdin takes off the prompt's end, as its message argument (none when nothing). */
+function trailingWhitespace(prompt: string): string[] {
+  const tail = prompt.slice(prompt.trimEnd().length);
+  return tail === '' ? [] : [tail];
 }
