@@ -100,6 +100,10 @@ export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean
       }
       draw();
     },
+    /** Items finished so far (those done before this command included), the total, and those finished by this command. */
+    counts(): { readonly done: number; readonly total: number; readonly doneHere: number } {
+      return { done, total, doneHere };
+    },
     finish(): void {
       clearInterval(ticker);
       if (live && drawn) stream.write('\r\x1b[2K');

@@ -1,6 +1,20 @@
-import { finishStop, quoteShellArg, stopEverything } from '../util/index.js';
+import { finishStop, isStopping, quoteShellArg, stopEverything } from '../util/index.js';
 
 const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
+
+let finished: (() => string | null) | null = null;
+
+/**
+ * What a stop says finished (`5 of 16 runs stored, 3 of them by this command`): the command
+ * that knows sets it while it works; call the result when it is done.
+ */
+export function sayOnStop(what: () => string | null): () => void {
+  finished = what;
+  return () => {
+    // a stop unwinds the command before it prints: what finished is said then, from these counts
+    if (finished === what && !isStopping()) finished = null;
+  };
+}
 
 /**
  * For the commands that run sandboxes (run, validate, verify, publish): the first SIGINT or
@@ -20,9 +34,10 @@ export function stopOnSignals(stderr: NodeJS.WritableStream, argv: readonly stri
     stderr.write(`bakeoff: ${signal}: stopping — killing the sandboxes, unmounting, removing temp folders (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to quit at once)\n`);
     void stopEverything().finally(() => {
       const command = ['bakeoff', ...argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : quoteShellArg(a)))].join(' ');
+      const stored = finished?.() ?? null;
       const resume =
         argv[0] === 'run'
-          ? 'every run that finished is stored; to resume, run the same command again'
+          ? `${stored ?? 'every run that finished is stored'}; to resume, run the same command again`
           : argv[0] === 'worker'
             ? 'the runs it had started go back to the queue for another worker after their lease; to start it again'
             : 'run the same command again to start over';

@@ -55,7 +55,9 @@ describe('a signal in the middle of a bake', () => {
       const ended = await child;
       expect(ended.exitCode, String(ended.stderr)).toBe(exitCode);
       expect(ended.stderr).toContain(`bakeoff: ${signal}: stopping`);
-      expect(ended.stderr).toContain(`bakeoff: stopped: every run that finished is stored; to resume, run the same command again:\n  bakeoff ${args.join(' ')}`);
+      const stopped = /bakeoff: stopped: (\d+) of 8 runs stored, (\d+) of them by this command; every run that finished is kept; to resume, run the same command again:\n {2}(.*)$/.exec(String(ended.stderr));
+      expect(stopped, String(ended.stderr)).not.toBeNull();
+      expect(stopped![3]).toBe(`bakeoff ${args.join(' ')}`);
       expect(String(ended.stderr)).not.toMatch(/internal error|\n\s+at /);
       // nothing left: mounts, scratch root, cgroups, temp artifacts folders, sandbox processes
       expect(await mountsUnder(scratch)).toEqual([]);
@@ -70,10 +72,43 @@ describe('a signal in the middle of a bake', () => {
       const done = /\((\d+) run\(s\) this time, (\d+) already done\)/.exec(resumed.stdout);
       expect(done, resumed.stdout).not.toBeNull();
       expect(Number(done![1]) + Number(done![2])).toBe(8);
+      // what the stop said was stored is what the resume found done
+      expect(Number(done![2])).toBe(Number(stopped![1]));
+      expect(Number(stopped![2])).toBe(Number(stopped![1]));
       const report = await bakeoff(['report', results, '--format', 'json']);
       expect(report.exitCode, report.stderr).toBe(0);
       const agents = (JSON.parse(report.stdout) as { agents: { id: string; runs: number }[] }).agents;
       expect(agents.map((a) => [a.id, a.runs]).sort()).toEqual([['gold', 4], ['noop', 4]]);
     });
   }
+
+  it('a second Ctrl-C quits at once, and the same command then finishes the bake and clears what was left', async () => {
+    const results = path.join(await tempDir(), 'results');
+    const args = ['run', suite, '--agent', 'gold', '--agent', 'noop', '--out', results];
+    const child = execa(process.execPath, [BIN, ...args], { cwd: ROOT, env: { NO_COLOR: '1' }, reject: false });
+    const scratch = scratchOf(results);
+    const deadline = performance.now() + 120_000;
+    while ((await mountsUnder(scratch + '/')).length === 0) {
+      expect(performance.now() < deadline, 'no workspace was mounted within 2 minutes').toBe(true);
+      await sleep(50);
+    }
+    let said = '';
+    child.stderr!.on('data', (chunk: Buffer) => (said += chunk.toString()));
+    child.kill('SIGINT');
+    // the second as soon as the first is being handled
+    while (!said.includes('SIGINT: stopping')) await sleep(5);
+    const second = performance.now();
+    child.kill('SIGINT');
+    const ended = await child;
+    expect(ended.exitCode, String(ended.stderr)).toBe(130);
+    expect(ended.stderr).toContain('bakeoff: SIGINT again: quitting now; the next bakeoff command clears what is left');
+    expect(performance.now() - second).toBeLessThan(5000);
+    const resumed = await bakeoff(args);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/\(\d+ run\(s\) this time, \d+ already done\)/);
+    // the resume's own sweep took what the quit left: nothing of the killed bake remains
+    expect(await mountsUnder(scratch)).toEqual([]);
+    expect(await cgroupsOf(child.pid!)).toEqual([]);
+    expect((await readdir(path.join(results, 'runs'))).filter((n) => n.startsWith('.tmp-'))).toEqual([]);
+  });
 });

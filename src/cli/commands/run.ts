@@ -3,6 +3,7 @@ import { jsonAgents, median, renderTable } from '../../report/index.js';
 import { clock, createProgress } from '../progress.js';
 import { EXIT, lockedWork, type CliIo } from '../io.js';
 import { printNote } from '../notes.js';
+import { sayOnStop } from '../stop-on-signals.js';
 import { screenOf, WIDE_HINT, type ScreenFlags } from '../screen.js';
 
 export interface RunFlags extends ScreenFlags {
@@ -43,6 +44,10 @@ export function runLabel(task: string, agent: string, replay: number): string {
 export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promise<number> {
   const progress = createProgress(io.stderr, !flags.json);
   const { notes } = progress;
+  const unsay = sayOnStop(() => {
+    const { done, total, doneHere } = progress.counts();
+    return total === 0 ? null : `${done} of ${total} runs stored, ${doneHere} of them by this command; every run that finished is kept`;
+  });
   try {
     const outcome = await bake({
       suite: dir,
@@ -103,6 +108,7 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
     }
     return outcome.infraErrors > 0 ? EXIT.infra : EXIT.ok;
   } finally {
+    unsay();
     progress.finish();
   }
 }
