@@ -84,7 +84,7 @@ async function admitOrders(options: AdmitOptions, logs: StageLog[]): Promise<Adm
     const baseline2 = await attempt('baseline-2', order.index - 1);
     const baselineDrift = differences(statuses(baseline), statuses(baseline2));
     if (baselineDrift.length > 0) {
-      return reject(`flaky on the unchanged repo: two runs disagree on ${disagreement(baselineDrift, statuses(baseline), statuses(baseline2))}`);
+      return reject(`flaky on the unchanged repo: its runs ${stageOf('baseline')} and ${stageOf('baseline-2')} disagree on ${disagreement(baselineDrift, statuses(baseline), statuses(baseline2))} (see their logs)`);
     }
     const gold1 = await attempt('gold-1', order.index);
     testSec += gold1.testRun.exec.durationMs / 1000;
@@ -94,7 +94,7 @@ async function admitOrders(options: AdmitOptions, logs: StageLog[]): Promise<Adm
     }
     const gold2 = await attempt('gold-2', order.index);
     const drift = differences(statuses(gold1), statuses(gold2));
-    if (drift.length > 0) return reject(`flaky: two gold runs disagree on ${disagreement(drift, statuses(gold1), statuses(gold2))}`);
+    if (drift.length > 0) return reject(`flaky: the gold runs ${stageOf('gold-1')} and ${stageOf('gold-2')} disagree on ${disagreement(drift, statuses(gold1), statuses(gold2))} (see their logs)`);
     const known = new Set(options.task.manifest.knownFailures.map((k) => k.id));
     const knownProblem = checkKnownFailures(known, gold1, baseline);
     if (knownProblem) return reject(knownProblem);

@@ -1,7 +1,7 @@
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { baseEnv, runPool, prepareTask } from '../run/index.js';
-import { type Isolation, disposeScratch, freshScratchRoot } from '../sandbox/index.js';
+import { type Isolation, disposeScratch, freshScratchRoot, type SetupProgress } from '../sandbox/index.js';
 import { admitChecksTask, type NotedAdmission } from './admit-checks-task.js';
 import { admitTask, type AdmitResult } from './admit-task.js';
 import { keepStageLogs } from './keep-stage-logs.js';
@@ -50,6 +50,8 @@ export interface ValidateOptions {
   readonly onPlan?: (total: number, kept: number) => void;
   readonly onTaskStart?: (task: string) => void;
   readonly onTaskStage?: (task: string, stage: string) => void;
+  /** Told each second while a task's setup command runs: the command, its time and its last line of output. */
+  readonly onSetupProgress?: (task: string, progress: SetupProgress) => void;
   readonly onTaskEnd?: (task: string, admission: NotedAdmission) => void;
 }
 
@@ -148,7 +150,11 @@ async function admitOne(
   options: ValidateOptions & { env: Record<string, string>; scratch: string },
 ): Promise<NotedAdmission> {
   options.onTaskStage?.(task.id, 'setup');
-  const prepared = await prepareTask({ task, controls: suite.controls, isolation: options.isolation, env: options.env, cacheDir: options.cacheDir });
+  const onSetupProgress = options.onSetupProgress;
+  const prepared = await prepareTask({
+    task, controls: suite.controls, isolation: options.isolation, env: options.env, cacheDir: options.cacheDir,
+    ...(onSetupProgress ? { onProgress: (progress: SetupProgress) => onSetupProgress(task.id, progress) } : {}),
+  });
   if (!prepared.ok) return { admitted: false, reason: prepared.reason };
   const scratchDir = path.join(options.scratch, task.id);
   try {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { validateSuite, type LockWrite, type NotedAdmission, type ValidateResult } from '../admit/index.js';
-import { requireTools } from '../sandbox/index.js';
+import { requireTools, type SetupProgress } from '../sandbox/index.js';
 import { isDraftPrompt, loadSuite, type OrderAdmission, type Suite } from '../suite/index.js';
 import { notifyVia, type NoteEvent } from './events.js';
 import { isolationFor } from './isolation-for.js';
@@ -27,6 +27,7 @@ export type ValidateEvent =
   | { readonly type: 'task-start'; readonly task: string }
   /** A stage of a task's checks: `setup`, `baseline`, `baseline-2`, `gold-1`, … */
   | { readonly type: 'task-stage'; readonly task: string; readonly stage: string }
+  | { readonly type: 'setup-progress'; readonly task: string; readonly progress: SetupProgress }
   | { readonly type: 'task-end'; readonly task: string; readonly admission: NotedAdmission };
 
 /** One task's verdict, counted. */
@@ -60,6 +61,7 @@ export async function validate(request: ValidateRequest): Promise<ValidateOutcom
     onPlan: (total, kept) => request.onEvent?.({ type: 'plan', total, kept }),
     onTaskStart: (task) => request.onEvent?.({ type: 'task-start', task }),
     onTaskStage: (task, stage) => request.onEvent?.({ type: 'task-stage', task, stage }),
+    onSetupProgress: (task, progress) => request.onEvent?.({ type: 'setup-progress', task, progress }),
     onTaskEnd: (task, admission) => request.onEvent?.({ type: 'task-end', task, admission }),
   });
   const tasks = result.suite.tasks.map((t): TaskVerdict => {

@@ -116,6 +116,11 @@ export type Progress = ReturnType<typeof createProgress>;
 
 export const RUNS: ProgressKind = { noun: 'runs', tallies: ['solved', 'void'] };
 
+/** A running setup command as progress shows it: `npm ci (0:42) — added 40 packages`. */
+export function setupText(progress: { readonly command: string; readonly elapsedSec: number; readonly lastLine: string }): string {
+  return `${progress.command} (${clock(progress.elapsedSec)})${progress.lastLine ? ` — ${progress.lastLine}` : ''}`;
+}
+
 export function clock(seconds: number): string {
   const s = Math.round(seconds);
   const m = Math.floor(s / 60);

@@ -23,6 +23,16 @@ describe('compareLocks', () => {
     ]);
   });
 
+  it('takes a task flaky again for the same reason, whichever tests flapped this time', () => {
+    const flaky = (ids: string) => lock({ t: { admitted: false, reason: `flaky on the unchanged repo: its runs baseline and baseline-2 disagree on ${ids} (see their logs)` } });
+    expect(compareLocks(flaky('a (pass, then fail)'), flaky('b (fail, then pass), c (pass, then missing)'))).toEqual([]);
+    const clock = (ids: string) => lock({ t: { admitted: false, reason: `flaky: the first and a third gold run disagree on ${ids}; the run under a shifted clock changed them too, so the clock is not what changes them` } });
+    expect(compareLocks(clock('a (pass, then fail)'), clock('b (fail, then pass)'))).toEqual([]);
+    // but flaky where it was not is another reason
+    const gold = lock({ t: { admitted: false, reason: 'flaky: the gold runs gold-1 and gold-2 disagree on a (pass, then fail) (see their logs)' } });
+    expect(compareLocks(flaky('a (pass, then fail)'), gold)).toHaveLength(1);
+  });
+
   it('lists test ids gained and lost, per order', () => {
     const before = lock({ t: tests(['f1', 'f2'], ['p1']) });
     const after = lock({ t: tests(['f2', 'f3'], ['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7']) });

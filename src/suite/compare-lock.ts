@@ -25,7 +25,7 @@ export function compareLocks(before: SuiteLock, after: SuiteLock): LockDifferenc
     else if (was.admitted && !now.admitted) add(`was admitted, now rejected: ${now.reason}`);
     else if (!was.admitted && now.admitted) add(`was rejected (${was.reason}), now admitted`);
     else if (!was.admitted && !now.admitted) {
-      if (was.reason !== now.reason) add(`still rejected, for another reason: was "${was.reason}", now "${now.reason}"`);
+      if (stableReason(was.reason) !== stableReason(now.reason)) add(`still rejected, for another reason: was "${was.reason}", now "${now.reason}"`);
     } else if (was.admitted && now.admitted) compareOrders(was.orders, now.orders, add);
   }
   for (const task of Object.keys(before.tasks)) {
@@ -63,6 +63,15 @@ function compareOrders(was: readonly OrderLock[], now: readonly OrderLock[], add
     }
   }
   for (const order of was) if (!now.some((o) => o.order === order.order)) add(`order ${order.order}: in the lock, no longer validated`);
+}
+
+/**
+ * A rejection's reason without what changes by chance from one validation to the next: which
+ * tests a flaky task's runs happened to disagree on (`… disagree on a (pass, then fail)`). A task
+ * flaky again is rejected for the same reason, whichever tests flapped this time. Pure.
+ */
+export function stableReason(reason: string): string {
+  return reason.replace(/disagree on [^;]*/g, 'disagree on …');
 }
 
 function verdict(task: TaskLock): string {

@@ -1,3 +1,4 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +62,19 @@ describe('output on a terminal fits its width; off a terminal it is the full out
     for (const stage of ['setup', 'baseline', 'gold-1', 'gold-shifted-clock']) {
       expect(live.some((line) => new RegExp(`^tasks [012]/2 · .*(add|py-add): ${stage} \\d:\\d\\d`).test(line)), `${stage}\n${text}`).toBe(true);
     }
+  });
+
+  it('bakeoff validate: a setup that takes a while shows its command, its time and its last line of output', async () => {
+    const slow = await copySuite(path.join(FIXTURES, 'suites/tiny'));
+    const task = path.join(slow, 'tasks/add/task.yaml');
+    const setup = 'echo fetching deps; sleep 3; echo linked 12 packages; sleep 3';
+    await writeFile(task, (await readFile(task, 'utf8')).replace('setup: null', `setup: ${JSON.stringify(setup)}`));
+    const { exitCode, text } = await onScreen(200, ['validate', slow]);
+    expect(exitCode, text).toBe(0);
+    const live = shownLines(text).filter((line) => line.startsWith('tasks '));
+    const shown = (last: string) => live.some((line) => line.includes(`add: setup: ${setup} (0:0`) && line.includes(`) — ${last} `));
+    expect(shown('fetching deps'), text).toBe(true);
+    expect(shown('linked 12 packages'), text).toBe(true);
   });
 
   it.each([80, 120])('bakeoff report: the leaderboard of a real results folder within %i columns', async (columns) => {

@@ -1,6 +1,6 @@
 import { bake, type BakeOutcome } from '../../api/index.js';
 import { jsonAgents, median, renderTable } from '../../report/index.js';
-import { clock, createProgress } from '../progress.js';
+import { createProgress, setupText } from '../progress.js';
 import { EXIT, lockedWork, type CliIo } from '../io.js';
 import { printNote } from '../notes.js';
 import { sayOnStop } from '../stop-on-signals.js';
@@ -67,10 +67,8 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
       onEvent: (event) => {
         if (printNote(notes, event)) return;
         if (event.type === 'plan') progress.start(event.total, event.alreadyDone);
-        else if (event.type === 'setup-progress') {
-          const p = event.progress;
-          progress.activity(`setting up ${event.task}: ${p.command} (${clock(p.elapsedSec)})${p.lastLine ? ` — ${p.lastLine}` : ''}`);
-        } else if (event.type === 'prepare') progress.activity(null);
+        else if (event.type === 'setup-progress') progress.activity(`setting up ${event.task}: ${setupText(event.progress)}`);
+        else if (event.type === 'prepare') progress.activity(null);
         else if (event.type === 'run-start') progress.itemStarted(event.runId, runLabel(event.task, event.agent, event.replay));
         else if (event.type === 'run-stage') progress.itemStage(event.runId, `${event.stage} ${event.order}`);
         else {

@@ -2,7 +2,7 @@ import { UserError } from '../../errors.js';
 import { validate, type LockWrite, type ValidateOutcome } from '../../api/index.js';
 import { escapeControl } from '../../util/index.js';
 import { printNote } from '../notes.js';
-import { createProgress } from '../progress.js';
+import { createProgress, setupText } from '../progress.js';
 import { EXIT, placeOf, type CliIo } from '../io.js';
 
 export interface ValidateFlags {
@@ -39,6 +39,7 @@ export async function validateCommand(dir: string, flags: ValidateFlags, io: Cli
         if (event.type === 'plan') progress.start(event.total, event.kept);
         else if (event.type === 'task-start') progress.itemStarted(event.task, event.task);
         else if (event.type === 'task-stage') progress.itemStage(event.task, event.stage);
+        else if (event.type === 'setup-progress') progress.itemStage(event.task, `setup: ${setupText(event.progress)}`);
         else {
           const a = event.admission;
           progress.itemEnded(event.task, event.task, a.admitted ? { verdict: 'admitted', tally: ['admitted'] } : { verdict: 'REJECTED', tally: ['rejected'], detail: a.reason });
