@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Bind, ClockShift, ExecResult, Sandbox } from '../sandbox/index.js';
 import { readBoundedFile } from '../util/index.js';
 import { clockEnv } from './clock-env.js';
-import { placeRepoInIds } from './place-repo-in-ids.js';
+import { stableTestIds } from './stable-test-ids.js';
 import { createReportDir } from './report-dir.js';
 import { ReportUnreadableError } from './runners/read-report-file.js';
 import { getTestRunner } from './runners/registry.js';
@@ -75,7 +75,7 @@ export async function runTests(options: RunTestsOptions): Promise<TestRun> {
     });
     const logged = await readBoundedFile(outputPath, options.outputBytes + 4096, { truncate: true });
     const output = logged.kind === 'ok' ? logged.text : '';
-    const report = placeRepoInIds(await parseReport(() => runner.parse({ reportDir: reportDir.dir, output, repoDir: options.repoDir, report: options.report })), options.repoDir);
+    const report = stableTestIds(await parseReport(() => runner.parse({ reportDir: reportDir.dir, output, repoDir: options.repoDir, report: options.report })), options.repoDir);
     await keepReportFiles(reportDir.dir, runner.reportFiles, path.join(options.outDir, 'report'), options.outputBytes);
     for (const source of report.sources ?? []) await writeFile(path.join(options.outDir, 'report', source.name), source.text);
     return { report, exec, outputPath };
