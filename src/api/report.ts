@@ -65,7 +65,13 @@ export function report(request: ReportRequest): ReportOutcome {
 export function leaderboard(store: Store, runs: readonly RunRecord[]): LeaderboardView {
   const controls = [...store.controls().values()];
   const planned = runs[0] ? (store.bakes().find((b) => b.suiteHash === runs[0]!.suiteHash)?.tasks ?? undefined) : undefined;
-  return summarize(runs, { standardRunsPerTask: standardRuns(controls[0]), controls: controls.length === 1 ? controls[0] : controls, ...(planned ? { tasks: planned } : {}) });
+  const quotaReadings = store.quotaReadings();
+  return summarize(runs, {
+    standardRunsPerTask: standardRuns(controls[0]),
+    controls: controls.length === 1 ? controls[0] : controls,
+    ...(planned ? { tasks: planned } : {}),
+    ...(quotaReadings.length > 0 ? { quotaReadings } : {}),
+  });
 }
 
 function comparison(shown: string, store: Store, runs: readonly RunRecord[], [a, b]: readonly [string, string]): ReportOutcome {

@@ -144,6 +144,8 @@ export interface Store {
   runSets(): RunSet[];
   /** The sessions of a run, with their metered usage, harness report and model requests. */
   sessions(runId: string): SessionRow[];
+  /** Every model answer that carried subscription quota headers: its run's agent, when, the headers; by time. */
+  quotaReadings(): { readonly agent: string; readonly at: string; readonly quota: Record<string, string> }[];
   /** The graded tests and generated checks of a run, every order, sorted by order and id. */
   checks(runId: string): CheckRow[];
   close(): void;
@@ -289,6 +291,10 @@ export function openStore(dir: string, options: { create: boolean }): Store {
     checks: (runId) =>
       db.prepare('SELECT ord AS "order", check_id AS id, expected, status FROM checks WHERE run_id = ? ORDER BY ord, check_id').all(runId) as CheckRow[],
     listRuns: () => (db.prepare('SELECT * FROM runs ORDER BY started_at, id').all() as Row[]).map(rowToRun),
+    quotaReadings: () =>
+      (db.prepare(`SELECT runs.agent_id AS agent, requests.started_at AS at, requests.quota_json AS quota FROM requests
+          JOIN runs ON runs.id = requests.run_id WHERE requests.quota_json IS NOT NULL ORDER BY requests.started_at, requests.run_id, requests.seq`).all() as { agent: string; at: string; quota: string }[])
+        .map((r) => ({ agent: r.agent, at: r.at, quota: JSON.parse(r.quota) as Record<string, string> })),
     runSets: () =>
       db.prepare('SELECT suite_id AS suiteId, suite_hash AS suiteHash, controls_digest AS controlsDigest, count(*) AS runs FROM runs GROUP BY 1, 2, 3 ORDER BY 4 DESC').all() as RunSet[],
     close: () => db.close(),

@@ -1,4 +1,5 @@
 import type { BudgetUse } from '../view/budget-use.js';
+import type { QuotaWindow } from '../view/quota-use.js';
 import type { MeteringNotes } from './describe-metering.js';
 import type { EffortCatalogRef, FailReason, RunRecord, TokenUsage, VoidReason } from '../../types.js';
 import { compareText } from './compare-text.js';
@@ -73,6 +74,8 @@ export interface JsonReport {
   readonly metering: MeteringNotes;
   /** The controls' agent time budget and the session seconds each agent's passes spent of it; null without one. */
   readonly agentBudget: BudgetUse | null;
+  /** Subscription quota used per agent and window, from the plan's own headers; empty without subscription answers that carried them. */
+  readonly quota: readonly QuotaWindow[];
   /** In rank order (by id, with null ranks, when the ranking was refused). */
   readonly agents: readonly JsonAgent[];
   /** The task × agent matrix. */
@@ -97,6 +100,7 @@ export function buildJsonReport(view: LeaderboardView, runs: readonly RunRecord[
     unsafeRuns: view.unsafeRuns,
     metering: view.metering,
     agentBudget: view.budget ?? null,
+    quota: view.quota ?? [],
     agents: jsonAgents(view),
     tasks: view.tasks,
     runs: [...runs].sort(compareRuns).map(toJsonRun),

@@ -1,4 +1,5 @@
 import { describeBudget } from '../view/budget-use.js';
+import { describeQuota } from '../view/quota-use.js';
 import { describeMetering } from './describe-metering.js';
 import { EMPTY, unsafeWarning } from './format-cells.js';
 import { renderPoints } from './render-points.js';
@@ -46,6 +47,7 @@ export function renderMarkdown(view: LeaderboardView): string {
     ...describeRules(view).flatMap((note) => [note, '']),
     ...describeMetering(view.metering).flatMap((note) => [note, '']),
     ...describeBudget(view.budget).flatMap((note) => [note, '']),
+    ...describeQuota(view.quota).flatMap((note) => [note, '']),
     ...describeIntervals(view),
     ...describeVoids(view.agents),
     ...describeVoidTasks(view),

@@ -1,4 +1,5 @@
 import { describeBudget } from '../view/budget-use.js';
+import { describeQuota } from '../view/quota-use.js';
 import { wrapWords } from '../../util/index.js';
 import { describeMetering } from './describe-metering.js';
 import { EMPTY, unsafeWarning } from './format-cells.js';
@@ -67,6 +68,7 @@ export function renderTable(view: LeaderboardView, options: RenderTableOptions =
     ...describeRules(view).flatMap((note) => wrapWords(note, noteWidth)),
     ...describeMetering(view.metering).flatMap((note) => wrapWords(note, noteWidth)),
     ...describeBudget(view.budget).flatMap((note) => wrapWords(note, noteWidth)),
+    ...describeQuota(view.quota).flatMap((note) => wrapWords(note, noteWidth)),
     ...describeVoidTasks(view).flatMap((line) => (line.startsWith('  ') ? wrapped(line.slice(2), '    ', 2).map((l) => `  ${l}`) : [line])),
   ];
   return `${lines.join('\n')}\n`;

@@ -1,4 +1,5 @@
 import type { BudgetUse } from './budget-use.js';
+import type { QuotaReading, QuotaWindow } from './quota-use.js';
 import type { MeteringNotes } from '../render/describe-metering.js';
 import type { AgentInfo, VoidReason } from '../../types.js';
 import type { Interval } from '../stats/interval.js';
@@ -21,6 +22,8 @@ export interface SummarizeOptions {
    * tasks the runs hold.
    */
   readonly tasks?: readonly string[];
+  /** Subscription answers' quota headers, stored per request (the store's `quotaReadings`); none: no quota shown. */
+  readonly quotaReadings?: readonly QuotaReading[];
 }
 
 /** A task that is void for one agent. */
@@ -196,4 +199,6 @@ export interface LeaderboardView {
   readonly metering: MeteringNotes;
   /** The controls' agent time budget and what each agent's passes spent of it; null/absent without a budget. */
   readonly budget?: BudgetUse | null;
+  /** What the subscription agents' plans said of the quota used, per window; absent or empty without readings. */
+  readonly quota?: readonly QuotaWindow[];
 }

@@ -1,5 +1,6 @@
 import { meteringNotes } from '../render/describe-metering.js';
 import { budgetUse, scoredRuns } from './budget-use.js';
+import { quotaUse } from './quota-use.js';
 import type { RunRecord } from '../../types.js';
 import { compareAgents, rankSorted } from './compare-agents.js';
 import { compareText } from '../render/compare-text.js';
@@ -70,6 +71,7 @@ export function summarize(runs: readonly RunRecord[], options: SummarizeOptions)
     unsafeRuns: runs.filter((run) => run.runtime.sandbox === UNSAFE_SANDBOX).length,
     metering: meteringNotes(runs),
     budget: budgetUse(runs, options.controls),
+    quota: quotaUse(options.quotaReadings ?? []),
   };
 }
 

@@ -109,6 +109,15 @@ class StandIn {
           if (req.headers.authorization !== `Bearer ${CLAUDE_TOKEN}` || !String(req.headers['anthropic-beta']).includes('oauth-2025-04-20') || req.headers['x-api-key'] !== undefined) {
             return reply(401, { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } });
           }
+          if (this.usageLimit) {
+            return reply(429, { type: 'error', error: { type: 'rate_limit_error', message: "You've reached your usage limit for this period." } }, {
+              'anthropic-ratelimit-unified-status': 'rejected',
+              'anthropic-ratelimit-unified-5h-utilization': '1.0',
+              'anthropic-ratelimit-unified-reset': String(Math.floor(Date.now() / 1000) + 3600),
+              'anthropic-ratelimit-unified-representative-claim': 'five_hour',
+              'x-should-retry': 'false',
+            });
+          }
           return this.forward(req.method, req.url ?? '/', req.headers, body, res, { 'anthropic-ratelimit-unified-5h-utilization': '0.2', 'anthropic-ratelimit-unified-status': 'allowed' });
         }
         // model listings and the like: the scripted model answers, no credential checked (none is sent)
@@ -218,6 +227,12 @@ describe('subscription runs: Codex on a ChatGPT plan, Claude Code on a Claude pl
 
     it('refreshed the expiring login once, on the host, for all 4 sessions; the rotated refresh token is stored', async () => {
       expect(codexStandIn.refreshes).toBe(1);
+      // the 4 sessions ran at once: one moment falls inside every one of them
+      const db = new Database(path.join(out.dir, 'bakeoff.db'), { readonly: true });
+      const spans = (db.prepare('SELECT started_at AS at, agent_sec AS sec FROM runs').all() as { at: string; sec: number }[]).map((r) => [Date.parse(r.at), Date.parse(r.at) + r.sec * 1000]);
+      db.close();
+      expect(spans).toHaveLength(4);
+      expect(Math.max(...spans.map(([from]) => from!)), JSON.stringify(spans)).toBeLessThan(Math.min(...spans.map(([, to]) => to!)));
       const stored = JSON.parse(await readFile(path.join(env.BAKEOFF_AUTH_DIR!, 'codex.json'), 'utf8')) as { accessToken: string; refreshToken: string };
       expect(stored).toMatchObject({ accessToken: codexStandIn.codexAccess, refreshToken: codexStandIn.codexRefresh });
       expect((await stat(path.join(env.BAKEOFF_AUTH_DIR!, 'codex.json'))).mode & 0o777).toBe(0o600);
@@ -253,7 +268,13 @@ describe('subscription runs: Codex on a ChatGPT plan, Claude Code on a Claude pl
       const json = JSON.parse(report.stdout) as { agents: { auth: string; billed: string }[]; runs: { costUsd: number | null }[] };
       expect(json.agents[0]).toMatchObject({ auth: 'subscription', billed: 'subscription' });
       for (const r of json.runs) expect(r.costUsd).toBeGreaterThan(0);
-      expect((await bakeoff(['report', out.dir])).stdout).toMatch(/list-price equivalent of the metered\s+tokens; billed: subscription/);
+      const table = (await bakeoff(['report', out.dir])).stdout;
+      expect(table).toMatch(/list-price equivalent of the metered\s+tokens; billed: subscription/);
+      // the quota the plan's own headers reported, per window
+      expect((json as unknown as { quota: unknown }).quota).toEqual([
+        { agent: 'codex:gpt-5.5@low+subscription', window: 'primary', minutes: 300, firstPercent: 12, lastPercent: 12, maxPercent: 12, answers: answered.length },
+      ]);
+      expect(table.replace(/\s+/g, ' ')).toContain("Subscription quota of codex:gpt-5.5@low+subscription, from the plan's own headers at the bake's first and last answer: primary window (300 min) 12% → 12% used.");
       const grep = await execa('grep', ['-rlF', CANARY, out.dir], { reject: false });
       expect(grep.stdout).toBe('');
     });
@@ -322,6 +343,21 @@ describe('subscription runs: Codex on a ChatGPT plan, Claude Code on a Claude pl
         expect(s.headers['x-api-key']).toBeUndefined();
       }
     });
+
+    it('a plan-limit answer voids the run with usage-limit, never a loss', async () => {
+      claudeStandIn.usageLimit = true;
+      const limited = path.join(dir, 'claude-limited');
+      const started = performance.now();
+      const r = await bakeoff(['run', suite, '--agent', 'claude-code:claude-sonnet-4-5', '--auth', 'subscription', '--upstream', claudeStandIn.url, '--runs', '1', '--out', limited, '--json'], { env });
+      claudeStandIn.usageLimit = false;
+      expect([0, 1], r.stderr).toContain(r.exitCode);
+      const { runs, requests } = runsOf(limited);
+      expect(runs).toHaveLength(1);
+      expect(runs[0], `${Math.round(performance.now() - started)} ms`).toMatchObject({ outcome: 'void', reason: 'usage-limit' });
+      const limitedRequests = requests.filter((q) => q.failure === 'usage-limit');
+      expect(limitedRequests.length).toBeGreaterThan(0);
+      expect(JSON.parse(limitedRequests[0]!.quota_json!)).toMatchObject({ 'anthropic-ratelimit-unified-status': 'rejected' });
+    }, 600_000);
 
     it('inside, the search found the dummy but no real token and no API key: not in the environment, any process, or any file', () => {
       // positive control: the dummy is found in the CLI's own process environment (Claude Code
