@@ -36,8 +36,8 @@ const REPORT_MARKER = '<meta name="generator" content="bakeoff report">';
  * Print: no navigation, no sort buttons' look, light colours, tables at full length.
  */
 const CSS = `
-:root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--border:#d1d9e0;--head:#f6f8fa;--stripe:#f6f8fa;--link:#0550ae;--accent:#0969da;--band:#9ec5f8;--grid:#e6eaef;--solved:#1a7f37;--failed:#cf222e;--void:#8a5c00;--warn-bg:#fff8c5;--warn-border:#d4a72c;--focus:#0969da}
-@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9ea7b3;--border:#3d444d;--head:#151b23;--stripe:#151b23;--link:#58a6ff;--accent:#4493f8;--band:#1f4f8f;--grid:#262c36;--solved:#3fb950;--failed:#ff7b72;--void:#d29922;--warn-bg:#272115;--warn-border:#9e6a03;--focus:#58a6ff}}
+:root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--border:#d1d9e0;--head:#f6f8fa;--stripe:#f6f8fa;--link:#0550ae;--accent:#0969da;--band:#9ec5f8;--grid:#e6eaef;--solved:#1a7f37;--failed:#cf222e;--void:#8a5c00;--warn-bg:#fff8c5;--warn-border:#d4a72c;--focus:#0969da;--add-bg:#e6ffec;--del-bg:#ffebe9;--hunk-bg:#ddf4ff}
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9ea7b3;--border:#3d444d;--head:#151b23;--stripe:#151b23;--link:#58a6ff;--accent:#4493f8;--band:#1f4f8f;--grid:#262c36;--solved:#3fb950;--failed:#ff7b72;--void:#d29922;--warn-bg:#272115;--warn-border:#9e6a03;--focus:#58a6ff;--add-bg:#12261e;--del-bg:#25171c;--hunk-bg:#121d2f}}
 *,*::before,*::after{box-sizing:border-box}
 html{background:var(--bg);color:var(--fg);-webkit-text-size-adjust:100%}
 body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1400px;padding:0 16px 40px;overflow-wrap:anywhere}
@@ -94,7 +94,7 @@ p.note{font-size:13px;color:var(--void);margin:4px 0}
 figure.chart p.summary{font-size:13px;color:var(--muted);margin:4px 0}
 @media (max-width:600px){body{font-size:14px;padding:0 12px 32px}h1{font-size:1.3rem}.context dd{margin-right:8px}.narrow-only{display:block}}
 @media print{
-:root{color-scheme:light;--bg:#fff;--fg:#000;--muted:#333;--border:#999;--head:#eee;--stripe:#fff;--link:#000;--accent:#333;--band:#bbb;--grid:#ddd;--solved:#000;--failed:#000;--void:#000;--warn-bg:#fff;--warn-border:#000}
+:root{color-scheme:light;--bg:#fff;--fg:#000;--muted:#333;--border:#999;--head:#eee;--stripe:#fff;--link:#000;--accent:#333;--band:#bbb;--grid:#ddd;--solved:#000;--failed:#000;--void:#000;--warn-bg:#fff;--warn-border:#000;--add-bg:#fff;--del-bg:#eee;--hunk-bg:#fff}
 header nav{display:none}
 body{max-width:none;padding:0;font-size:10pt}
 .scroll{overflow:visible}
