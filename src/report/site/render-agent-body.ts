@@ -7,12 +7,14 @@ import type { AgentSummary, LeaderboardView } from '../view/leaderboard-view.js'
 import { escapeHtml } from './escape-html.js';
 import { renderHistogram } from './render-histogram.js';
 import { outcomeCell } from './render-run-body.js';
+import { modelAccess, settingsText, SUBSCRIPTION_ACCESS } from './model-access.js';
 import type { CostByClass } from './site-input.js';
 import type { SiteNames } from './site-names.js';
 
 /**
- * The body of `agents/<slug>.html`: the agent's identity (harness, version, model, effort), its
- * numbers, its void reasons and void tasks, replay agreement, and its runs linking to run pages.
+ * The body of `agents/<slug>.html`: the agent's identity (harness, version, model, effort, how it
+ * reached its model, its settings), its numbers, its void reasons and void tasks, replay
+ * agreement, and its runs linking to run pages.
  * Void task details are shown only for replay drift (the others may quote tool output); tasks
  * and runs are named as `names` says (no task id on a public site). Pure.
  */
@@ -24,6 +26,8 @@ export function renderAgentBody(view: LeaderboardView, agent: AgentSummary, runs
     ['version', a.version ?? '–'],
     ['model', a.model ?? '–'],
     ['effort', a.effort ?? '–'],
+    ['model access', `${modelAccess(a, view.metering.upstreams)}${a.auth === 'subscription' && a.plan ? `, plan ${a.plan}` : ''}`],
+    ['settings', settingsText(a)],
     ['rank', agent.rank === null ? '– (not ranked)' : `${formatRank(agent)}${agent.tied ? ' (tied)' : ''}`],
     ['runs', `${agent.runs} (${agent.solved} solved, ${agent.failed} failed, ${agent.void} void)${agent.runCountTag ? `, ${agent.runCountTag}` : ''}`],
     ['share solved [95% CI]', formatShare(agent.solveShare, agent.ci95)],
@@ -67,13 +71,17 @@ function renderRepeats(agent: AgentSummary): string {
 
 /**
  * Tokens by class summed over the runs the metering proxy counted, cost of all runs, and model
- * requests per run; how the agent reached its model. Nothing to show for a built-in agent.
+ * requests per run; how the agent reached its model (an API key, its subscription, or the
+ * scripted model of a dry run). Nothing to show for a built-in agent.
  */
 function renderTokens(view: LeaderboardView, agent: AgentSummary, runs: readonly RunRecord[], byClass: CostByClass | undefined): string {
   const metered = runs.filter((r) => r.usage);
   if (agent.agent.harness === 'builtin') return '<h2>Tokens and cost</h2><p>A built-in agent: no model, no tokens, no cost.</p>';
   const scripted = view.metering.upstreams.length > 0 && view.metering.upstreams.every((u) => u.startsWith('scripted:'));
-  const auth = scripted ? `bakeoff's scripted model (${view.metering.upstreams.join(', ')}): a dry run` : `API key, through bakeoff's metering proxy (${view.metering.upstreams.join(', ') || 'model API not recorded'})`;
+  const through = `through bakeoff's metering proxy (${view.metering.upstreams.join(', ') || 'model API not recorded'})`;
+  const auth = agent.agent.auth === 'subscription'
+    ? `${SUBSCRIPTION_ACCESS}${agent.agent.plan ? ` on the ${agent.agent.plan} plan` : ''}, ${through}${scripted ? ': a dry run' : ''}`
+    : scripted ? `bakeoff's scripted model (${view.metering.upstreams.join(', ')}): a dry run` : `API key, ${through}`;
   if (metered.length === 0) return `<h2>Tokens and cost</h2><p>${escapeHtml(`Model access: ${auth}. No run has metered tokens.`)}</p>`;
   const sum = (pick: (u: NonNullable<RunRecord['usage']>) => number): number => metered.reduce((n, r) => n + pick(r.usage!), 0);
   const input = sum((u) => u.inputTokens);

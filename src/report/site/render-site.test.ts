@@ -220,6 +220,29 @@ describe('renderSite', () => {
     expect(files.get('agents/gold.html')).toContain('A built-in agent: no model, no tokens, no cost.');
   });
 
+  it("states each agent's model access and settings on its page: API key, subscription with its plan, built-in, or settings not recorded", () => {
+    const upstream = { sandbox: 'bwrap', upstream: 'vendor' };
+    const api: AgentInfo = { id: 'api', harness: 'codex', version: '1', model: 'gpt', effort: 'low', settings: { args: ['-c', 'model_verbosity="low"'], env: ['A_SETTING', 'B_SETTING'] } };
+    const plan: AgentInfo = { id: 'plan', harness: 'codex', version: '1', model: 'gpt', effort: 'low', auth: 'subscription', plan: 'plus', settings: { args: [], env: [] } };
+    const old: AgentInfo = { id: 'old', harness: 'codex', version: '1', model: 'gpt', effort: 'low' };
+    const usage = { inputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 5, reasoningTokens: 0, requests: 1 };
+    const runs = [api, plan, old].map((a) => run(a.id, 't1', SOLVED, { agent: a, costUsd: 0.01, usage, runtime: upstream }));
+    runs.push(run('gold', 't1', SOLVED, { runtime: upstream }));
+    const view = summarize(runs, { standardRunsPerTask: 1, controls: { runsPerTask: 1 } });
+    const files = renderSite({ suite: suiteOf(runs), view, runs, comparison: null, generatedAt: 'now' });
+    const fact = (file: string, key: string): string => new RegExp(`<tr><th>${key}</th><td>([^<]*)</td></tr>`).exec(files.get(file)!)?.[1] ?? `no ${key} row`;
+    expect(fact('agents/api.html', 'model access')).toBe('API key, metered');
+    expect(fact('agents/api.html', 'settings')).toBe('args: -c &quot;model_verbosity=\\&quot;low\\&quot;&quot;; env: A_SETTING, B_SETTING (names only; values not recorded)');
+    expect(files.get('agents/api.html')).toContain('Model access: API key, through bakeoff&#39;s metering proxy (vendor).');
+    expect(fact('agents/plan.html', 'model access')).toBe('subscription (list-price equivalent cost; billed: subscription), plan plus');
+    expect(fact('agents/plan.html', 'settings')).toBe('none: the harness&#39;s defaults');
+    expect(files.get('agents/plan.html')).toContain('Model access: subscription (list-price equivalent cost; billed: subscription) on the plus plan, through bakeoff&#39;s metering proxy (vendor).');
+    expect(files.get('agents/plan.html')).not.toContain('API key');
+    expect(fact('agents/old.html', 'settings')).toBe('not recorded (runs made before bakeoff recorded settings)');
+    expect(fact('agents/gold.html', 'model access')).toBe('none (no model)');
+    expect(fact('agents/gold.html', 'settings')).toBe('– (a built-in agent)');
+  });
+
   it('makes unique slugs', () => {
     expect(slugify('a:b', new Set())).toBe('a-b');
     expect(slugify('a/b', new Set(['a-b']))).toBe('a-b-2');
