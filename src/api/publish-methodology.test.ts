@@ -40,7 +40,7 @@ async function methodologyOf(name: string, model: AgentInfo): Promise<{ text: st
   const view = summarize(runs, { standardRunsPerTask: suite.controls.runsPerTask, controls: suite.controls });
   const html = renderSite({ suite, view, runs, comparison: null, generatedAt: 'now' }).get('methodology.html')!;
   const main = html.slice(html.indexOf('<main>'), html.indexOf('</main>'));
-  return { text: main.replace(/<[^>]+>/g, ' ').replace(/&#39;/g, "'").replace(/\s+/g, ' '), hash: suite.hash };
+  return { text: main.replace(/<wbr>/g, '').replace(/<[^>]+>/g, ' ').replace(/&#39;/g, "'").replace(/\s+/g, ' '), hash: suite.hash };
 }
 
 /** Expects every sentence (string) or pattern of every point on the page, naming the point that lacks one. */
@@ -88,7 +88,7 @@ describe('the methodology page of the bundled suites', () => {
       'replay rule and void limit': ['No replay rule: runs are independent samples.', 'No void limit.'],
       'void count': ['1 of 8 runs is void: 1 because the task\'s setup failed (setup-failed).'],
       'what stays private': ['4 tasks have a title (and summary) the owner chose to publish', 'No codebase, prompt, hidden test, test name, agent change or agent output is on this site'],
-      'compare like with like': ['Two results are comparable only when they share the suite hash', 'the controls digest, the budgets and the runtimes', 'Runtimes: node v20, prices @pydantic/genai-prices 0.1.0, sandbox bwrap, upstream vendor.'],
+      'compare like with like': ['Two results are comparable only when they share the suite hash', 'the controls digest, the budgets and the runtimes', 'Runtimes: node: v20; prices: @pydantic/genai-prices 0.1.0; sandbox: bwrap; upstream: vendor.'],
       'suite hash': [`Suite hash: ${hash}.`],
       "owner's words": ["In the owner's words", 'Four tasks are a smoke test, not a measurement.'],
     });

@@ -38,13 +38,18 @@ export function renderAgentBody(view: LeaderboardView, agent: AgentSummary, runs
   const voidTasks = agent.voidTasks.map(
     (t) => `<li>${names.tasks.html(t.task)}: ${escapeHtml(`${t.reason}${t.reason === 'replay-drift' ? ` (${t.detail})` : ''}`)}</li>`,
   );
+  const written = formatReplayRule(view.replayRule);
+  const rule = `${written.charAt(0).toUpperCase()}${written.slice(1)}`;
   const replay = agent.replay === null
-    ? `<p>${escapeHtml(formatReplayRule(view.replayRule))}: agreement not judged.</p>`
-    : `<p>${escapeHtml(`${formatReplayRule(view.replayRule)}: replays agree on ${agent.replay.agreeing} of ${agent.replay.compared} tasks compared.`)}</p>`;
+    ? `<p>${escapeHtml(rule)}: agreement not judged.</p>`
+    : `<p>${escapeHtml(`${rule}: replays agree on ${agent.replay.agreeing} of ${agent.replay.compared} tasks compared.`)}</p>`;
   const sorted = [...runs].sort((x, y) => (x.task < y.task ? -1 : x.task > y.task ? 1 : x.replay - y.replay));
+  // one column for the run: its page named by task number and replay (the page's own name repeats the agent), the task's
+  // label under it; a phone then sees outcome, time, points and lines beside it
   const rows = sorted.map(
     (r) =>
-      `<tr><td><a class="run-link" href="../${escapeHtml(names.runPath(r))}">${escapeHtml(names.runName(r))}</a></td><td>${names.tasks.html(r.task)}</td><td class="num">${r.replay}</td>` +
+      `<tr><td class="run"><a class="run-link" href="../${escapeHtml(names.runPath(r))}">task ${names.tasks.label(r.task).number}, replay ${r.replay}</a>` +
+      `<span class="sub">${names.tasks.html(r.task)}</span>${names.tasks.isPrivate ? `<span class="sub">run <code>${escapeHtml(names.runName(r))}</code></span>` : ''}</td>` +
       `<td>${outcomeCell(r)}</td><td class="num">${escapeHtml(formatDuration(r.agentSec))}</td><td class="num">${r.points}/${r.maxPoints}</td><td class="num">${r.linesAdded + r.linesRemoved}</td></tr>`,
   );
   return [
@@ -55,7 +60,7 @@ export function renderAgentBody(view: LeaderboardView, agent: AgentSummary, runs
     `<h2>Repeats: pass@k and pass^k</h2>${renderRepeats(agent)}`,
     renderRunCharts(runs),
     renderTokens(view, agent, runs, costByClass),
-    `<h2>Runs</h2><table class="runs"><thead><tr><th>run</th><th>task</th><th class="num" title="counted from 0, as in report.json">replay</th><th>outcome</th><th class="num">time</th><th class="num">points</th><th class="num">lines</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`,
+    `<h2>Runs</h2><table class="runs"><thead><tr><th title="replays counted from 0, as in report.json">run and task</th><th>outcome</th><th class="num">time</th><th class="num">points</th><th class="num">lines</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`,
   ].join('\n');
 }
 

@@ -60,8 +60,8 @@ describe('renderSite', () => {
     expect(files.get('runs/task-1-a-0.html')).toContain('<th>replay (counted from 0)</th><td>0</td>');
     expect(files.get('runs/task-1-a-1.html')).toContain('<th>replay (counted from 0)</th><td>1</td>');
     const agentPage = files.get('agents/a.html')!;
-    expect(agentPage).toMatch(/task-1-a-0<\/a><\/td><td>task 1 — bug, JavaScript<\/td><td class="num">0<\/td>/);
-    expect(agentPage).toMatch(/task-1-a-1<\/a><\/td><td>task 1 — bug, JavaScript<\/td><td class="num">1<\/td>/);
+    expect(agentPage).toContain('<a class="run-link" href="../runs/task-1-a-0.html">task 1, replay 0</a><span class="sub">task 1 — bug, JavaScript</span></td>');
+    expect(agentPage).toContain('<a class="run-link" href="../runs/task-1-a-1.html">task 1, replay 1</a><span class="sub">task 1 — bug, JavaScript</span></td>');
   });
 
   it('escapes every text it draws', () => {
@@ -241,6 +241,16 @@ describe('renderSite', () => {
     expect(fact('agents/old.html', 'settings')).toBe('not recorded (runs made before bakeoff recorded settings)');
     expect(fact('agents/gold.html', 'model access')).toBe('none (no model)');
     expect(fact('agents/gold.html', 'settings')).toBe('– (a built-in agent)');
+  });
+
+  it('lets a narrow leaderboard break an agent id only between its parts, and the agent page name each run by task and replay', () => {
+    const id = 'opencode:anthropic/claude-sonnet-4-5@high';
+    const runs = [run(id, 't1', SOLVED), run(id, 't1', FAILED, { replay: 1 })];
+    const view = summarize(runs, { standardRunsPerTask: 2, controls: { runsPerTask: 2 } });
+    const files = renderSite({ suite: suiteOf(runs), view, runs, comparison: null, generatedAt: 'now' });
+    expect(files.get('index.html')).toContain('>opencode:<wbr>anthropic/<wbr>claude-sonnet-4-5@<wbr>high</a>');
+    const page = [...files].find(([f]) => f.startsWith('agents/'))![1];
+    expect(page).toContain('<td class="run"><a class="run-link" href="../runs/task-1-opencode-anthropic-claude-sonnet-4-5-high-1.html">task 1, replay 1</a><span class="sub">task 1 — bug, JavaScript</span></td>');
   });
 
   it('makes unique slugs', () => {

@@ -122,7 +122,7 @@ describe('methodology sections', () => {
     expect(peakOverlap(runs)).toBe(2);
     const s = sections({}, undefined, runs);
     expect(s.text('compare')).toContain(`Suite hash: ${'a'.repeat(64)}.`);
-    expect(s.text('compare')).toContain('Runtimes: node v20.19.0, sandbox bwrap.');
+    expect(s.text('compare')).toContain('Runtimes: node: v20.19.0; sandbox: bwrap.');
     expect(s.text('numbers')).toContain('All 3 runs were made by bakeoff run without a fleet, on one machine at a time. At most 2 runs ran at once (one agent session each at a time;');
     expect(s.text('numbers')).not.toContain('on one worker');
   });

@@ -240,7 +240,8 @@ function likeWithLikeSection(suite: SiteSuite, view: LeaderboardView, runs: read
         (checks ? `, the seed and level of the generated checks (${describeSeeds(runs, c)})` : '') +
         ', the budgets and the runtimes; bakeoff refuses to rank runs that differ in any of them.',
       `Suite hash: ${suite.hash}. Controls digest: ${view.controlsDigest ?? '–'}.`,
-      runtime.length > 0 ? `Runtimes: ${runtime.join(', ')}.` : 'No runtime was recorded.',
+      // "; " between them: a value may hold commas (the price catalog's)
+      runtime.length > 0 ? `Runtimes: ${runtime.join('; ')}.` : 'No runtime was recorded.',
     ],
   };
 }
@@ -265,7 +266,7 @@ function describeSeeds(runs: readonly RunRecord[], c: SiteControls): string {
 function runtimeValues(runs: readonly RunRecord[]): string[] {
   const keys = new Map<string, Set<string>>();
   for (const r of runs) for (const [k, v] of Object.entries(r.runtime)) (keys.get(k) ?? keys.set(k, new Set()).get(k)!).add(v);
-  return [...keys].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([k, v]) => `${k} ${[...v].sort().join(' / ')}`);
+  return [...keys].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([k, v]) => `${k}: ${[...v].sort().join(' / ')}`);
 }
 
 function countBy<T>(items: readonly T[], key: (item: T) => string): Map<string, number> {
