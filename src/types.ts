@@ -79,6 +79,19 @@ export interface AgentInfo {
   readonly auth?: 'subscription';
   /** The plan of a subscription run as the login names it (`plus`, `max` …), when it does. */
   readonly plan?: string | null;
+  /**
+   * A harness agent's settings from the agents file: the `args` added to the CLI's command line
+   * and the names of its `env` variables (sorted; their values are not recorded). Empty lists:
+   * the harness's defaults. Absent: a built-in agent, or a run recorded before bakeoff kept them.
+   */
+  readonly settings?: AgentSettings;
+}
+
+/** What {@link AgentInfo.settings} records of an agent's settings. */
+export interface AgentSettings {
+  readonly args: readonly string[];
+  /** Names of the extra environment variables, sorted; never their values. */
+  readonly env: readonly string[];
 }
 
 /**

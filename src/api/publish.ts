@@ -96,7 +96,9 @@ async function renderPages(dir: string, request: PublishRequest, suite: SiteSuit
     const [first, second] = view.agents;
     const comparison = first && second ? comparePaired(runs, { a: first.agent.id, b: second.agent.id, controls }) : null;
     const privateDetail = request.private ? await readPrivateDetail(store, runs) : undefined;
-    return renderSite({ suite, view, runs, comparison, costByClass: costByClassOf(runs), generatedAt: new Date().toISOString(), ...(privateDetail ? { privateDetail } : {}) });
+    // a fleet run's worker: the attempt the coordinator recorded as the run
+    const workers = new Map(store.attempts().filter((a) => a.state === 'recorded').map((a) => [a.runId, a.worker]));
+    return renderSite({ suite, view, runs, comparison, workers, costByClass: costByClassOf(runs), generatedAt: new Date().toISOString(), ...(privateDetail ? { privateDetail } : {}) });
   } finally {
     store.close();
   }

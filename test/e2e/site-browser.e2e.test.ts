@@ -38,6 +38,7 @@ interface Crawl {
  */
 describe('the published site in a real browser', () => {
   let site = '';
+  let privateSite = '';
   let agents: JsonAgent[] = [];
   let browser: Browser;
 
@@ -55,6 +56,10 @@ describe('the published site in a real browser', () => {
     site = path.join(await tempDir(), 'site');
     const publish = await bakeoff(['publish', results, '--out', site]);
     expect(publish.exitCode, publish.stderr).toBe(0);
+    // the same bake published --private: run pages with the change as a diff and the session as a transcript
+    privateSite = path.join(await tempDir(), 'private-site');
+    const publishPrivate = await bakeoff(['publish', results, '--out', privateSite, '--private']);
+    expect(publishPrivate.exitCode, publishPrivate.stderr).toBe(0);
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -71,21 +76,24 @@ describe('the published site in a real browser', () => {
     // index, matrix, compare, methodology, 6 agents, 6 runs: every one reached from index.html by links
     expect(written).toHaveLength(16);
     // the two schemes side by side: axe's time per page is most of this test's
-    await Promise.all((['light', 'dark'] as const).map(async (colorScheme) => {
-      const context = await browser.newContext({ viewport: { width: 375, height: 800 }, colorScheme });
-      try {
-        const crawl = await crawlSite(context, site);
-        expect([...crawl.pages].sort(), colorScheme).toEqual([...written].sort());
-        expect(crawl.badLinks, colorScheme).toEqual([]);
-        expect(crawl.requests, colorScheme).toEqual([]);
-        expect(crawl.fileRequests, colorScheme).toBeGreaterThanOrEqual(written.length);
-        expect(crawl.errors, colorScheme).toEqual([]);
-        expect(crawl.violations, colorScheme).toEqual([]);
-        expect(crawl.overflows, colorScheme).toEqual([]);
-      } finally {
-        await context.close();
-      }
-    }));
+    await Promise.all((['light', 'dark'] as const).map((colorScheme) => expectCleanCrawl(browser, site, written, { width: 375, colorScheme })));
+  });
+
+  it('the --private site, light and dark, 375 and 1440 px wide: run pages with a diff and a transcript pass the same checks', async () => {
+    const written = await siteFiles(privateSite);
+    expect(written).toHaveLength(16);
+    // the private run pages draw what the public ones leave out: without them this crawl would prove nothing more
+    const runPages = await Promise.all(written.filter((f) => f.startsWith('runs/')).map((f) => readFile(path.join(privateSite, f), 'utf8')));
+    expect(runPages).toHaveLength(6);
+    const having = (pattern: RegExp): number => runPages.filter((html) => pattern.test(html)).length;
+    expect(having(/<table class="diff-lines"[\s>]/), 'run pages with a diff').toBe(5); // noop's: "No change."
+    expect(having(/<p class="diff-empty">/), 'run pages with no change').toBe(1);
+    expect(having(/<ol class="transcript">/), 'run pages with a transcript').toBe(5);
+    expect(having(/<table class="checks"[\s>]/), 'run pages with test results').toBe(6);
+    expect(having(/<td class="status-fail">/), 'run pages with a failed test').toBeGreaterThanOrEqual(1);
+    for (const width of [375, 1440]) {
+      await Promise.all((['light', 'dark'] as const).map((colorScheme) => expectCleanCrawl(browser, privateSite, written, { width, colorScheme })));
+    }
   });
 
   it("gives each model agent's tokens by class with their cost at the catalog's list price, and a built-in agent none", async () => {
@@ -155,6 +163,28 @@ describe('the published site in a real browser', () => {
     }
   });
 });
+
+/**
+ * Crawls the site from index.html in a fresh context of that width and colour scheme and
+ * expects every written page reached, every link resolving, no request off file://, no page
+ * error, no serious or critical axe violation and nothing wider than the viewport.
+ */
+async function expectCleanCrawl(browser: Browser, site: string, written: readonly string[], how: { width: number; colorScheme: 'light' | 'dark' }): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: how.width, height: 800 }, colorScheme: how.colorScheme });
+  const label = `${how.colorScheme}, ${how.width} px`;
+  try {
+    const crawl = await crawlSite(context, site);
+    expect([...crawl.pages].sort(), label).toEqual([...written].sort());
+    expect(crawl.badLinks, label).toEqual([]);
+    expect(crawl.requests, label).toEqual([]);
+    expect(crawl.fileRequests, label).toBeGreaterThanOrEqual(written.length);
+    expect(crawl.errors, label).toEqual([]);
+    expect(crawl.violations, label).toEqual([]);
+    expect(crawl.overflows, label).toEqual([]);
+  } finally {
+    await context.close();
+  }
+}
 
 /** Every file publish wrote, relative to the site folder (all are pages: the crawl must reach each). */
 async function siteFiles(site: string): Promise<string[]> {

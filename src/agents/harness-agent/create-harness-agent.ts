@@ -77,7 +77,12 @@ export async function createHarnessAgent(options: HarnessAgentOptions): Promise<
   const args = options.args ?? [];
   const extraEnv = options.env ?? {};
   return {
-    info: { id, harness: spec.harness, version, model: spec.model, effort, ...(subscription ? { auth: 'subscription' as const, plan: subscription.plan } : {}) },
+    info: {
+      id, harness: spec.harness, version, model: spec.model, effort,
+      ...(subscription ? { auth: 'subscription' as const, plan: subscription.plan } : {}),
+      // what the site's agent page states; env values stay in the agents file
+      settings: { args: [...args], env: Object.keys(extraEnv).sort() },
+    },
     effortCatalog: resolved.ref,
     // the id too: two named agents with the same settings are still two agents (their runs must not share ids);
     // the catalog too: a run resolved from another catalog is another run

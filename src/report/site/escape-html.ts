@@ -3,6 +3,14 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
 }
 
+/**
+ * An id as HTML that a narrow column may break after its `:`, `/` and `@` (`<wbr>`), so
+ * `opencode:anthropic/claude-sonnet-4-5` wraps between its parts, never inside a word.
+ */
+export function escapeBreakable(id: string): string {
+  return escapeHtml(id).replace(/([:/@])/g, '$1<wbr>');
+}
+
 const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /**

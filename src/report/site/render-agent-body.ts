@@ -7,12 +7,14 @@ import type { AgentSummary, LeaderboardView } from '../view/leaderboard-view.js'
 import { escapeHtml } from './escape-html.js';
 import { renderHistogram } from './render-histogram.js';
 import { outcomeCell } from './render-run-body.js';
+import { modelAccess, settingsText, SUBSCRIPTION_ACCESS } from './model-access.js';
 import type { CostByClass } from './site-input.js';
 import type { SiteNames } from './site-names.js';
 
 /**
- * The body of `agents/<slug>.html`: the agent's identity (harness, version, model, effort), its
- * numbers, its void reasons and void tasks, replay agreement, and its runs linking to run pages.
+ * The body of `agents/<slug>.html`: the agent's identity (harness, version, model, effort, how it
+ * reached its model, its settings), its numbers, its void reasons and void tasks, replay
+ * agreement, and its runs linking to run pages.
  * Void task details are shown only for replay drift (the others may quote tool output); tasks
  * and runs are named as `names` says (no task id on a public site). Pure.
  */
@@ -24,6 +26,8 @@ export function renderAgentBody(view: LeaderboardView, agent: AgentSummary, runs
     ['version', a.version ?? '–'],
     ['model', a.model ?? '–'],
     ['effort', a.effort ?? '–'],
+    ['model access', `${modelAccess(a, view.metering.upstreams)}${a.auth === 'subscription' && a.plan ? `, plan ${a.plan}` : ''}`],
+    ['settings', settingsText(a)],
     ['rank', agent.rank === null ? '– (not ranked)' : `${formatRank(agent)}${agent.tied ? ' (tied)' : ''}`],
     ['runs', `${agent.runs} (${agent.solved} solved, ${agent.failed} failed, ${agent.void} void)${agent.runCountTag ? `, ${agent.runCountTag}` : ''}`],
     ['share solved [95% CI]', formatShare(agent.solveShare, agent.ci95)],
@@ -34,13 +38,18 @@ export function renderAgentBody(view: LeaderboardView, agent: AgentSummary, runs
   const voidTasks = agent.voidTasks.map(
     (t) => `<li>${names.tasks.html(t.task)}: ${escapeHtml(`${t.reason}${t.reason === 'replay-drift' ? ` (${t.detail})` : ''}`)}</li>`,
   );
+  const written = formatReplayRule(view.replayRule);
+  const rule = `${written.charAt(0).toUpperCase()}${written.slice(1)}`;
   const replay = agent.replay === null
-    ? `<p>${escapeHtml(formatReplayRule(view.replayRule))}: agreement not judged.</p>`
-    : `<p>${escapeHtml(`${formatReplayRule(view.replayRule)}: replays agree on ${agent.replay.agreeing} of ${agent.replay.compared} tasks compared.`)}</p>`;
+    ? `<p>${escapeHtml(rule)}: agreement not judged.</p>`
+    : `<p>${escapeHtml(`${rule}: replays agree on ${agent.replay.agreeing} of ${agent.replay.compared} tasks compared.`)}</p>`;
   const sorted = [...runs].sort((x, y) => (x.task < y.task ? -1 : x.task > y.task ? 1 : x.replay - y.replay));
+  // one column for the run: its page named by task number and replay (the page's own name repeats the agent), the task's
+  // label under it; a phone then sees outcome, time, points and lines beside it
   const rows = sorted.map(
     (r) =>
-      `<tr><td><a class="run-link" href="../${escapeHtml(names.runPath(r))}">${escapeHtml(names.runName(r))}</a></td><td>${names.tasks.html(r.task)}</td><td class="num">${r.replay}</td>` +
+      `<tr><td class="run"><a class="run-link" href="../${escapeHtml(names.runPath(r))}">task ${names.tasks.label(r.task).number}, replay ${r.replay}</a>` +
+      `<span class="sub">${names.tasks.html(r.task)}</span>${names.tasks.isPrivate ? `<span class="sub">run <code>${escapeHtml(names.runName(r))}</code></span>` : ''}</td>` +
       `<td>${outcomeCell(r)}</td><td class="num">${escapeHtml(formatDuration(r.agentSec))}</td><td class="num">${r.points}/${r.maxPoints}</td><td class="num">${r.linesAdded + r.linesRemoved}</td></tr>`,
   );
   return [
@@ -51,7 +60,7 @@ export function renderAgentBody(view: LeaderboardView, agent: AgentSummary, runs
     `<h2>Repeats: pass@k and pass^k</h2>${renderRepeats(agent)}`,
     renderRunCharts(runs),
     renderTokens(view, agent, runs, costByClass),
-    `<h2>Runs</h2><table class="runs"><thead><tr><th>run</th><th>task</th><th class="num" title="counted from 0, as in report.json">replay</th><th>outcome</th><th class="num">time</th><th class="num">points</th><th class="num">lines</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`,
+    `<h2>Runs</h2><table class="runs"><thead><tr><th title="replays counted from 0, as in report.json">run and task</th><th>outcome</th><th class="num">time</th><th class="num">points</th><th class="num">lines</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`,
   ].join('\n');
 }
 
@@ -67,13 +76,17 @@ function renderRepeats(agent: AgentSummary): string {
 
 /**
  * Tokens by class summed over the runs the metering proxy counted, cost of all runs, and model
- * requests per run; how the agent reached its model. Nothing to show for a built-in agent.
+ * requests per run; how the agent reached its model (an API key, its subscription, or the
+ * scripted model of a dry run). Nothing to show for a built-in agent.
  */
 function renderTokens(view: LeaderboardView, agent: AgentSummary, runs: readonly RunRecord[], byClass: CostByClass | undefined): string {
   const metered = runs.filter((r) => r.usage);
   if (agent.agent.harness === 'builtin') return '<h2>Tokens and cost</h2><p>A built-in agent: no model, no tokens, no cost.</p>';
   const scripted = view.metering.upstreams.length > 0 && view.metering.upstreams.every((u) => u.startsWith('scripted:'));
-  const auth = scripted ? `bakeoff's scripted model (${view.metering.upstreams.join(', ')}): a dry run` : `API key, through bakeoff's metering proxy (${view.metering.upstreams.join(', ') || 'model API not recorded'})`;
+  const through = `through bakeoff's metering proxy (${view.metering.upstreams.join(', ') || 'model API not recorded'})`;
+  const auth = agent.agent.auth === 'subscription'
+    ? `${SUBSCRIPTION_ACCESS}${agent.agent.plan ? ` on the ${agent.agent.plan} plan` : ''}, ${through}${scripted ? ': a dry run' : ''}`
+    : scripted ? `bakeoff's scripted model (${view.metering.upstreams.join(', ')}): a dry run` : `API key, ${through}`;
   if (metered.length === 0) return `<h2>Tokens and cost</h2><p>${escapeHtml(`Model access: ${auth}. No run has metered tokens.`)}</p>`;
   const sum = (pick: (u: NonNullable<RunRecord['usage']>) => number): number => metered.reduce((n, r) => n + pick(r.usage!), 0);
   const input = sum((u) => u.inputTokens);

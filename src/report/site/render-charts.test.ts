@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatCount, formatDuration, formatUsd } from '../render/format-cells.js';
+import { linearAxis, scaleTo } from './chart-axis.js';
 import { renderHistogram } from './render-histogram.js';
 import { renderScatter, type ScatterPoint } from './render-scatter.js';
 
@@ -31,8 +32,13 @@ describe('renderScatter', () => {
     expect(cx[0]).toBeLessThan(400 - 28 - 50);
   });
 
-  it('labels the x axis once when the values differ below the format\'s precision ("0.0s 0.0s 0.0s" before)', () => {
-    expect(xTicks(timeScatter([{ label: 'a', x: 0.01, y: 1 }, { label: 'b', x: 0.03, y: 0 }]), SECONDS)).toEqual(['0.0s']);
+  it('labels the x axis once when the values differ below the format\'s precision ("0.0s 0.0s 0.0s" before), and draws their dots above that one label', () => {
+    const html = timeScatter([{ label: 'a', x: 0.01, y: 1 }, { label: 'b', x: 0.03, y: 0 }, { label: 'c', x: 0.04, y: 0.5 }]);
+    expect(xTicks(html, SECONDS)).toEqual(['0.0s']);
+    const tick = Number(/<text x="([\d.]+)"[^>]*>0\.0s<\/text>/.exec(html)![1]);
+    const cx = [...html.matchAll(/<circle[^>]*cx="([\d.]+)"/g)].map((m) => Number(m[1]));
+    // apart, they would read as different times under one "0.0s"
+    expect(cx).toEqual([tick, tick, tick]);
   });
 
   it('labels a zero cost once', () => {
@@ -95,5 +101,37 @@ describe('renderHistogram', () => {
     const l = lines([0, 1, 1, 2, 3]);
     expect(barTitles(l)).toEqual(['1 run at 0', '2 runs at 1', '1 run at 2', '1 run at 3']);
     expect(barTitles(lines([0, 3, 10]))).toEqual(['2 runs from 0 to 4', '1 run from 10 to 14']);
+  });
+});
+
+describe('linearAxis', () => {
+  it('grows the step until no two ticks read the same, so each label sits at its own value', () => {
+    // a 0.05 s step would put "0.1s" at 0.05 and again at 0.1
+    expect(linearAxis([0.01, 0.09], formatDuration, { fromZero: true })!.ticks).toEqual([{ value: 0, label: '0.0s' }, { value: 0.1, label: '0.1s' }]);
+    expect(linearAxis([0.04, 0.06], formatDuration, { fromZero: true })!.ticks.map((t) => t.label)).toEqual(['0.0s', '0.1s']);
+    expect(linearAxis([0.0001, 0.0042], formatUsd, { fromZero: true })!.ticks.map((t) => t.label)).toEqual(['$0.000', '$0.002', '$0.004', '$0.006']);
+  });
+
+  it('gives distinct positions distinct labels, evenly spaced, over values of every scale and format', () => {
+    const sets: [number[], (v: number) => string][] = [
+      [[0.01, 0.02, 0.15], formatDuration], [[0.3, 0.31, 0.9], formatDuration], [[2.2, 12.9], formatDuration], [[59, 61, 200], formatDuration],
+      [[3000, 9000], formatDuration], [[0.0004, 0.0021], formatUsd], [[0.4, 1.7], formatUsd], [[0, 1, 7], formatCount], [[0.5, 2.5], formatCount],
+    ];
+    for (const [values, format] of sets) {
+      const axis = linearAxis(values, format, { fromZero: true })!;
+      const labels = axis.ticks.map((t) => t.label);
+      expect(new Set(labels).size, `${values}: ${labels}`).toBe(labels.length);
+      expect(labels.length, `${values}: ${labels}`).toBeGreaterThanOrEqual(2);
+      axis.ticks.forEach((t, i) => i > 0 && expect(t.value - axis.ticks[i - 1]!.value).toBeCloseTo(axis.step!, 9));
+      expect(axis.ticks[0]!.value).toBeLessThanOrEqual(Math.min(...values));
+      expect(axis.ticks.at(-1)!.value).toBeGreaterThanOrEqual(Math.max(...values) - 1e-9);
+    }
+  });
+
+  it('draws every value of a collapsed axis at its one tick', () => {
+    const axis = linearAxis([0.01, 0.04], formatDuration)!;
+    expect(axis.ticks).toHaveLength(1);
+    const px = scaleTo(axis, 0, 100);
+    expect([px(0.01), px(0.04), px(axis.ticks[0]!.value)]).toEqual([50, 50, 50]);
   });
 });

@@ -1,7 +1,7 @@
 import { formatRank } from '../render/format-rank.js';
 import { formatCount, formatDuration, formatShare, formatTokens, formatUsd } from '../render/format-cells.js';
 import type { AgentSummary, LeaderboardView } from '../view/leaderboard-view.js';
-import { escapeHtml } from './escape-html.js';
+import { escapeBreakable, escapeHtml } from './escape-html.js';
 import { renderScatter } from './render-scatter.js';
 import { renderShareBar } from './render-share-bar.js';
 
@@ -19,7 +19,7 @@ const COLUMNS: readonly SiteColumn[] = [
   { header: 'rank', numeric: true, sortValue: (a) => a.rank, cell: (a) => formatRank(a) },
   {
     header: 'agent',
-    cell: (a, href) => (href === null ? `<span class="agent">${escapeHtml(a.agent.id)}</span>` : `<a class="agent" href="${escapeHtml(href)}">${escapeHtml(a.agent.id)}</a>`),
+    cell: (a, href) => (href === null ? `<span class="agent">${escapeBreakable(a.agent.id)}</span>` : `<a class="agent" href="${escapeHtml(href)}">${escapeBreakable(a.agent.id)}</a>`),
   },
   {
     header: 'share [95% CI]',

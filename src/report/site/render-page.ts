@@ -31,13 +31,14 @@ const REPORT_MARKER = '<meta name="generator" content="bakeoff report">';
 /*
  * The site's own stylesheet: no framework, nothing loaded. Colours are variables, set for light
  * and for dark (`prefers-color-scheme`), each text colour at least 4.5:1 on its background.
- * Narrow screens: long hashes and ids wrap, charts shrink to the width, and tables scroll inside
- * their `.scroll` region (wrap-tables.ts) so the page itself never gets wider than the screen.
+ * Narrow screens: long hashes and ids wrap (agent ids between their parts), the context line
+ * becomes two columns, term and value, charts shrink to the width, and tables scroll inside their
+ * `.scroll` region (wrap-tables.ts) so the page itself never gets wider than the screen.
  * Print: no navigation, no sort buttons' look, light colours, tables at full length.
  */
 const CSS = `
-:root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--border:#d1d9e0;--head:#f6f8fa;--stripe:#f6f8fa;--link:#0550ae;--accent:#0969da;--band:#9ec5f8;--grid:#e6eaef;--solved:#1a7f37;--failed:#cf222e;--void:#8a5c00;--warn-bg:#fff8c5;--warn-border:#d4a72c;--focus:#0969da}
-@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9ea7b3;--border:#3d444d;--head:#151b23;--stripe:#151b23;--link:#58a6ff;--accent:#4493f8;--band:#1f4f8f;--grid:#262c36;--solved:#3fb950;--failed:#ff7b72;--void:#d29922;--warn-bg:#272115;--warn-border:#9e6a03;--focus:#58a6ff}}
+:root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--border:#d1d9e0;--head:#f6f8fa;--stripe:#f6f8fa;--link:#0550ae;--accent:#0969da;--band:#9ec5f8;--grid:#e6eaef;--solved:#1a7f37;--failed:#cf222e;--void:#8a5c00;--warn-bg:#fff8c5;--warn-border:#d4a72c;--focus:#0969da;--add-bg:#e6ffec;--del-bg:#ffebe9;--hunk-bg:#ddf4ff}
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9ea7b3;--border:#3d444d;--head:#151b23;--stripe:#151b23;--link:#58a6ff;--accent:#4493f8;--band:#1f4f8f;--grid:#262c36;--solved:#3fb950;--failed:#ff7b72;--void:#d29922;--warn-bg:#272115;--warn-border:#9e6a03;--focus:#58a6ff;--add-bg:#12261e;--del-bg:#25171c;--hunk-bg:#121d2f}}
 *,*::before,*::after{box-sizing:border-box}
 html{background:var(--bg);color:var(--fg);-webkit-text-size-adjust:100%}
 body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1400px;padding:0 16px 40px;overflow-wrap:anywhere}
@@ -62,11 +63,13 @@ td.num{text-align:right;white-space:nowrap}th.num{text-align:right}
 .sub{display:block;font-size:12px;color:var(--muted)}
 table.facts th{background:var(--head);white-space:nowrap}
 table.facts td{overflow-wrap:anywhere}
+table.agents td{white-space:nowrap}table.agents tbody th{min-width:12em}
+table.runs td.run{min-width:12em}table.runs a.run-link{white-space:nowrap}
 button.sort{font:inherit;font-weight:700;color:inherit;background:none;border:0;padding:0;margin:0;cursor:pointer;text-align:inherit;text-decoration:underline dotted;text-underline-offset:3px}
 button.sort::after{content:"\\2195" / "";padding-left:2px;color:var(--muted)}
 th[aria-sort=ascending] button.sort::after{content:"\\25B2" / "";color:inherit}
 th[aria-sort=descending] button.sort::after{content:"\\25BC" / "";color:inherit}
-table.leaderboard td:has(> .agent){min-width:9em;overflow-wrap:anywhere}
+table.leaderboard td:has(> .agent){min-width:9em;overflow-wrap:break-word}
 .narrow-only{display:none;font-size:13px;color:var(--muted);margin:4px 0}
 .share-text{display:block}
 svg.sharebar{display:block;margin:3px 0 0 auto}
@@ -74,7 +77,7 @@ svg.sharebar{display:block;margin:3px 0 0 auto}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:0.85em}
 pre{background:var(--head);border:1px solid var(--border);padding:8px;overflow:auto;max-height:480px}
 .context{font-size:13px;color:var(--muted)}
-.context dt{font-weight:600;display:inline;color:var(--fg)}
+.context dt{font-weight:600;display:inline;color:var(--fg);white-space:nowrap}
 .context dd{display:inline;margin:0 12px 0 4px}
 .context details{display:inline}.context summary{display:inline;cursor:pointer;color:var(--link,inherit);text-decoration:underline dotted}.context details[open] code{display:block;margin:4px 0}
 .warn{background:var(--warn-bg);border:1px solid var(--warn-border);border-radius:4px;padding:8px 12px;margin:8px 0}
@@ -89,12 +92,13 @@ svg.chart{display:block;width:100%;height:auto}
 .chart .dot,.chart .bar{fill:var(--accent)}
 .chart text.key{font-weight:700}
 ul.legend{list-style:none;padding:0;margin:4px 0;font-size:13px}
-ul.legend .key{display:inline-block;min-width:1.6em;font-weight:700;color:var(--accent)}
+ul.legend li{padding-left:1.6em;text-indent:-1.6em}
+ul.legend .key{display:inline-block;min-width:1.6em;text-indent:0;font-weight:700;color:var(--accent)}
 p.note{font-size:13px;color:var(--void);margin:4px 0}
 figure.chart p.summary{font-size:13px;color:var(--muted);margin:4px 0}
-@media (max-width:600px){body{font-size:14px;padding:0 12px 32px}h1{font-size:1.3rem}.context dd{margin-right:8px}.narrow-only{display:block}}
+@media (max-width:600px){body{font-size:14px;padding:0 12px 32px}h1{font-size:1.3rem}dl.context{display:grid;grid-template-columns:auto 1fr;gap:2px 8px}dl.context dd{margin:0}.narrow-only{display:block}}
 @media print{
-:root{color-scheme:light;--bg:#fff;--fg:#000;--muted:#333;--border:#999;--head:#eee;--stripe:#fff;--link:#000;--accent:#333;--band:#bbb;--grid:#ddd;--solved:#000;--failed:#000;--void:#000;--warn-bg:#fff;--warn-border:#000}
+:root{color-scheme:light;--bg:#fff;--fg:#000;--muted:#333;--border:#999;--head:#eee;--stripe:#fff;--link:#000;--accent:#333;--band:#bbb;--grid:#ddd;--solved:#000;--failed:#000;--void:#000;--warn-bg:#fff;--warn-border:#000;--add-bg:#fff;--del-bg:#eee;--hunk-bg:#fff}
 header nav{display:none}
 body{max-width:none;padding:0;font-size:10pt}
 .scroll{overflow:visible}

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../types.js';
+import { summarize } from '../view/summarize.js';
 import { renderChecks } from './render-checks.js';
+import { renderPage } from './render-page.js';
 import { DIFF_LINES_PER_PAGE, renderRunDetail } from './render-run-detail.js';
+import { RUN_PAGE_CSS } from './run-page-css.js';
 import type { PrivateOrderDetail, SiteTranscriptEntry } from './site-input.js';
 
 const EVIL = '<script>alert(1)</script>';
@@ -109,5 +112,24 @@ describe('renderChecks', () => {
 
   it('says when an order has no test results', () => {
     expect(renderChecks([])).toContain('No test results stored for this order');
+  });
+});
+
+describe('the run page styles', () => {
+  it("use no colour of their own: only the site's variables, which light, dark and print each set", () => {
+    // a fixed light colour (dark grey text, a pale line background) is unreadable on the dark page
+    expect(RUN_PAGE_CSS).not.toMatch(/#[0-9a-f]{3,8}\b|rgba?\(|hsla?\(/i);
+    const used = [...new Set([...RUN_PAGE_CSS.matchAll(/var\((--[a-z-]+)\)/g)].map((m) => m[1]!))];
+    expect(used).toEqual(expect.arrayContaining(['--muted', '--failed', '--add-bg', '--del-bg', '--hunk-bg']));
+    const view = summarize([], { standardRunsPerTask: 1, controls: {} });
+    const css = /<style>([\s\S]*?)<\/style>/.exec(renderPage({ title: 't', body: '', root: '', view, generatedAt: 'now', isPrivate: true }))![1]!;
+    const blocks = {
+      light: /^:root\{([^}]*)\}/m.exec(css)![1]!,
+      dark: /prefers-color-scheme:dark\)\{:root\{([^}]*)\}/.exec(css)![1]!,
+      print: /@media print\{\s*:root\{([^}]*)\}/.exec(css)![1]!,
+    };
+    for (const [scheme, block] of Object.entries(blocks)) {
+      expect(used.filter((v) => !block.includes(`${v}:`)), scheme).toEqual([]);
+    }
   });
 });

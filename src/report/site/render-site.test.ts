@@ -60,8 +60,8 @@ describe('renderSite', () => {
     expect(files.get('runs/task-1-a-0.html')).toContain('<th>replay (counted from 0)</th><td>0</td>');
     expect(files.get('runs/task-1-a-1.html')).toContain('<th>replay (counted from 0)</th><td>1</td>');
     const agentPage = files.get('agents/a.html')!;
-    expect(agentPage).toMatch(/task-1-a-0<\/a><\/td><td>task 1 — bug, JavaScript<\/td><td class="num">0<\/td>/);
-    expect(agentPage).toMatch(/task-1-a-1<\/a><\/td><td>task 1 — bug, JavaScript<\/td><td class="num">1<\/td>/);
+    expect(agentPage).toContain('<a class="run-link" href="../runs/task-1-a-0.html">task 1, replay 0</a><span class="sub">task 1 — bug, JavaScript</span></td>');
+    expect(agentPage).toContain('<a class="run-link" href="../runs/task-1-a-1.html">task 1, replay 1</a><span class="sub">task 1 — bug, JavaScript</span></td>');
   });
 
   it('escapes every text it draws', () => {
@@ -218,6 +218,39 @@ describe('renderSite', () => {
     expect(page).toContain('<th scope="row">input, cache read</th><td class="num">1,200</td>');
     expect(page).toContain('<th scope="row">output (reasoning included)</th><td class="num">100</td>');
     expect(files.get('agents/gold.html')).toContain('A built-in agent: no model, no tokens, no cost.');
+  });
+
+  it("states each agent's model access and settings on its page: API key, subscription with its plan, built-in, or settings not recorded", () => {
+    const upstream = { sandbox: 'bwrap', upstream: 'vendor' };
+    const api: AgentInfo = { id: 'api', harness: 'codex', version: '1', model: 'gpt', effort: 'low', settings: { args: ['-c', 'model_verbosity="low"'], env: ['A_SETTING', 'B_SETTING'] } };
+    const plan: AgentInfo = { id: 'plan', harness: 'codex', version: '1', model: 'gpt', effort: 'low', auth: 'subscription', plan: 'plus', settings: { args: [], env: [] } };
+    const old: AgentInfo = { id: 'old', harness: 'codex', version: '1', model: 'gpt', effort: 'low' };
+    const usage = { inputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 5, reasoningTokens: 0, requests: 1 };
+    const runs = [api, plan, old].map((a) => run(a.id, 't1', SOLVED, { agent: a, costUsd: 0.01, usage, runtime: upstream }));
+    runs.push(run('gold', 't1', SOLVED, { runtime: upstream }));
+    const view = summarize(runs, { standardRunsPerTask: 1, controls: { runsPerTask: 1 } });
+    const files = renderSite({ suite: suiteOf(runs), view, runs, comparison: null, generatedAt: 'now' });
+    const fact = (file: string, key: string): string => new RegExp(`<tr><th>${key}</th><td>([^<]*)</td></tr>`).exec(files.get(file)!)?.[1] ?? `no ${key} row`;
+    expect(fact('agents/api.html', 'model access')).toBe('API key, metered');
+    expect(fact('agents/api.html', 'settings')).toBe('args: -c &quot;model_verbosity=\\&quot;low\\&quot;&quot;; env: A_SETTING, B_SETTING (names only; values not recorded)');
+    expect(files.get('agents/api.html')).toContain('Model access: API key, through bakeoff&#39;s metering proxy (vendor).');
+    expect(fact('agents/plan.html', 'model access')).toBe('subscription (list-price equivalent cost; billed: subscription), plan plus');
+    expect(fact('agents/plan.html', 'settings')).toBe('none: the harness&#39;s defaults');
+    expect(files.get('agents/plan.html')).toContain('Model access: subscription (list-price equivalent cost; billed: subscription) on the plus plan, through bakeoff&#39;s metering proxy (vendor).');
+    expect(files.get('agents/plan.html')).not.toContain('API key');
+    expect(fact('agents/old.html', 'settings')).toBe('not recorded (runs made before bakeoff recorded settings)');
+    expect(fact('agents/gold.html', 'model access')).toBe('none (no model)');
+    expect(fact('agents/gold.html', 'settings')).toBe('– (a built-in agent)');
+  });
+
+  it('lets a narrow leaderboard break an agent id only between its parts, and the agent page name each run by task and replay', () => {
+    const id = 'opencode:anthropic/claude-sonnet-4-5@high';
+    const runs = [run(id, 't1', SOLVED), run(id, 't1', FAILED, { replay: 1 })];
+    const view = summarize(runs, { standardRunsPerTask: 2, controls: { runsPerTask: 2 } });
+    const files = renderSite({ suite: suiteOf(runs), view, runs, comparison: null, generatedAt: 'now' });
+    expect(files.get('index.html')).toContain('>opencode:<wbr>anthropic/<wbr>claude-sonnet-4-5@<wbr>high</a>');
+    const page = [...files].find(([f]) => f.startsWith('agents/'))![1];
+    expect(page).toContain('<td class="run"><a class="run-link" href="../runs/task-1-opencode-anthropic-claude-sonnet-4-5-high-1.html">task 1, replay 1</a><span class="sub">task 1 — bug, JavaScript</span></td>');
   });
 
   it('makes unique slugs', () => {

@@ -114,7 +114,9 @@ export interface SiteControls {
   readonly homeMb: number;
   readonly diskMb: number;
   readonly maxChangeMb: number;
+  /** The seeds and levels admission proved the reference change at; the runs use `seed` (default the first of `seeds`) and `level`. */
   readonly seeds: readonly number[];
+  readonly levels?: readonly number[] | undefined;
   readonly seed?: number | undefined;
   readonly level: number;
   readonly agentBudget?: { readonly totalSec: number; readonly scope: 'run' | 'replay'; readonly stopOnError?: boolean | undefined } | undefined;
@@ -148,6 +150,11 @@ export interface SiteInput {
    * and no task or run id (see `site-names.ts`).
    */
   readonly privateDetail?: ReadonlyMap<string, readonly PrivateOrderDetail[]>;
+  /**
+   * Run id → the fleet worker (`bakeoff worker --name`) whose attempt was recorded as the run,
+   * from the store's attempts; a run not in it (or no map) was made by a local bake.
+   */
+  readonly workers?: ReadonlyMap<string, string>;
   /** When the site was made (ISO time), shown in the footer. */
   readonly generatedAt: string;
   /**

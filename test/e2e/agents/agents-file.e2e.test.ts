@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bakeoff, tempDir } from '../helpers.js';
 import { oneTaskSuite, readStore, requireHarnesses } from './agent-helpers.js';
@@ -45,6 +46,20 @@ describe('an agents file', () => {
       ['pi-read-only', 'pi', 'anthropic/claude-sonnet-4-5', null],
     ]);
     expect(runs.find((r) => r.agent === 'pi-lowest')?.outcome).toBe('solved');
+  });
+
+  it('records each agent\'s settings with its runs: its args and the names of its env variables, never their values', () => {
+    const db = new Database(path.join(out, 'bakeoff.db'), { readonly: true });
+    try {
+      const rows = db.prepare('SELECT agent_id, agent_json FROM runs ORDER BY agent_id').all() as { agent_id: string; agent_json: string }[];
+      expect(rows.map((r) => [r.agent_id, (JSON.parse(r.agent_json) as { settings?: unknown }).settings])).toEqual([
+        ['pi-lowest', { args: [], env: ['PI_SKIP_VERSION_CHECK'] }],
+        ['pi-read-only', { args: ['--tools', 'read'], env: [] }],
+      ]);
+      expect(rows.find((r) => r.agent_id === 'pi-lowest')!.agent_json).not.toContain('"1"');
+    } finally {
+      db.close();
+    }
   });
 
   it('passes the agent\'s args to the CLI', () => {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Outcome, RunRecord } from '../../../types.js';
 import { summarize } from '../../view/summarize.js';
 import type { SiteControls, SiteSuite, SiteTask } from '../site-input.js';
-import { methodologySections, peakOverlap } from './methodology-sections.js';
+import { methodologySections } from './methodology-sections.js';
+import { peakOverlap } from './where-runs-ran.js';
 import { renderMethodologyBody } from './render-methodology-body.js';
 
 const CONTROLS: SiteControls = {
@@ -24,12 +25,23 @@ function run(agent: string, taskId: string, outcome: Outcome, startedAt = '2026-
   };
 }
 
-function sections(controls: Partial<SiteControls> = {}, tasks: SiteTask[] = [task('t1'), task('t2')], runs?: RunRecord[], methodology: string | null = null) {
+/** A model agent's run through the metering proxy to `upstream`, on a subscription when `auth` says so. */
+function modelRun(agent: string, taskId: string, options: { auth?: 'subscription'; plan?: string; upstream?: string } = {}): RunRecord {
+  const r = run(agent, taskId, { kind: 'solved' });
+  return {
+    ...r,
+    agent: { id: agent, harness: 'codex', version: '0.1.0', model: 'gpt-5.5', effort: 'low', ...(options.auth ? { auth: options.auth, plan: options.plan ?? null } : {}) },
+    costUsd: 0.01,
+    runtime: { ...r.runtime, upstream: options.upstream ?? 'vendor', prices: 'catalog' },
+  };
+}
+
+function sections(controls: Partial<SiteControls> = {}, tasks: SiteTask[] = [task('t1'), task('t2')], runs?: RunRecord[], methodology: string | null = null, workers?: ReadonlyMap<string, string>) {
   const c = { ...CONTROLS, ...controls };
   const rs = runs ?? [run('gold', 't1', { kind: 'solved' }), run('gold', 't2', { kind: 'solved' })];
   const view = summarize(rs, { standardRunsPerTask: c.runsPerTask, controls: c });
   const suite: SiteSuite = { id: 'demo', hash: 'a'.repeat(64), controls: c, tasks, methodology };
-  const input = { suite, view, runs: rs, isPrivate: false };
+  const input = { suite, view, runs: rs, isPrivate: false, ...(workers ? { workers } : {}) };
   const text = (id: string) => methodologySections(input).find((s) => s.id === id)!.paragraphs.join('\n');
   return { text, html: renderMethodologyBody(input) };
 }
@@ -110,8 +122,62 @@ describe('methodology sections', () => {
     expect(peakOverlap(runs)).toBe(2);
     const s = sections({}, undefined, runs);
     expect(s.text('compare')).toContain(`Suite hash: ${'a'.repeat(64)}.`);
-    expect(s.text('compare')).toContain('Runtimes: node v20.19.0, sandbox bwrap.');
-    expect(s.text('numbers')).toContain('At most 2 runs overlapped in time');
+    expect(s.text('compare')).toContain('Runtimes: node: v20.19.0; sandbox: bwrap.');
+    expect(s.text('numbers')).toContain('All 3 runs were made by bakeoff run without a fleet, on one machine at a time. At most 2 runs ran at once (one agent session each at a time;');
+    expect(s.text('numbers')).not.toContain('on one worker');
+  });
+
+  it('counts the machines of a fleet bake as the distinct workers that made its runs, and the most runs at once on one of them', () => {
+    const at = (minute: number): string => `2026-01-01T00:0${minute}:00Z`;
+    const runs = [
+      run('gold', 't1', { kind: 'solved' }, at(0), at(2)),
+      run('gold', 't2', { kind: 'solved' }, at(1), at(3)),
+      run('noop', 't1', { kind: 'failed', reason: 'tests-failed' }, at(1), at(2)),
+      run('noop', 't2', { kind: 'failed', reason: 'tests-failed' }, at(5), at(6)),
+    ];
+    const fleet = new Map([[runs[0]!.id, 'w-b'], [runs[1]!.id, 'w-a'], [runs[2]!.id, 'w-b'], [runs[3]!.id, 'w-c']]);
+    const text = sections({}, undefined, runs, null, fleet).text('numbers');
+    expect(text).toContain('The runs were made by a fleet (bakeoff run --queue) on 3 machines, counted as the distinct workers that made them (w-a, w-b, w-c).');
+    expect(text).toContain('At most 3 runs ran at once, at most 2 on one worker');
+    expect(text).not.toContain('without a fleet');
+    // one worker only: one machine
+    const one = sections({}, undefined, runs, null, new Map(runs.map((r) => [r.id, 'solo']))).text('numbers');
+    expect(one).toContain('on 1 machine, counted as the distinct workers that made them (solo)');
+    expect(one).toContain('At most 3 runs ran at once, at most 3 on one worker');
+    // a folder with local and fleet runs says both
+    const mixed = sections({}, undefined, runs, null, new Map([[runs[3]!.id, 'w-c']])).text('numbers');
+    expect(mixed).toContain('1 of 4 runs were made by a fleet (bakeoff run --queue) on 1 machine, counted as the distinct workers that made them (w-c); the other 3 by bakeoff run without a fleet, on one machine at a time.');
+  });
+
+  it('says which agents ran on a subscription and which with an API key, in the paragraph and the table', () => {
+    const runs = [modelRun('gpt-plan', 't1', { auth: 'subscription', plan: 'plus' }), modelRun('gpt-api', 't1'), run('noop', 't1', { kind: 'failed', reason: 'tests-failed' })];
+    const s = sections({}, [task('t1')], runs);
+    const text = s.text('agents');
+    expect(text).toContain("gpt-api reached vendor with an API key, through bakeoff's metering proxy, and is billed at the cost shown.");
+    expect(text).toContain('gpt-plan ran on a subscription (plus plan)');
+    expect(text).toContain('the cost shown is the list-price equivalent of the metered tokens; billed: subscription');
+    expect(text).not.toContain('no run used a subscription');
+    const row = (id: string): string => new RegExp(`<tr><th scope="row">${id}</th>.*?</tr>`).exec(s.html)![0];
+    expect(row('gpt-plan')).toContain('<td>subscription (list-price equivalent cost; billed: subscription)</td>');
+    expect(row('gpt-api')).toContain('<td>API key, metered</td>');
+    expect(row('noop')).toContain('<td>none (no model)</td>');
+    // only API agents: said so; only subscription agents: said so
+    expect(sections({}, [task('t1')], [modelRun('gpt-api', 't1')]).text('agents')).toContain('is billed at the cost shown; no run used a subscription.');
+    const plan = sections({}, [task('t1')], [modelRun('a', 't1', { auth: 'subscription' }), modelRun('b', 't1', { auth: 'subscription' })]).text('agents');
+    expect(plan).toContain('a and b ran on a subscription, with the owner');
+    expect(plan).toContain('No model agent used an API key.');
+    expect(plan).not.toContain('reached vendor');
+  });
+
+  it('names every seed and level admission proved, and the ones the runs used', () => {
+    const checked = [task('t1', { grading: 'checks' })];
+    const seeded = (seed: number | null, level: number | null): RunRecord => ({ ...run('gold', 't1', { kind: 'solved' }), seed, level });
+    const text = sections({ seeds: [3, 1, 2], levels: [1, 2], seed: 2, level: 1 }, checked, [seeded(2, 1)]).text('compare');
+    expect(text).toContain('the seed and level of the generated checks (admission proved the reference change at each of seeds 3, 1 and 2 with each of levels 1 and 2; the runs used seed 2, level 1)');
+    // runs that recorded no seed: the controls' seed, by default the first of seeds
+    expect(sections({ seeds: [7, 8] }, checked, [seeded(null, null)]).text('compare')).toContain('at each of seeds 7 and 8 with level 1; the runs used seed 7, level 1)');
+    // no generated checks: no seed to state
+    expect(sections({ seeds: [7, 8] }).text('compare')).not.toContain('seed');
   });
 
   it("renders the owner's methodology.md without raw HTML, images or links off the site", () => {

@@ -5,19 +5,20 @@ import { plural } from '../../render/plural.js';
 import type { LeaderboardView } from '../../view/leaderboard-view.js';
 import type { SiteControls, SiteSuite } from '../site-input.js';
 import { languageName } from '../task-labels.js';
+import { agentsSection } from './agents-section.js';
+import { listWords } from './list-words.js';
+import { describeWhereRunsRan } from './where-runs-ran.js';
+import type { MethodologySection } from './section.js';
 
-/** One section of the methodology page: a heading and its paragraphs, as plain sentences. */
-export interface MethodologySection {
-  readonly id: string;
-  readonly heading: string;
-  readonly paragraphs: readonly string[];
-}
+export type { MethodologySection } from './section.js';
 
 export interface MethodologyInput {
   readonly suite: SiteSuite;
   readonly view: LeaderboardView;
   readonly runs: readonly RunRecord[];
   readonly isPrivate: boolean;
+  /** Run id → the fleet worker that made it (`SiteInput.workers`); absent: no fleet. */
+  readonly workers?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -34,7 +35,7 @@ export function methodologySections(input: MethodologyInput): MethodologySection
     solvedSection(input.suite, c),
     agentsSection(input.view),
     runsSection(input.view, c),
-    numbersSection(input.view, input.runs),
+    numbersSection(input.view, input.runs, input.workers ?? new Map()),
     limitsSection(c),
     rulesSection(input.view),
     voidSection(input.view),
@@ -113,21 +114,6 @@ function solvedSection(suite: SiteSuite, c: SiteControls): MethodologySection {
   };
 }
 
-function agentsSection(view: LeaderboardView): MethodologySection {
-  const paragraphs = [`${plural(view.agents.length, 'agent')} ran; each is named by harness, version, model and reasoning effort in the table below, as recorded with its first run.`];
-  const builtins = view.agents.filter((a) => a.agent.harness === 'builtin').map((a) => a.agent.id);
-  if (builtins.length > 0) {
-    paragraphs.push(`${builtins.join(', ')} ${builtins.length === 1 ? 'is a' : 'are'} built-in reference ${builtins.length === 1 ? 'agent' : 'agents'} (gold applies the reference change, noop changes nothing, patch applies a recorded change, command runs a program): no model is involved.`);
-  }
-  const upstreams = view.metering.upstreams;
-  if (upstreams.length > 0 && upstreams.every((u) => u.startsWith('scripted:'))) {
-    paragraphs.push(`This is a dry run: the model agents' CLIs were answered by bakeoff's scripted model (${upstreams.join(', ')}), through its metering proxy, not by real models.`);
-  } else if (upstreams.length > 0) {
-    paragraphs.push(`Model agents reached ${upstreams.join(', ')} with an API key, through bakeoff's metering proxy; no run used a subscription.`);
-  }
-  return { id: 'agents', heading: 'The agents', paragraphs };
-}
-
 function runsSection(view: LeaderboardView, c: SiteControls): MethodologySection {
   const tagged = view.agents.filter((a) => a.runCountTag !== null);
   return {
@@ -143,16 +129,14 @@ function runsSection(view: LeaderboardView, c: SiteControls): MethodologySection
   };
 }
 
-function numbersSection(view: LeaderboardView, runs: readonly RunRecord[]): MethodologySection {
-  const overlap = peakOverlap(runs);
+function numbersSection(view: LeaderboardView, runs: readonly RunRecord[], workers: ReadonlyMap<string, string>): MethodologySection {
   const metering = describeMetering(view.metering);
   const paragraphs = [
     describeRules(view)[0]!,
     metering.length > 0
       ? `Cost per fix: the cost of all of an agent's runs (failed and void included) / its runs solved. ${metering[0]!}`
       : 'Cost per fix: the cost of all of an agent\'s runs / its runs solved; no model agent ran, so no run has a cost.',
-    `Time per run: the median, over valid runs, of the seconds spent in agent sessions (setup and grading excluded). ` +
-      (overlap === 0 ? 'No runs were recorded.' : `At most ${plural(overlap, 'run')} overlapped in time (from the runs' recorded start and end), on the machine that made this results folder.`),
+    `Time per run: the median, over valid runs, of the seconds spent in agent sessions (setup and grading excluded). ${describeWhereRunsRan(runs, workers)}`,
     'Lines to review: the median, over valid runs, of lines added plus lines removed by the agent\'s change, tests included (what a reviewer reads).',
     metering.length > 0
       ? "Tokens in and out: counted by bakeoff's metering proxy from the model API's answers, the same way for every harness; the harness's own figures are kept beside them in the JSON report" +
@@ -253,31 +237,36 @@ function likeWithLikeSection(suite: SiteSuite, view: LeaderboardView, runs: read
     heading: 'Compare like with like',
     paragraphs: [
       'Two results are comparable only when they share the suite hash (every task file, prompt, hidden test, reference change and control), the controls digest' +
-        (checks ? `, the seed and level of the generated checks (here seed ${c.seed ?? c.seeds[0] ?? '–'}, level ${c.level})` : '') +
+        (checks ? `, the seed and level of the generated checks (${describeSeeds(runs, c)})` : '') +
         ', the budgets and the runtimes; bakeoff refuses to rank runs that differ in any of them.',
       `Suite hash: ${suite.hash}. Controls digest: ${view.controlsDigest ?? '–'}.`,
-      runtime.length > 0 ? `Runtimes: ${runtime.join(', ')}.` : 'No runtime was recorded.',
+      // "; " between them: a value may hold commas (the price catalog's)
+      runtime.length > 0 ? `Runtimes: ${runtime.join('; ')}.` : 'No runtime was recorded.',
     ],
   };
 }
 
-/** The most runs whose [startedAt, finishedAt] intervals overlap at one instant. */
-export function peakOverlap(runs: readonly RunRecord[]): number {
-  const events = runs.flatMap((r) => [
-    { t: Date.parse(r.startedAt), d: 1 },
-    { t: Date.parse(r.finishedAt), d: -1 },
-  ]);
-  events.sort((a, b) => a.t - b.t || a.d - b.d);
-  let now = 0;
-  let peak = 0;
-  for (const e of events) peak = Math.max(peak, (now += e.d));
-  return peak;
+/**
+ * Every seed and level admission proved the reference change at (`seeds`, `levels`), and the
+ * ones the runs used: as the runs recorded them, else the controls' `seed` (default the first of
+ * `seeds`) and `level`.
+ */
+function describeSeeds(runs: readonly RunRecord[], c: SiteControls): string {
+  const used = (recorded: (number | null)[], fallback: number): number[] => {
+    const values = [...new Set(recorded.filter((v): v is number => v !== null))].sort((a, b) => a - b);
+    return values.length > 0 ? values : [fallback];
+  };
+  const seeds = used(runs.map((r) => r.seed), c.seed ?? c.seeds[0]!);
+  const levels = used(runs.map((r) => r.level), c.level);
+  const named = (one: string, values: readonly number[]): string => (values.length === 1 ? `${one} ${values[0]}` : `${one}s ${listWords(values.map(String))}`);
+  const proved = (one: string, values: readonly number[]): string => (values.length === 1 ? named(one, values) : `each of ${named(one, values)}`);
+  return `admission proved the reference change at ${proved('seed', c.seeds)} with ${proved('level', c.levels ?? [c.level])}; the runs used ${named('seed', seeds)}, ${named('level', levels)}`;
 }
 
 function runtimeValues(runs: readonly RunRecord[]): string[] {
   const keys = new Map<string, Set<string>>();
   for (const r of runs) for (const [k, v] of Object.entries(r.runtime)) (keys.get(k) ?? keys.set(k, new Set()).get(k)!).add(v);
-  return [...keys].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([k, v]) => `${k} ${[...v].sort().join(' / ')}`);
+  return [...keys].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([k, v]) => `${k}: ${[...v].sort().join(' / ')}`);
 }
 
 function countBy<T>(items: readonly T[], key: (item: T) => string): Map<string, number> {
@@ -288,9 +277,7 @@ function countBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
 
 /** `JavaScript (2), Python (1) and Rust (1)`, or with `countFirst` `3 written for the suite and 1 …`. */
 function listCounts(counts: ReadonlyMap<string, number>, countFirst = false): string {
-  const parts = [...counts].map(([k, n]) => (countFirst ? `${n} ${k}` : `${k} (${n})`));
-  if (parts.length <= 1) return parts[0] ?? 'none';
-  return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
+  return listWords([...counts].map(([k, n]) => (countFirst ? `${n} ${k}` : `${k} (${n})`)));
 }
 
 

@@ -1,5 +1,6 @@
 import type { LeaderboardView } from '../../view/leaderboard-view.js';
-import { escapeHtml } from '../escape-html.js';
+import { escapeBreakable, escapeHtml } from '../escape-html.js';
+import { modelAccess } from '../model-access.js';
 import { methodologySections, type MethodologyInput } from './methodology-sections.js';
 import { renderOwnerMarkdown } from './render-owner-markdown.js';
 
@@ -24,10 +25,11 @@ export function renderMethodologyBody(input: MethodologyInput): string {
 
 function agentTable(view: LeaderboardView): string {
   const rows = view.agents.map((a) => {
-    const auth = a.agent.harness === 'builtin' ? 'none (no model)' : view.metering.upstreams.length > 0 ? 'API key, metered' : '–';
+    const auth = modelAccess(a.agent, view.metering.upstreams);
     const cells = [a.agent.id, a.agent.harness, a.agent.version ?? '–', a.agent.model ?? '–', a.agent.effort ?? '–', auth, String(a.runs)];
-    return `<tr>${cells.map((c, i) => (i === 0 ? `<th scope="row">${escapeHtml(c)}</th>` : `<td>${escapeHtml(c)}</td>`)).join('')}</tr>`;
+    const last = cells.length - 1;
+    return `<tr>${cells.map((c, i) => (i === 0 ? `<th scope="row">${escapeBreakable(c)}</th>` : `<td${i === last ? ' class="num"' : ''}>${escapeHtml(c)}</td>`)).join('')}</tr>`;
   });
-  const head = ['agent', 'harness', 'version', 'model', 'effort', 'auth', 'runs'].map((h) => `<th scope="col">${h}</th>`).join('');
+  const head = ['agent', 'harness', 'version', 'model', 'effort', 'auth', 'runs'].map((h) => `<th scope="col"${h === 'runs' ? ' class="num"' : ''}>${h}</th>`).join('');
   return `<div class="scroll" role="region" aria-label="agents" tabindex="0"><table class="agents"><caption>The agents as recorded with their first run</caption><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
