@@ -73,11 +73,13 @@ describe.each(HARNESS_NAMES)('harness %s', (name) => {
     for (const file of Object.keys(setup.homeFiles)) expect(file).not.toMatch(/^\/|\.\./);
   });
 
-  it('passes a prompt with dashes, quotes, runs of spaces and newlines where no option parser reaches it', () => {
+  it('passes a prompt with dashes, quotes, runs of spaces and newlines on stdin, where no option parser reaches it', () => {
     const prompt = '- Change foo("bar")  to  --force\n\tand \'x\'  ';
     const setup = harness.setup(input(name, { prompt }));
-    // pi alone has no `--`; its parser would take a leading `-` for an option.
-    expect(promptIn(setup)).toBe(name === 'pi' ? ` ${prompt}` : prompt);
+    expect(setup.stdin).toBe(prompt);
+    expect(promptIn(setup)).toBe(prompt);
+    // no argument carries the prompt (pi gets the trailing whitespace its stdin trim drops, whitespace only)
+    expect(setup.argv.filter((arg) => arg.includes('Change'))).toEqual([]);
   });
 
   it('survives garbage, a cut-off line and an empty stream, and calls a session without its final event failed', () => {
