@@ -67,16 +67,16 @@ export interface BakeOutcome {
 }
 
 /**
- * `bakeoff run <suite> --agent … --runs 1 --concurrency 3 --out <out> [--json]` (or on a pty); killed (with its
+ * `bakeoff run <suite> --agent … --runs 1 --concurrency 3 --out <out> [--json]` (or on a pty; `concurrency` to run fewer at once); killed (with its
  * process group) when no run has been stored for `idleSec` (150), or after `limitSec` (1500) in all.
  */
 export async function bake(
   suite: string,
   agents: readonly string[],
   out: string,
-  options: { idleSec?: number; limitSec?: number; json?: boolean; tty?: boolean } = {},
+  options: { idleSec?: number; limitSec?: number; json?: boolean; tty?: boolean; concurrency?: number } = {},
 ): Promise<BakeOutcome> {
-  const args = [BIN, 'run', suite, ...agents.flatMap((a) => ['--agent', a]), '--runs', '1', '--concurrency', '3', '--out', out];
+  const args = [BIN, 'run', suite, ...agents.flatMap((a) => ['--agent', a]), '--runs', '1', '--concurrency', String(options.concurrency ?? 3), '--out', out];
   if (options.json !== false) args.push('--json');
   const started = performance.now();
   // tty: on a terminal, as an operator sees it (util-linux `script` gives the CLI a pty)
