@@ -4,6 +4,7 @@ import { draftLine, ID_PATTERN, TaskManifestSchema } from '../suite/index.js';
 import type { ReportFormat } from '../types.js';
 import { exists } from '../util/index.js';
 import { openGitRepo, type ChangedPath, type GitRepo, type TreeEntry } from './git-repo.js';
+import { PYTHON_FILES } from './infer-python.js';
 import { inferTask, type RepoFacts } from './infer-task.js';
 import { testPathRule } from './test-paths.js';
 import { freeId, slugOf, writeTaskFolder, type TreeFile } from './task-folder.js';
@@ -92,10 +93,12 @@ export async function taskFromCommit(options: FromCommitOptions): Promise<FromCo
 
   const blobs = await git.blobs([...new Set([...before, ...after].filter((e) => e.kind !== 'submodule').map((e) => e.sha))]);
   const packageBlob = before.find((e) => e.path === 'package.json');
+  const rootFiles = new Set<string>(PYTHON_FILES);
   const facts: RepoFacts = {
     paths: new Set(before.map((e) => e.path)),
     packageJson: packageBlob ? parseJson(blobs.get(packageBlob.sha)!) : null,
     changedCode: code.map((c) => c.path),
+    texts: new Map(before.filter((e) => e.kind === 'file' && rootFiles.has(e.path)).map((e) => [e.path, blobs.get(e.sha)!.toString('utf8')])),
   };
   const { manifest, guesses } = manifestOf(options, facts, subject, sha, await git.originUrl(), git.dir);
   const gold = await git.diff(parent, sha, code.map((c) => c.path));
