@@ -1,25 +1,6 @@
-import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BREAK_REPORT, CROSS, FORMAT_TASKS, FORMATS, type FormatTaskId } from './hostile-battery-attacks.js';
-import {
-  agentOf,
-  bake,
-  bakeScratch,
-  cells,
-  describeRun,
-  expectFailed,
-  expectVerified,
-  results,
-  runOf,
-  scriptOf,
-  suiteWithTasks,
-  tempFolders,
-  treeBytes,
-  type BakeOutcome,
-  type BatteryResults,
-} from './hostile-battery-helpers.js';
+import { agentOf, bake, cells, describeRun, expectFailed, expectVerified, expectWithinQuotaAndNoScratch, results, runOf, suiteWithTasks, tempFolders, type BakeOutcome, type BatteryResults } from './hostile-battery-helpers.js';
 import { runnersSuite } from './runners-suite.js';
 
 /*
@@ -39,8 +20,6 @@ import { runnersSuite } from './runners-suite.js';
 
 const HOOK_MS = 1_800_000;
 const temp = tempFolders();
-/** Margin over the controls' diskMb for what a run keeps besides the change (logs, reports). */
-const QUOTA_MARGIN_MB = 64;
 const SHARED = [...CROSS, ...BREAK_REPORT];
 let suite: string;
 let shared: { out: string; run: BakeOutcome; res: BatteryResults };
@@ -75,21 +54,7 @@ describe('the cross-runner attacks and the report breakers on mocha, TAP and JUn
 
   it.each(cells(SHARED, FORMAT_TASKS))('class $cls: $script on $task is graded failed', (cell) => expectFailed(shared.res, cell));
 
-  it("every run's results folder stays within the run's disk quota", async () => {
-    const diskMb = shared.res.report?.controls?.diskMb ?? 2048;
-    const runsDir = path.join(shared.out, 'runs');
-    const over: string[] = [];
-    for (const id of await readdir(runsDir).catch(() => [] as string[])) {
-      const bytes = await treeBytes(path.join(runsDir, id));
-      const agent = scriptOf(shared.res.runs.find((r) => r.id === id)?.agent ?? `${id} (not stored)`);
-      if (bytes > (diskMb + QUOTA_MARGIN_MB) * 1048576) over.push(`${agent}: ${Math.round(bytes / 1048576)} MiB`);
-    }
-    expect(over, `quota ${diskMb} MiB + ${QUOTA_MARGIN_MB} MiB`).toEqual([]);
-  });
-
-  it('the bake leaves nothing in /tmp/bakeoff-scratch', () => {
-    expect(existsSync(bakeScratch(shared.out)), bakeScratch(shared.out)).toBe(false);
-  });
+  it("every run's results folder stays within the run's disk quota, and the bake leaves nothing in /tmp/bakeoff-scratch", () => expectWithinQuotaAndNoScratch(shared.out, shared.res));
 
   it('bakeoff verify re-grades every run to the same verdict', () => expectVerified(shared.out), HOOK_MS);
 });

@@ -207,6 +207,23 @@ export async function treeBytes(dir: string): Promise<number> {
 }
 
 
+/** Margin over the controls' diskMb for what a run keeps besides the change (logs, reports). */
+const QUOTA_MARGIN_MB = 64;
+
+/** Every run's results folder stays within the controls' diskMb plus QUOTA_MARGIN_MB, and the bake left no scratch root. */
+export async function expectWithinQuotaAndNoScratch(out: string, res: BatteryResults): Promise<void> {
+  const diskMb = res.report?.controls?.diskMb ?? 2048;
+  const runsDir = path.join(out, 'runs');
+  const over: string[] = [];
+  for (const id of await readdir(runsDir).catch(() => [] as string[])) {
+    const bytes = await treeBytes(path.join(runsDir, id));
+    const agent = scriptOf(res.runs.find((r) => r.id === id)?.agent ?? `${id} (not stored)`);
+    if (bytes > (diskMb + QUOTA_MARGIN_MB) * 1048576) over.push(`${agent}: ${Math.round(bytes / 1048576)} MiB`);
+  }
+  expect(over, `quota ${diskMb} MiB + ${QUOTA_MARGIN_MB} MiB`).toEqual([]);
+  expect(existsSync(bakeScratch(out)), bakeScratch(out)).toBe(false);
+}
+
 /** What a killed bake left: unmounts and deletes its scratch root. */
 export async function clearScratch(out: string): Promise<void> {
   const root = bakeScratch(out);
