@@ -22,6 +22,15 @@ describe('expectedMismatches', () => {
     expect(expectedMismatches({ failToPass: ['regression::r2208', 'adds'], passToPass: ['t.py::test_f[rfc'] }, found, ids)).toEqual([]);
   });
 
+  it("matches a TAP description as SWE-bench's parse_log_tap keeps it (`- name # time=…`) by the name", () => {
+    const ids = ['test/a.js::clamp > raises values below', 'keeps values inside'];
+    const found = { failToPass: ['test/a.js::clamp > raises values below'], passToPass: ['keeps values inside'] };
+    expect(expectedMismatches({ failToPass: ['- raises values below # time=1.2ms'], passToPass: ['- keeps values inside'] }, found, ids)).toEqual([]);
+    expect(expectedMismatches({ failToPass: ['- raises values above'], passToPass: ['keeps values inside'] }, found, ids)[0]).toBe(
+      "- raises values above: the instance says fail-to-pass; bakeoff's runs reported no such test",
+    );
+  });
+
   it('reports an id that matches several of bakeoff tests instead of guessing', () => {
     const ids = ['a.rs::t', 'b.rs::t'];
     expect(expectedMismatches({ failToPass: ['t'], passToPass: [] }, { failToPass: ids, passToPass: [] }, ids)[0]).toBe('t: the instance says fail-to-pass; it matches 2 of bakeoff\'s tests (a.rs::t, b.rs::t)');

@@ -9,7 +9,9 @@
  *     bakeoff's `<file>::<describe> > <title>`;
  *   - an id with more `[` than `]` is one SWE-bench's log parser cut at a space inside the
  *     parameters (it takes a line's first word: 676 such ids in SWE-bench Verified), and
- *     matches, as the SWE-bench grader does, the one bakeoff id that starts with it.
+ *     matches, as the SWE-bench grader does, the one bakeoff id that starts with it;
+ *   - a TAP test point's description as SWE-bench's parse_log_tap keeps it, `- <name>` with
+ *     node-tap's `# time=…` after it, is matched by the name alone (the rules above).
  *
  * A source id no bakeoff id matches, or that matches several, is reported as such.
  */
@@ -46,6 +48,8 @@ export function expectedMismatches(expected: ExpectedTests, found: ExpectedTests
 
 function matchIds(source: string, ids: readonly string[]): string[] {
   if (ids.includes(source)) return [source];
+  const tap = /^-\s+(.+?)(?:\s+#\s*time=\S*)?$/.exec(source);
+  if (tap) return matchIds(tap[1]!, ids);
   if (count(source, '[') > count(source, ']')) return ids.filter((id) => id.startsWith(source));
   return ids.filter((id) => id.endsWith(`::${source}`) || id.endsWith(` > ${source}`));
 }

@@ -134,6 +134,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--setup <command>', 'setup command run once per task outside the sandbox (`none` for none; default: guessed from the lockfile)')
     .option('--test <command>', 'the bare test command (default: guessed from the manifest)')
     .addOption(new Option('--format <format>', 'test report format').choices([...REPORT_FORMATS]))
+    .option('--report <path>', 'format junit: where the test command writes its JUnit XML (a path or glob relative to the repo)')
     .option('--issue <file>', 'draft the prompt from this issue text instead of the commit message')
     .option('--json', 'machine-readable output (what was written, and the admission verdicts)', false)
     .option('--concurrency <n>', 'tasks checked at once', parsePositiveInt, 2)

@@ -43,6 +43,8 @@ export interface GitRepo {
   tree(rev: string): Promise<TreeEntry[]>;
   /** Blob contents by sha. */
   blobs(shas: readonly string[]): Promise<Map<string, Buffer>>;
+  /** Object sizes in bytes by sha (`git cat-file --batch-check`), without reading the objects. */
+  sizes(shas: readonly string[]): Promise<Map<string, number>>;
   /** `git diff --binary from to -- paths` (the bytes of a patch for `git apply`). */
   diff(from: string, to: string, paths: readonly string[]): Promise<Buffer>;
   /** The commit message, as written. */
@@ -132,6 +134,16 @@ export async function openGitRepo(dir: string): Promise<GitRepo> {
         const start = nl + 1;
         out.set(sha!, buf.subarray(start, start + Number(size)));
         at = start + Number(size) + 1;
+      }
+      return out;
+    },
+    async sizes(shas) {
+      const out = new Map<string, number>();
+      if (shas.length === 0) return out;
+      const lines = (await run(['cat-file', '--batch-check=%(objectname) %(objectsize)'], Buffer.from(shas.join('\n') + '\n'))).toString('utf8').split('\n');
+      for (const line of lines) {
+        const [sha, size] = line.split(' ');
+        if (sha && size && /^\d+$/.test(size)) out.set(sha, Number(size));
       }
       return out;
     },

@@ -31,7 +31,7 @@ export type ImportedInstance =
   | { readonly instanceId: string; readonly where: string; readonly written: false; readonly reason: string };
 
 /** SWE-bench log parsers (PARSER_REGISTRY keys, with or without `parse_log_`) whose runs bakeoff reports on itself, and the format it runs them with. */
-const PARSER_FORMATS: Readonly<Record<string, ReportFormat>> = { pytest: 'pytest', pytest_options: 'pytest', pytest_v2: 'pytest', cargo: 'cargo', jest: 'jest', jest_json: 'jest', vitest: 'vitest' };
+const PARSER_FORMATS: Readonly<Record<string, ReportFormat>> = { pytest: 'pytest', pytest_options: 'pytest', pytest_v2: 'pytest', cargo: 'cargo', jest: 'jest', jest_json: 'jest', vitest: 'vitest', tap: 'tap' };
 
 /** Repositories whose classic instances (no log_parser field) the harness parses with a parser of test ids bakeoff's runners do not produce. */
 const REPO_PARSERS: Readonly<Record<string, string>> = { 'django/django': 'parse_log_django', 'sympy/sympy': 'parse_log_sympy' };
@@ -84,7 +84,7 @@ async function importOne({ where, instance }: ReadInstance, options: ImportSwebe
   const runner = runnerOf(instance, at, parsed, tree.map((e) => e.path), code.paths.map((p) => p.path), git);
   const hidden = [...tests.post.keys()];
   const setup = options.setup !== undefined ? options.setup : runner.setup;
-  const command = options.test ?? testCommand(runner.format, hidden);
+  const command = options.test ?? testCommand(runner.format, hidden, byPath.get('package.json'));
   const id = idOf(instance.instance_id);
   const manifest = {
     schemaVersion: 1,
@@ -147,9 +147,11 @@ function runnerOf(
   return { format, language, setup };
 }
 
-function testCommand(format: ReportFormat, files: readonly string[]): string {
+function testCommand(format: ReportFormat, files: readonly string[], packageJson: Buffer | undefined): string {
   const args = files.map(shellWord).join(' ');
   switch (format) {
+    case 'tap':
+      return `${tapProducer(packageJson)} ${args}`.trim();
     case 'pytest':
       return `python -m pytest -q ${files.filter((f) => f.endsWith('.py')).map(shellWord).join(' ')}`.trim();
     case 'jest':
@@ -159,6 +161,20 @@ function testCommand(format: ReportFormat, files: readonly string[]): string {
     default:
       return 'cargo test';
   }
+}
+
+/** The TAP producer of a JavaScript repository (SWE-bench's parse_log_tap reads any): tape, node-tap, else node:test. */
+function tapProducer(packageJson: Buffer | undefined): string {
+  let deps: Record<string, unknown> = {};
+  try {
+    const pkg = JSON.parse(packageJson?.toString('utf8') ?? '{}') as { dependencies?: object; devDependencies?: object };
+    deps = { ...pkg.dependencies, ...pkg.devDependencies };
+  } catch {
+    // not JSON: node:test
+  }
+  if ('tape' in deps) return 'npx tape';
+  if ('tap' in deps) return 'npx tap --reporter=tap --disable-coverage';
+  return 'node --test --test-reporter=tap';
 }
 
 /** A path as a shell word: as it is when it needs no quotes. */

@@ -1,4 +1,5 @@
 import type { ReportFormat } from '../types.js';
+import { inferPython } from './infer-python.js';
 
 /** What the repository at the parent commit suggests; every guess says what it came from. */
 export interface InferredTask {
@@ -14,6 +15,8 @@ export interface RepoFacts {
   readonly packageJson: { readonly scripts?: Record<string, string>; readonly dependencies?: Record<string, string>; readonly devDependencies?: Record<string, string> } | null;
   /** Paths the change (gold) touches, for the language of the code. */
   readonly changedCode: readonly string[];
+  /** Text of the root files the Python guesses read (infer-python.ts PYTHON_FILES), when present. */
+  readonly texts?: ReadonlyMap<string, string>;
 }
 
 const EXTENSIONS: readonly [RegExp, 'js' | 'ts' | 'python' | 'rust'][] = [
@@ -30,12 +33,18 @@ export function languageOfPath(file: string): 'js' | 'ts' | 'python' | 'rust' | 
 
 /**
  * The language (from the changed code's file extensions, else the root manifests), the setup
- * command (from the lockfile or manifest) and the test command and format (from the test
- * runner the manifest names). Pure: the caller prints the guesses for the author to confirm.
+ * command (from the lockfile or manifest; for Python the requirements its manifests declare for
+ * tests) and the test command and format (from the test runner the manifest names; for Python
+ * tox.ini's commands or pytest's configuration). Pure: the caller prints the guesses for the
+ * author to confirm.
  */
 export function inferTask(facts: RepoFacts): InferredTask {
   const language = inferLanguage(facts);
   const lang = language?.value ?? null;
+  if (lang === 'python') {
+    const python = inferPython({ paths: facts.paths, texts: facts.texts ?? new Map() });
+    return { language, setup: python.setup, test: { ...python.test, format: 'pytest' } };
+  }
   return { language, setup: inferSetup(facts, lang), test: inferTest(facts, lang) };
 }
 
@@ -64,7 +73,6 @@ function inferSetup(facts: RepoFacts, lang: string | null): InferredTask['setup'
     return { value: null, why: 'no dependencies in package.json' };
   }
   if (lang === 'rust') return { value: 'cargo build --tests --offline', why: 'Cargo.toml (builds the tests once, offline, so grading runs compile nothing new)' };
-  if (lang === 'python') return { value: null, why: 'pytest from the machine; a task needing packages names them in --setup (setup runs outside the sandbox)' };
   return { value: null, why: 'no manifest found' };
 }
 
@@ -79,7 +87,6 @@ function inferTest(facts: RepoFacts, lang: string | null): InferredTask['test'] 
     if ('tape' in deps) return { command: "npx tape 'test/**/*.js'", format: 'tap', why: 'tape in package.json (its TAP output, test by test)' };
     return null;
   }
-  if (lang === 'python') return { command: 'python -m pytest -q', format: 'pytest', why: 'Python (pytest also collects unittest.TestCase classes)' };
   if (lang === 'rust') return { command: 'cargo test', format: 'cargo', why: 'Cargo.toml' };
   return null;
 }

@@ -30,7 +30,8 @@ export interface MinedCommit {
 
 /**
  * The candidate commits of a repository for `task from-commit`, with R2E-style filters: not a
- * merge, changes tests and code (by the test-file rule), no binary file, no deleted test, small
+ * merge, changes tests and code (by the test-file rule), no binary file, no deleted test, no
+ * submodule or Git LFS pointer in the parent's tree or the changed files, small
  * (at most `maxFiles` files and `maxLines` lines), and code in one language (other files, such
  * as docs and lockfiles, do not count). Reads only.
  */
@@ -41,13 +42,14 @@ export async function mineCommits(options: MineOptions): Promise<MinedCommit[]> 
   const maxLines = options.maxLines ?? 400;
   const maxFiles = options.maxFiles ?? 12;
   const out: MinedCommit[] = [];
+  const lfsSeen = new Map<string, boolean>();
   for (const { sha, subject } of await git.history(options.range ?? 'HEAD', limit)) {
     let skipped: string | null = null;
     let files = 0;
     let lines = 0;
     let languages: string[] = [];
     try {
-      const { tests, code } = await inspectCommit(git, sha, options.tests);
+      const { tests, code } = await inspectCommit(git, sha, options.tests, lfsSeen);
       files = tests.length + code.length;
       lines = [...tests, ...code].reduce((n, c) => n + c.added + c.removed, 0);
       languages = [...new Set(code.map((c) => languageOfPath(c.path)).filter((l) => l !== null))].sort();

@@ -4,6 +4,7 @@ import { draftLine, ID_PATTERN, TaskManifestSchema } from '../suite/index.js';
 import type { ReportFormat } from '../types.js';
 import { exists } from '../util/index.js';
 import { openGitRepo, type ChangedPath, type GitRepo, type TreeEntry } from './git-repo.js';
+import { PYTHON_FILES } from './infer-python.js';
 import { inferTask, type RepoFacts } from './infer-task.js';
 import { testPathRule } from './test-paths.js';
 import { freeId, slugOf, writeTaskFolder, type TreeFile } from './task-folder.js';
@@ -24,6 +25,8 @@ export interface FromCommitOptions {
   readonly setup?: string | null;
   readonly test?: string;
   readonly format?: ReportFormat;
+  /** Where the test command writes its JUnit XML (task.yaml `test.report`; format junit only). */
+  readonly report?: string;
   /** An issue text the prompt is drafted from, instead of the commit message. */
   readonly issue?: { readonly file: string; readonly text: string };
 }
@@ -59,6 +62,8 @@ export class CommitRefused extends UserError {
 }
 
 const LFS_POINTER = Buffer.from('version https://git-lfs.github.com/spec/v1');
+/** A Git LFS pointer file is smaller than this (the spec's limit). */
+const LFS_POINTER_MAX_BYTES = 1024;
 
 /**
  * Writes `<suite>/tasks/<id>/` from one commit of a git repository: `repo/` is the parent's
@@ -75,8 +80,7 @@ export async function taskFromCommit(options: FromCommitOptions): Promise<FromCo
   const git = await openGitRepo(options.repo);
   const sha = await git.commit(options.commit);
   const short = sha.slice(0, 12);
-  const { parent, tests, code, before } = await inspectCommit(git, sha, options.tests);
-  const after = await git.tree(sha);
+  const { parent, tests, code, before, after } = await inspectCommit(git, sha, options.tests);
   const message = await git.message(sha);
   const subject = message.split('\n')[0]!.trim() || `commit ${short}`;
 
@@ -89,10 +93,12 @@ export async function taskFromCommit(options: FromCommitOptions): Promise<FromCo
 
   const blobs = await git.blobs([...new Set([...before, ...after].filter((e) => e.kind !== 'submodule').map((e) => e.sha))]);
   const packageBlob = before.find((e) => e.path === 'package.json');
+  const rootFiles = new Set<string>(PYTHON_FILES);
   const facts: RepoFacts = {
     paths: new Set(before.map((e) => e.path)),
     packageJson: packageBlob ? parseJson(blobs.get(packageBlob.sha)!) : null,
     changedCode: code.map((c) => c.path),
+    texts: new Map(before.filter((e) => e.kind === 'file' && rootFiles.has(e.path)).map((e) => [e.path, blobs.get(e.sha)!.toString('utf8')])),
   };
   const { manifest, guesses } = manifestOf(options, facts, subject, sha, await git.originUrl(), git.dir);
   const gold = await git.diff(parent, sha, code.map((c) => c.path));
@@ -116,12 +122,17 @@ export async function taskFromCommit(options: FromCommitOptions): Promise<FromCo
   return { id, taskDir, suiteCreated, commit: sha, parent, testFiles: tests.map((t) => t.path), codeFiles: code.map((c) => c.path), guesses };
 }
 
-/** What a commit would make of a task: its parent, test and code changes, and the parent's tree; UserError for a commit it cannot take. */
+/**
+ * What a commit would make of a task: its parent, test and code changes, the parent's tree and its own;
+ * CommitRefused for a commit it cannot take. `lfsSeen` (blob sha → is an LFS pointer) lets
+ * `task mine` look at each blob once over many commits.
+ */
 export async function inspectCommit(
   git: GitRepo,
   sha: string,
   globs: readonly string[] | undefined,
-): Promise<{ parent: string; tests: ChangedPath[]; code: ChangedPath[]; before: TreeEntry[] }> {
+  lfsSeen: Map<string, boolean> = new Map(),
+): Promise<{ parent: string; tests: ChangedPath[]; code: ChangedPath[]; before: TreeEntry[]; after: TreeEntry[] }> {
   const short = sha.slice(0, 12);
   const parent = await parentOf(git, sha, short);
   const changes = await git.changes(parent, sha);
@@ -131,7 +142,28 @@ export async function inspectCommit(
   refuseChanges(short, changes, tests, code, globs);
   const before = await git.tree(parent);
   refuseTree(short, before);
-  return { parent, tests, code, before };
+  const after = await git.tree(sha);
+  const changed = new Set(changes.map((c) => c.path));
+  const pointers = await lfsPointers(git, [...before, ...after.filter((e) => changed.has(e.path))], lfsSeen);
+  if (pointers.length > 0) {
+    const shown = pointers.length > 5 ? `${pointers.slice(0, 5).join(', ')} and ${pointers.length - 5} more` : pointers.join(', ');
+    throw new CommitRefused(
+      'LFS files',
+      `commit ${short} (or its parent) has Git LFS pointers instead of files (${shown}): bakeoff reads the object database only, which holds the pointers; take a repository without LFS files`,
+    );
+  }
+  return { parent, tests, code, before, after };
+}
+
+/** Paths of the entries whose blob is a Git LFS pointer (only blobs small enough to be one are read). */
+async function lfsPointers(git: GitRepo, entries: readonly TreeEntry[], seen: Map<string, boolean>): Promise<string[]> {
+  const files = entries.filter((e) => e.kind === 'file' || e.kind === 'executable');
+  const unseen = [...new Set(files.map((e) => e.sha).filter((s) => !seen.has(s)))];
+  const sizes = await git.sizes(unseen);
+  const small = unseen.filter((s) => (sizes.get(s) ?? Infinity) < LFS_POINTER_MAX_BYTES);
+  const blobs = await git.blobs(small);
+  for (const s of unseen) seen.set(s, blobs.get(s)?.subarray(0, LFS_POINTER.length).equals(LFS_POINTER) ?? false);
+  return files.filter((e) => seen.get(e.sha)).map((e) => e.path);
 }
 
 async function parentOf(git: GitRepo, sha: string, short: string): Promise<string> {
@@ -210,13 +242,25 @@ function manifestOf(
     language,
     summary: subject.length > 200 ? `${subject.slice(0, 197)}...` : subject,
     setup,
-    test: { command: test, format, ...(options.tests && options.tests.length > 0 ? { files: [...options.tests] } : {}) },
+    test: {
+      command: test,
+      format,
+      ...(options.report !== undefined ? { report: options.report } : {}),
+      ...(options.tests && options.tests.length > 0 ? { files: [...options.tests] } : {}),
+    },
     protectedPaths: [],
     origin: { kind: 'commit', repo: origin ?? repoDir, commit: sha },
   };
   const checked = TaskManifestSchema.safeParse(manifest);
-  if (!checked.success) throw new UserError(`task.yaml as drafted does not fit the schema: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!checked.success) throw new UserError(`task.yaml as drafted does not fit the schema: ${checked.error.issues.map((i) => `${flagOf(i.path)}${i.message}`).join('; ')}`);
   return { manifest, guesses };
+}
+
+/** The flag that sets a task.yaml field, in front of the schema's message. */
+function flagOf(at: readonly PropertyKey[]): string {
+  const field = at.join('.');
+  const flag = { 'test.report': '--report', 'test.format': '--format', 'test.command': '--test', 'test.files': '--tests', setup: '--setup', kind: '--kind' }[field];
+  return `${field}${flag ? ` (${flag})` : ''}: `;
 }
 
 function parseJson(buf: Buffer): RepoFacts['packageJson'] {

@@ -40,6 +40,25 @@ describe('captureChange', () => {
     expect(await readFile(path.join(fresh, 'a.txt'), 'utf8')).toBe('one\nTWO\nthree\n');
   });
 
+  it('captures a file whose bytes are not UTF-8 as binary, byte for byte, whatever its name, and still counts its lines', async () => {
+    const { prepared, ws } = await repoWithSetupOutput();
+    const latin1 = Buffer.from('caf\xe9\nna\xefve\n', 'latin1');
+    await writeFile(path.join(ws, 'a.txt'), Buffer.concat([Buffer.from('one\n'), latin1]));
+    const odd = 'odd [1] *"q".txt';
+    const packed = Buffer.from([0x78, 0x9c, 0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x0a, 0x06, 0x2c, 0x02, 0x15]);
+    await writeFile(path.join(ws, odd), packed);
+    await writeFile(path.join(ws, 'plain.txt'), 'naïve\n');
+    const change = await captureChange(prepared, ws);
+    expect([...change.binaryPaths].sort()).toEqual(['a.txt', odd]);
+    expect(change.patch.match(/GIT binary patch/g)).toHaveLength(2);
+    expect(change.patch).toContain('+naïve');
+    expect(change.linesAdded).toBeGreaterThanOrEqual(4);
+    const { ws: fresh } = await repoWithSetupOutput();
+    expect(await applyPatch(fresh, change.patch)).toEqual({ ok: true });
+    expect(await readFile(path.join(fresh, 'a.txt'))).toEqual(Buffer.concat([Buffer.from('one\n'), latin1]));
+    expect(await readFile(path.join(fresh, odd))).toEqual(packed);
+  });
+
   it('counts every line of a change whatever the agent\'s .gitattributes says, and captures the bytes as written', async () => {
     const { prepared, ws } = await repoWithSetupOutput();
     await writeFile(path.join(ws, '.gitattributes'), '* binary\n*.txt -diff eol=crlf text\n');

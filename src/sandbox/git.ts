@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -68,7 +68,10 @@ export interface Change {
   readonly linesRemoved: number;
   /** Repo-relative paths of every added, changed or deleted file. */
   readonly paths: readonly string[];
-  /** Added or changed files whose content is binary (a NUL byte in the first 8000 bytes, git's rule). */
+  /**
+   * Added or changed files whose content is binary: a NUL byte in the first 8000 bytes (git's
+   * rule), or bytes that are not UTF-8 (captured as binary too, so the patch keeps them).
+   */
   readonly binaryPaths: readonly string[];
 }
 
@@ -84,21 +87,50 @@ const COUNT_ATTRIBUTES = '* diff -text -filter -ident -working-tree-encoding -me
 
 /**
  * Diffs `workspace` against the prepared repo's commit, leaving out setup outputs (the
- * prepared repo's info/exclude) and never touching the workspace's own .git.
+ * prepared repo's info/exclude) and never touching the workspace's own .git. The patch is
+ * text, so a file git would diff as text but whose bytes are not UTF-8 (a Latin-1 file, a
+ * packed blob without a NUL byte) is captured as a binary patch: a text hunk of it would not
+ * survive being held as a string.
  */
 export async function captureChange(preparedRepo: string, workspace: string): Promise<Change> {
   const view = await openWorkspaceGit(preparedRepo, workspace);
   try {
     const { env } = view;
     await git(['add', '-A', '--', '.'], { cwd: workspace, env });
-    const patch = await git(['diff', '--cached', '--binary', '--full-index', '--no-textconv', 'HEAD'], { cwd: workspace, env });
     const detected = parseNumstat(await git(['diff', '--cached', '--numstat', '-z', '--no-textconv', '--diff-filter=d', 'HEAD'], { cwd: workspace, env }));
+    const binary = new Set(detected.binary);
+    const undecodable = await notUtf8(workspace, detected.paths.filter((p) => !binary.has(p)));
+    if (undecodable.length > 0) await view.setAttributes(CAPTURE_ATTRIBUTES + undecodable.map((p) => `${attributePattern(p)} -diff\n`).join(''));
+    const patch = await git(['diff', '--cached', '--binary', '--full-index', '--no-textconv', 'HEAD'], { cwd: workspace, env });
     await view.setAttributes(COUNT_ATTRIBUTES);
     const counted = parseNumstat(await git(['diff', '--cached', '--numstat', '-z', '--no-textconv', 'HEAD'], { cwd: workspace, env }));
-    return { patch, linesAdded: counted.linesAdded, linesRemoved: counted.linesRemoved, paths: counted.paths, binaryPaths: detected.binary };
+    return { patch, linesAdded: counted.linesAdded, linesRemoved: counted.linesRemoved, paths: counted.paths, binaryPaths: [...detected.binary, ...undecodable] };
   } finally {
     await view.dispose();
   }
+}
+
+/** Of `paths` (relative to `dir`), the regular files whose bytes are not UTF-8. */
+async function notUtf8(dir: string, paths: readonly string[]): Promise<string[]> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const out: string[] = [];
+  for (const rel of paths) {
+    const file = path.join(dir, rel);
+    // a name that is not UTF-8 arrives here changed, and is not found: such a change is refused before grading
+    if (!(await lstat(file).catch(() => undefined))?.isFile()) continue;
+    try {
+      decoder.decode(await readFile(file));
+    } catch {
+      out.push(rel);
+    }
+  }
+  return out;
+}
+
+/** An attributes pattern matching exactly `rel` (glob characters escaped, quoted C-style). */
+function attributePattern(rel: string): string {
+  const glob = `/${rel.replace(/[\\*?[\]]/g, (c) => `\\${c}`)}`;
+  return `"${glob.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`)}"`;
 }
 
 /** git pointed at a workspace through a private git directory (see {@link openWorkspaceGit}). */

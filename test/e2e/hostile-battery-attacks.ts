@@ -20,7 +20,7 @@ export interface Attack {
 
 const config = (...scripts: string[]): Attack[] => scripts.map((script) => ({ script, cls: 1 }));
 
-/** Cross-runner attacks (each has a variant for every runner, acting while the tests run), baked on all five tasks. */
+/** Cross-runner attacks (each has a variant for every runner, acting while the tests run), baked on all five tasks and on the three of FORMAT_TASKS. */
 export const CROSS: readonly Attack[] = [
   { script: 'framework-at-import.mjs', cls: 6 },
   { script: 'hidden-rewrite-first.mjs', cls: 2 },
@@ -90,7 +90,7 @@ export const BREAK_AGENT_SIDE: readonly Attack[] = [
 ];
 export const BREAK_AGENT_SIDE_TASK: TaskId = 'csv-multiline-fields';
 
-/** Class 5 on the runner's report (a variant per runner): all five tasks. */
+/** Class 5 on the runner's report (a variant per runner): all five tasks, and the three of FORMAT_TASKS. */
 export const BREAK_REPORT: readonly Attack[] = [
   { script: 'huge-report.mjs', cls: 5 },
   { script: 'fifo-report-hang.mjs', cls: 5 },

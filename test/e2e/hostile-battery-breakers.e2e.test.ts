@@ -1,24 +1,19 @@
-import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bakeoff } from './helpers.js';
 import { BREAK_AGENT_SIDE, BREAK_AGENT_SIDE_TASK, BREAK_REPORT, ESCAPE_NAME, TASKS } from './hostile-battery-attacks.js';
 import {
   agentOf,
   bake,
-  bakeScratch,
   batterySuite,
   cells,
   describeRun,
   expectFailed,
   expectVerified,
+  expectWithinQuotaAndNoScratch,
   results,
   runOf,
-  scriptOf,
   suiteWithTasks,
   tempFolders,
-  treeBytes,
   type BakeOutcome,
   type BatteryResults,
 } from './hostile-battery-helpers.js';
@@ -35,8 +30,6 @@ import {
  */
 
 const HOOK_MS = 1_800_000;
-/** Margin over the controls' diskMb for what a run keeps besides the change (logs, reports). */
-const QUOTA_MARGIN_MB = 64;
 const ESC = '\u001b';
 const temp = tempFolders();
 let suite: string;
@@ -93,21 +86,7 @@ describe.each([
 
   it.each(cells(attacks, tasks))('class $cls: $script on $task is graded failed', (cell) => expectFailed(res, cell));
 
-  it("every run's results folder stays within the run's disk quota", async () => {
-    const diskMb = res.report?.controls?.diskMb ?? 2048;
-    const runsDir = path.join(out, 'runs');
-    const over: string[] = [];
-    for (const id of await readdir(runsDir).catch(() => [] as string[])) {
-      const bytes = await treeBytes(path.join(runsDir, id));
-      const agent = scriptOf(res.runs.find((r) => r.id === id)?.agent ?? `${id} (not stored)`);
-      if (bytes > (diskMb + QUOTA_MARGIN_MB) * 1048576) over.push(`${agent}: ${Math.round(bytes / 1048576)} MiB`);
-    }
-    expect(over, `quota ${diskMb} MiB + ${QUOTA_MARGIN_MB} MiB`).toEqual([]);
-  });
-
-  it('the bake leaves nothing in /tmp/bakeoff-scratch', () => {
-    expect(existsSync(bakeScratch(out)), bakeScratch(out)).toBe(false);
-  });
+  it("every run's results folder stays within the run's disk quota, and the bake leaves nothing in /tmp/bakeoff-scratch", () => expectWithinQuotaAndNoScratch(out, res));
 
   it('bakeoff verify re-grades every run to the same verdict', () => expectVerified(out), HOOK_MS);
 });

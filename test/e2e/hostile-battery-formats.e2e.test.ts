@@ -1,36 +1,63 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORMAT_TASKS, FORMATS, type FormatTaskId } from './hostile-battery-attacks.js';
-import { agentOf, bake, cells, expectFailed, expectVerified, results, suiteWithTasks, tempFolders, type BakeOutcome, type BatteryResults } from './hostile-battery-helpers.js';
+import { BREAK_REPORT, CROSS, FORMAT_TASKS, FORMATS, type FormatTaskId } from './hostile-battery-attacks.js';
+import { agentOf, bake, cells, describeRun, expectFailed, expectVerified, expectWithinQuotaAndNoScratch, results, runOf, suiteWithTasks, tempFolders, type BakeOutcome, type BatteryResults } from './hostile-battery-helpers.js';
 import { runnersSuite } from './runners-suite.js';
 
 /*
- * The hostile battery, part 4 (issue 14): the formats whose configuration or report is new —
- * mocha's configuration from the change (a required force-pass file through .mocharc.json, a
- * new .mocharc.yml that runs only the visible tests, the `mocha` key of package.json, the file
- * the configuration already requires), TAP lines the code under test prints into the report (a
- * passing test ahead of every real one, failing assertions moved into a decoy test, a whole
- * forged stream and exit 0), a JUnit report planted before grading or rewritten at exit. Each
- * task's attacks are baked on it alone; every run must be graded failed with the reason named,
- * and `bakeoff verify` must re-grade them alike. Agents: test/fixtures/hostile-battery/.
+ * The hostile battery, part 4 (issue 14): the formats whose configuration or report is new.
+ * First the attacks every runner has a variant of (the cross-runner ones of part 1 — framework
+ * sabotage at import, hidden tests rewritten or their folder swapped, the report rewritten at
+ * exit or by a background process, replaced by a symlink or a folder, a FIFO beside it, a flood
+ * at exit, a packed payload — and the report breakers of part 3 — a 2.25 GiB report, a FIFO
+ * nobody writes, the report folder filled) on the mocha, tape and JUnit (pytest --junitxml)
+ * tasks, with gold, in one bake. Then each format's own attacks, baked on its task alone:
+ * mocha's configuration from the change, TAP lines the code under test prints into the report,
+ * a JUnit report planted before grading or rewritten at exit. Every attack run must be graded
+ * failed (never solved, never void), with the reason named where one is; gold stays solved; the
+ * bake stays within its quotas and leaves no scratch; `bakeoff verify` re-grades them alike.
+ * Agents: test/fixtures/hostile-battery/ (kit.mjs has each runner's variant).
  */
 
-const HOOK_MS = 900_000;
+const HOOK_MS = 1_800_000;
 const temp = tempFolders();
+const SHARED = [...CROSS, ...BREAK_REPORT];
+let suite: string;
+let shared: { out: string; run: BakeOutcome; res: BatteryResults };
 const bakes = new Map<FormatTaskId, { out: string; run: BakeOutcome; res: BatteryResults }>();
 
-// the three tasks' bakes run side by side: each waits on its sandboxes most of the time
+// one validated suite; two runs at a time (each waits on its sandboxes most of the time)
 beforeAll(async () => {
-  const suite = await runnersSuite(await temp.make('bakeoff-formats-suite-'));
-  await Promise.all(
-    FORMAT_TASKS.map(async (task) => {
-      const out = await temp.make('bakeoff-formats-out-');
-      const run = await bake(await suiteWithTasks(temp.make, suite, [task]), FORMATS[task].map(agentOf), out);
-      bakes.set(task, { out, run, res: await results(out) });
-    }),
-  );
+  suite = await suiteWithTasks(temp.make, await runnersSuite(await temp.make('bakeoff-formats-suite-')), FORMAT_TASKS);
+  const out = await temp.make('bakeoff-formats-out-');
+  const run = await bake(suite, [...SHARED.map(agentOf), 'gold'], out, { concurrency: 2, idleSec: 240 });
+  shared = { out, run, res: await results(out) };
+  for (const task of FORMAT_TASKS) {
+    const taskOut = await temp.make('bakeoff-formats-out-');
+    const taskRun = await bake(await suiteWithTasks(temp.make, suite, [task]), FORMATS[task].map(agentOf), taskOut, { concurrency: 2 });
+    bakes.set(task, { out: taskOut, run: taskRun, res: await results(taskOut) });
+  }
 }, HOOK_MS);
 
 afterAll(() => temp.dispose(), HOOK_MS);
+
+describe('the cross-runner attacks and the report breakers on mocha, TAP and JUnit', () => {
+  it('the bake finishes: no crash, no hang, every run stored', () => {
+    const { run, res } = shared;
+    expect(run.killed, `${run.killed}\n${run.stderr.slice(-2000)}`).toBeNull();
+    expect(run.exitCode, run.stderr.slice(-2000)).toBe(0);
+    expect(res.runs.length, run.stderr.slice(-2000)).toBe((SHARED.length + 1) * FORMAT_TASKS.length);
+  });
+
+  it('gold is still solved on every task', () => {
+    for (const task of FORMAT_TASKS) expect(describeRun(runOf(shared.res, 'gold', task)), task).toBe('solved');
+  });
+
+  it.each(cells(SHARED, FORMAT_TASKS))('class $cls: $script on $task is graded failed', (cell) => expectFailed(shared.res, cell));
+
+  it("every run's results folder stays within the run's disk quota, and the bake leaves nothing in /tmp/bakeoff-scratch", () => expectWithinQuotaAndNoScratch(shared.out, shared.res));
+
+  it('bakeoff verify re-grades every run to the same verdict', () => expectVerified(shared.out), HOOK_MS);
+});
 
 describe.each(FORMAT_TASKS.map((task) => ({ task, attacks: FORMATS[task] })))('attacks on the format of $task', ({ task, attacks }) => {
   it('the bake finishes every run', () => {
@@ -40,6 +67,6 @@ describe.each(FORMAT_TASKS.map((task) => ({ task, attacks: FORMATS[task] })))('a
   });
 
   it.each(cells(attacks, [task]))('class $cls: $script on $task is graded failed', (cell) => expectFailed(bakes.get(task)!.res, cell));
-});
 
-it('bakeoff verify re-grades every run to the same verdict', () => Promise.all([...bakes.values()].map(({ out }) => expectVerified(out))), HOOK_MS);
+  it('bakeoff verify re-grades every run to the same verdict', () => expectVerified(bakes.get(task)!.out), HOOK_MS);
+});

@@ -67,16 +67,16 @@ export interface BakeOutcome {
 }
 
 /**
- * `bakeoff run <suite> --agent … --runs 1 --concurrency 3 --out <out> [--json]` (or on a pty); killed (with its
+ * `bakeoff run <suite> --agent … --runs 1 --concurrency 3 --out <out> [--json]` (or on a pty; `concurrency` to run fewer at once); killed (with its
  * process group) when no run has been stored for `idleSec` (150), or after `limitSec` (1500) in all.
  */
 export async function bake(
   suite: string,
   agents: readonly string[],
   out: string,
-  options: { idleSec?: number; limitSec?: number; json?: boolean; tty?: boolean } = {},
+  options: { idleSec?: number; limitSec?: number; json?: boolean; tty?: boolean; concurrency?: number } = {},
 ): Promise<BakeOutcome> {
-  const args = [BIN, 'run', suite, ...agents.flatMap((a) => ['--agent', a]), '--runs', '1', '--concurrency', '3', '--out', out];
+  const args = [BIN, 'run', suite, ...agents.flatMap((a) => ['--agent', a]), '--runs', '1', '--concurrency', String(options.concurrency ?? 3), '--out', out];
   if (options.json !== false) args.push('--json');
   const started = performance.now();
   // tty: on a terminal, as an operator sees it (util-linux `script` gives the CLI a pty)
@@ -206,6 +206,23 @@ export async function treeBytes(dir: string): Promise<number> {
   return total;
 }
 
+
+/** Margin over the controls' diskMb for what a run keeps besides the change (logs, reports). */
+const QUOTA_MARGIN_MB = 64;
+
+/** Every run's results folder stays within the controls' diskMb plus QUOTA_MARGIN_MB, and the bake left no scratch root. */
+export async function expectWithinQuotaAndNoScratch(out: string, res: BatteryResults): Promise<void> {
+  const diskMb = res.report?.controls?.diskMb ?? 2048;
+  const runsDir = path.join(out, 'runs');
+  const over: string[] = [];
+  for (const id of await readdir(runsDir).catch(() => [] as string[])) {
+    const bytes = await treeBytes(path.join(runsDir, id));
+    const agent = scriptOf(res.runs.find((r) => r.id === id)?.agent ?? `${id} (not stored)`);
+    if (bytes > (diskMb + QUOTA_MARGIN_MB) * 1048576) over.push(`${agent}: ${Math.round(bytes / 1048576)} MiB`);
+  }
+  expect(over, `quota ${diskMb} MiB + ${QUOTA_MARGIN_MB} MiB`).toEqual([]);
+  expect(existsSync(bakeScratch(out)), bakeScratch(out)).toBe(false);
+}
 
 /** What a killed bake left: unmounts and deletes its scratch root. */
 export async function clearScratch(out: string): Promise<void> {

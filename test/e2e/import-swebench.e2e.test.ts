@@ -4,7 +4,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { bakeoff } from './helpers.js';
-import { commitAll, diffOf, tempDir, writeFiles } from './git-fixtures.js';
+import { commitAll, diffOf, git, tempDir, writeFiles } from './git-fixtures.js';
 
 /*
  * `bakeoff import swebench` on a small pure-Python repository the test builds with the shape of
@@ -159,6 +159,37 @@ describe('bakeoff import swebench', () => {
     expect(r.stdout).toContain('log_parser parse_log_django is not supported: bakeoff runs and reports on pytest');
     expect(r.stdout).toMatch(/✓ fieldkit-dev__fieldkit-7 {2}fail-to-pass 1 {2}pass-to-pass 3/);
     expect(existsSync(path.join(work, 'suite-v5/tasks/django__django-1'))).toBe(false);
+  });
+
+  it("maps parse_log_tap to the tap format (ids as it reads TAP test points: `- name`), and refuses a test_patch that deletes a file", async () => {
+    // a JavaScript repository tested with node:test, whose TAP reporter SWE-bench's tap parser reads
+    const clone = path.join(work, 'repos', 'clampy__clampy');
+    await mkdir(clone, { recursive: true });
+    const before = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { clamp } from '../src/clamp.js';\ntest('keeps values inside', () => assert.equal(clamp(5, 0, 10), 5));\n";
+    const [base, fix] = await commitAll(clone, [
+      { message: 'clamp', files: { 'package.json': '{ "name": "clampy", "type": "module" }\n', 'src/clamp.js': 'export const clamp = (x, lo, hi) => (x < lo ? hi : x > hi ? hi : x);\n', 'test/clamp.test.js': before } },
+      {
+        message: 'Fix clamp() below the range',
+        files: { 'src/clamp.js': 'export const clamp = (x, lo, hi) => (x < lo ? lo : x > hi ? hi : x);\n', 'test/clamp.test.js': `${before}test('raises values below', () => assert.equal(clamp(-3, 0, 10), 0));\n` },
+      },
+    ]);
+    await git(clone, 'checkout', '-q', '-b', 'drop', base!);
+    await git(clone, 'rm', '-q', 'test/clamp.test.js');
+    await git(clone, 'commit', '-qm', 'drop the test');
+    const drop = (await git(clone, 'rev-parse', 'HEAD')).stdout.trim();
+    const common = { repo: 'clampy/clampy', base_commit: base, patch: await diffOf(clone, base!, fix!, ['src/clamp.js']), problem_statement: 'clamp(-3, 0, 10) gives 10.\n', log_parser: 'parse_log_tap' };
+    const instances = [
+      { ...common, instance_id: 'clampy__clampy-2', test_patch: await diffOf(clone, base!, fix!, ['test/clamp.test.js']), FAIL_TO_PASS: ['- raises values below'], PASS_TO_PASS: ['- keeps values inside'] },
+      { ...common, instance_id: 'clampy__clampy-3', test_patch: await diffOf(clone, base!, drop, ['test/clamp.test.js']), FAIL_TO_PASS: ['- raises values below'], PASS_TO_PASS: [] },
+    ];
+    await writeFile(path.join(work, 'tap.jsonl'), instances.map((i) => JSON.stringify(i)).join('\n') + '\n');
+    const r = await bakeoff(['import', 'swebench', 'tap.jsonl', '--repos', 'repos', '--suite', 'suite-tap'], { cwd: work });
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/✓ clampy__clampy-2 {2}fail-to-pass 1 {2}pass-to-pass 1/);
+    expect(r.stdout).toMatch(/refused clampy__clampy-3: \S*tap\.jsonl:2: instance clampy__clampy-3: test_patch deletes test\/clamp\.test\.js; hidden tests can add and change files, not remove them/);
+    expect(existsSync(path.join(work, 'suite-tap/tasks/clampy__clampy-3'))).toBe(false);
+    const manifest = parseYaml(await readFile(path.join(work, 'suite-tap/tasks/clampy__clampy-2/task.yaml'), 'utf8'));
+    expect(manifest.test).toEqual({ command: 'node --test --test-reporter=tap test/clamp.test.js', format: 'tap' });
   });
 
   it('names the file, line and field of a malformed instance (exit 2)', async () => {

@@ -57,6 +57,8 @@ const PY_MODULE_FIX = 'def mean(xs):\n    if not xs:\n        raise ValueError("
 describe('bakeoff task from-commit', () => {
   let suite: string;
   const made = new Map<string, { exitCode: number | undefined; stdout: string; stderr: string }>();
+  /** The repositories by the id of the task made from each (their last commit is the fix). */
+  const repos = new Map<string, string>();
 
   beforeAll(async () => {
     suite = path.join(await tempDir('bakeoff-fc-suite-'), 'from-commits');
@@ -124,6 +126,7 @@ describe('bakeoff task from-commit', () => {
 
     // the first task makes the suite (no lock: the whole suite is validated); the others join it (validate --task)
     for (const [id, repo] of [['clamp', js], ['slug', ts], ['mean', py], ['mean-unittest', unit], ['countwords', rust], ['clamp-mocha', mocha], ['clamp-tape', tape]] as const) {
+      repos.set(id, repo);
       made.set(id, await bakeoff(['task', 'from-commit', repo, 'HEAD', '--suite', suite, '--id', id, '--json']));
     }
   }, 600_000);
@@ -262,5 +265,94 @@ describe('bakeoff task from-commit', () => {
     expect(checked.exitCode, checked.stderr).toBe(0);
     expect(checked.stdout).toMatch(/admitted \(F→P 1, P→P 1\)\s+Fix clamp\(\) for values below the range/);
     expect(checked.stdout).toContain('5 commits looked at, 1 candidates, 1 admitted');
+    // --range and --limit choose the commits looked at
+    const ranged = JSON.parse((await bakeoff(['task', 'mine', repo, '--range', 'HEAD~3..HEAD~1', '--json'])).stdout) as { commits: { subject: string }[] };
+    expect(ranged.commits.map((c) => c.subject)).toEqual(['More tests', 'Docs']);
+    const limited = JSON.parse((await bakeoff(['task', 'mine', repo, '--limit', '2', '--json'])).stdout) as { commits: { subject: string }[] };
+    expect(limited.commits.map((c) => c.subject)).toEqual(['Port to Python', 'More tests']);
   });
+
+  it("mine --validate admits the fix in every runner's repository (mocha, tape, vitest, pytest, unittest, cargo); --add writes it into a suite", async () => {
+    const added = path.join(await tempDir(), 'mined');
+    // one admission per repository, two at a time; --limit, --range and --add each on one of them
+    const calls: [string, string[]][] = [
+      ['clamp-mocha', ['--validate']],
+      ['clamp-tape', ['--validate']],
+      ['slug', ['--validate', '--limit', '1']],
+      ['mean-unittest', ['--validate', '--range', 'HEAD~1..HEAD']],
+      ['countwords', ['--validate']],
+      ['mean', ['--add', added]],
+    ];
+    const results = new Map<string, Awaited<ReturnType<typeof bakeoff>>>();
+    for (let i = 0; i < calls.length; i += 2) {
+      await Promise.all(calls.slice(i, i + 2).map(async ([id, flags]) => results.set(id, await bakeoff(['task', 'mine', repos.get(id)!, ...flags, '--json']))));
+    }
+    const looked: Record<string, number> = { 'clamp-mocha': 2, 'clamp-tape': 2, slug: 1, 'mean-unittest': 1, countwords: 2 };
+    for (const [id, commits] of Object.entries(looked)) {
+      const r = results.get(id)!;
+      expect(r.exitCode, `${id}: ${r.stderr}`).toBe(0);
+      const json = JSON.parse(r.stdout) as { commits: { skipped: string | null; verdict?: { admitted: boolean; reason?: string } }[]; candidates: number; admitted: number };
+      expect({ id, looked: json.commits.length, candidates: json.candidates, admitted: json.admitted }, JSON.stringify(json.commits.map((c) => c.verdict?.reason ?? c.skipped))).toEqual({ id, looked: commits, candidates: 1, admitted: 1 });
+    }
+    const add = results.get('mean')!;
+    expect(add.exitCode, add.stderr).toBe(0);
+    const json = JSON.parse(add.stdout) as { mined: { commits: number; candidates: number; added: string[] }; tasks: { id: string; admitted: boolean; failToPass: number; passToPass: number }[] };
+    expect(json.mined).toMatchObject({ commits: 2, candidates: 1 });
+    expect(json.mined.added).toHaveLength(1);
+    expect(json.tasks).toEqual([expect.objectContaining({ id: json.mined.added[0], admitted: true, failToPass: 2, passToPass: 1 })]);
+    expect(existsSync(path.join(added, 'tasks', json.mined.added[0]!, 'orders/1/gold.patch'))).toBe(true);
+  }, 900_000);
+
+  it('refuses a commit with Git LFS pointers, and mine lists it as such without --validate', async () => {
+    const pointer = 'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n';
+    const repo = await repoWith([
+      { message: 'Initial clampy', files: { ...JS_BEFORE, '.gitattributes': 'assets/*.png filter=lfs diff=lfs merge=lfs -text\n', 'assets/logo.png': pointer } },
+      { message: 'Fix clamp() for values below the range', files: JS_FIX },
+    ]);
+    const target = path.join(await tempDir(), 'suite');
+    const refused = await bakeoff(['task', 'from-commit', repo, 'HEAD', '--suite', target]);
+    expect(refused.exitCode, refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(/has Git LFS pointers instead of files \(assets\/logo.png\): bakeoff reads the object database only/);
+    expect(existsSync(target)).toBe(false);
+    const listed = JSON.parse((await bakeoff(['task', 'mine', repo, '--json'])).stdout) as { commits: { subject: string; skipped: string | null }[]; candidates: number };
+    expect(listed.commits[0]).toMatchObject({ subject: 'Fix clamp() for values below the range', skipped: 'LFS files' });
+    expect(listed.candidates).toBe(0);
+  });
+
+  it('takes --issue, --tests, --setup, --test, --format junit with --report and --kind over its guesses', async () => {
+    const check = (more: string) => `import unittest\nfrom calc import double\n\n\nclass CalcTest(unittest.TestCase):\n    def test_positive(self):\n        self.assertEqual(double(2), 4)\n${more}`;
+    const repo = await repoWith([
+      { message: 'double()', files: { 'calc.py': 'def double(x):\n    return x + x if x > 0 else x\n', 'checks/calc_check.py': check('') } },
+      {
+        message: 'Fix double() of negative numbers\n\nThe commit message body, which the prompt must not hold.',
+        files: { 'calc.py': 'def double(x):\n    return x * 2\n', 'checks/calc_check.py': check('\n    def test_negative(self):\n        self.assertEqual(double(-3), -6)\n') },
+      },
+    ]);
+    const issue = path.join(await tempDir(), 'ISSUE.md');
+    await writeFile(issue, 'double(-3) gives -3.\n\nI expected -6, as for positive numbers.\n');
+    const target = path.join(await tempDir(), 'suite');
+    const command = 'python3 -m pytest -q -p no:cacheprovider --junitxml=reports/junit.xml checks/calc_check.py';
+    const base = ['task', 'from-commit', repo, 'HEAD', '--suite', target, '--id', 'double', '--tests', 'checks/**', '--test', command, '--format', 'junit'];
+    // without --report, junit has no report to read: refused before anything is written
+    const noReport = await bakeoff(base);
+    expect(noReport.exitCode).toBe(2);
+    expect(noReport.stderr).toMatch(/test\.report \(--report\): format junit needs test\.report/);
+    expect(existsSync(target)).toBe(false);
+
+    const r = await bakeoff([...base, '--report', 'reports/junit.xml', '--setup', 'mkdir -p reports', '--kind', 'feature', '--issue', issue, '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const json = JSON.parse(r.stdout) as { fromCommit: { testFiles: string[]; guesses: { field: string }[] }; tasks: { id: string; admitted: boolean; failToPass: number; passToPass: number }[] };
+    expect(json.fromCommit.testFiles).toEqual(['checks/calc_check.py']);
+    expect(json.fromCommit.guesses.map((g) => g.field)).toEqual(['language']);
+    expect(json.tasks.find((t) => t.id === 'double')).toMatchObject({ admitted: true, failToPass: 1, passToPass: 1 });
+    const task = path.join(target, 'tasks', 'double');
+    const yaml = await readFile(path.join(task, 'task.yaml'), 'utf8');
+    expect(yaml).toContain('kind: feature');
+    expect(yaml).toContain('setup: mkdir -p reports');
+    expect(yaml).toMatch(/test:\n  command: python3 -m pytest .*checks\/calc_check.py\n  format: junit\n  report: reports\/junit.xml\n  files:\n    - checks\/\*\*\n/);
+    const prompt = await readFile(path.join(task, 'orders/1/prompt.md'), 'utf8');
+    expect(prompt).toMatch(/^<!-- bakeoff: DRAFT prompt.*the issue ISSUE.md/);
+    expect(prompt).toContain('I expected -6, as for positive numbers.');
+    expect(prompt).not.toContain('The commit message body');
+  }, 300_000);
 });

@@ -17,6 +17,7 @@ export interface FromCommitFlags {
   readonly setup?: string;
   readonly test?: string;
   readonly format?: ReportFormat;
+  readonly report?: string;
   readonly issue?: string;
   readonly json: boolean;
   readonly concurrency: number;
@@ -44,6 +45,7 @@ export async function fromCommitCommand(repo: string, commit: string, flags: Fro
     ...(flags.setup !== undefined ? { setup: flags.setup === 'none' ? null : flags.setup } : {}),
     ...(flags.test ? { test: flags.test } : {}),
     ...(flags.format ? { format: flags.format } : {}),
+    ...(flags.report ? { report: flags.report } : {}),
     ...(issue ? { issue } : {}),
   });
   const rel = (p: string): string => (path.relative(io.cwd, p).startsWith('..') ? p : path.relative(io.cwd, p) || '.');
