@@ -18,7 +18,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import picomatch from 'picomatch';
 import { moduleKind } from '../grading-tree.js';
 import { drawTripwires, judgeTripwires, withoutTripwires, type Tripwire } from '../tripwires.js';
-import type { ReportFormat, TestResult, TestRunner } from '../types.js';
+import type { ParsedReport, ReportFormat, TestResult, TestRunner } from '../types.js';
 import { listTree } from '../../util/fs.js';
 import { getTestRunner } from './registry.js';
 import { quoteShellArg } from '../../util/shell-quote.js';
@@ -161,6 +161,32 @@ afterAll(async () => {
   await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
+interface SampleRun {
+  readonly runner: TestRunner;
+  readonly repoDir: string;
+  readonly reportDir: string;
+}
+
+/** The sample copied to a fresh temp folder, beside an empty report folder holding the runner's report files. */
+async function setUpSample(sample: Sample, label: string, reportDirName: string): Promise<SampleRun> {
+  const runner = getTestRunner(sample.format);
+  const work = await mkdtemp(path.join(os.tmpdir(), `bakeoff-${label}-`));
+  tempDirs.push(work);
+  const repoDir = path.join(work, 'repo');
+  const reportDir = path.join(work, reportDirName);
+  await prepareSample(sample, repoDir);
+  await mkdir(reportDir);
+  for (const file of runner.reportFiles) await writeFile(path.join(reportDir, file), '');
+  return { runner, repoDir, reportDir };
+}
+
+/** Runs the sample's bare command as the runner instruments it, and parses the report. */
+async function runSample(sample: Sample, bare: string, { runner, repoDir, reportDir }: SampleRun): Promise<{ output: string; report: ParsedReport }> {
+  const instrumented = runner.instrument(bare, { reportDir, report: sample.report });
+  const output = await runShell(instrumented.command, repoDir, childEnv(instrumented.env));
+  return { output, report: await runner.parse({ reportDir, output, repoDir, report: sample.report }) };
+}
+
 /** Appends tripwires to the sample's test files that pass through the runner cleanly (the first two). */
 async function addTripwires(runner: TestRunner, repoDir: string, testFiles: readonly string[]): Promise<Tripwire[]> {
   const isTest = picomatch([...testFiles], { dot: true });
@@ -192,19 +218,10 @@ describe('every runner adapter', () => {
     }
     const name = sample.fixture ?? sample.format;
     it(`${name}: reports the sample project's tests as the real runner ran them`, async () => {
-      const runner = getTestRunner(sample.format);
-      const work = await mkdtemp(path.join(os.tmpdir(), `bakeoff-${name}-`));
-      tempDirs.push(work);
-      const repoDir = path.join(work, 'repo');
       // A space in the report folder checks that every adapter quotes its paths.
-      const reportDir = path.join(work, 'report dir');
-      await prepareSample(sample, repoDir);
-      await mkdir(reportDir);
-      for (const file of runner.reportFiles) await writeFile(path.join(reportDir, file), '');
-
-      const instrumented = runner.instrument(command.bare, { reportDir, report: sample.report });
-      const output = await runShell(instrumented.command, repoDir, childEnv(instrumented.env));
-      const report = await runner.parse({ reportDir, output, repoDir, report: sample.report });
+      const run = await setUpSample(sample, name, 'report dir');
+      const { runner, reportDir } = run;
+      const { output, report } = await runSample(sample, command.bare, run);
 
       if (UPDATE_GOLDENS) {
         const golden = path.join(FIXTURES, name, 'report');
@@ -220,20 +237,11 @@ describe('every runner adapter', () => {
     }, 60_000);
 
     it(`${name}: bakeoff's tripwire tests come out as they must under the real runner`, async () => {
-      const runner = getTestRunner(sample.format);
-      const work = await mkdtemp(path.join(os.tmpdir(), `bakeoff-${name}-tw-`));
-      tempDirs.push(work);
-      const repoDir = path.join(work, 'repo');
-      const reportDir = path.join(work, 'report');
-      await prepareSample(sample, repoDir);
-      await mkdir(reportDir);
-      for (const file of runner.reportFiles) await writeFile(path.join(reportDir, file), '');
-      const wires = await addTripwires(runner, repoDir, sample.testFiles ?? runner.testFiles);
+      const run = await setUpSample(sample, `${name}-tw`, 'report');
+      const wires = await addTripwires(run.runner, run.repoDir, sample.testFiles ?? run.runner.testFiles);
       // junit holds tripwires in Python test files only
       if (!sample.unwired) expect(wires.length).toBeGreaterThanOrEqual(3);
-      const instrumented = runner.instrument(command.bare, { reportDir, report: sample.report });
-      const output = await runShell(instrumented.command, repoDir, childEnv(instrumented.env));
-      const report = await runner.parse({ reportDir, output, repoDir, report: sample.report });
+      const { output, report } = await runSample(sample, command.bare, run);
       expect(judgeTripwires(report, wires), output).toEqual({ flipped: [], wrong: [] });
       // and the sample's own results are untouched by them
       const expected = JSON.parse(await readFile(path.join(FIXTURES, name, 'expected.json'), 'utf8'));

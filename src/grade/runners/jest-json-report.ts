@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { ParsedReport, TestResult, TestStatus } from '../types.js';
+import type { ParsedReport, TestResult, TestRunner, TestStatus } from '../types.js';
+import { quoteShellArg } from '../../util/index.js';
 import { firstLine } from './first-line.js';
 import { mergeTestResults } from './merge-test-results.js';
 import { numberRepeats } from './number-repeats.js';
-import { readReportFile } from './read-report-file.js';
-import { readRepoRoots, toRepoRelativePath } from './repo-root.js';
+import { reportFileRunner } from './report-file-runner.js';
+import { toRepoRelativePath } from './repo-root.js';
 
 /** One test in a jest-shaped JSON report (`jest --json`, vitest's `json` reporter). */
 const AssertionResult = z.object({
@@ -38,15 +39,26 @@ const STATUSES: Readonly<Record<string, TestStatus>> = {
   disabled: 'skip',
 };
 
-/** Reads and parses `<reportDir>/<reportFile>`, with file paths made relative to the repo root. */
-export async function readJestJsonReport(options: {
-  readonly reportDir: string;
-  readonly repoDir: string;
+/** What sets one jest-shaped runner apart from another. */
+export interface JestShapedRunner extends Pick<TestRunner, 'format' | 'testFiles' | 'configFiles' | 'tripwireSource'> {
+  /** The report's file name in the report folder. */
   readonly reportFile: string;
-}): Promise<ParsedReport> {
-  const text = await readReportFile(path.join(options.reportDir, options.reportFile));
-  if (text === undefined) return { tests: [], problems: [`report ${options.reportFile} is missing`] };
-  return parseJestJsonReport(text, { roots: await readRepoRoots(options), reportFile: options.reportFile });
+  /** The runner's options that write the JSON report (`--outputFile=<report>` follows them). */
+  readonly reportOptions: string;
+}
+
+/**
+ * A runner that writes a jest-shaped JSON report through `--outputFile` (jest `--json`,
+ * vitest's `json` reporter): the repo root recorded first, the report read with file paths
+ * made relative to it.
+ */
+export function jestShapedRunner({ reportOptions, ...spec }: JestShapedRunner): TestRunner {
+  return reportFileRunner({
+    ...spec,
+    what: 'report',
+    addReporter: (command, _reportDir, report) => ({ command: `${command} ${reportOptions} ${quoteShellArg(`--outputFile=${report}`)}`, env: {} }),
+    parseReport: (text, roots) => parseJestJsonReport(text, { roots, reportFile: spec.reportFile }),
+  });
 }
 
 /**
@@ -78,8 +90,7 @@ export function parseJestJsonReport(
     results.push(...fileResults(file, options.roots, problems));
   }
   if (report.data.wasInterrupted) problems.push(`report ${options.reportFile} says the run was interrupted`);
-  const merged = mergeTestResults(results);
-  return { tests: merged.tests, problems: [...problems, ...merged.problems] };
+  return mergeTestResults(results, problems);
 }
 
 function fileResults(file: z.infer<typeof FileResult>, roots: readonly string[], problems: string[]): TestResult[] {

@@ -101,6 +101,5 @@ export async function readJunitReports(repoDir: string, glob: string, roots: rea
     tests.push(...parsed.tests);
     problems.push(...parsed.problems);
   }
-  const merged = mergeTestResults(numberRepeats(tests));
-  return { tests: merged.tests, problems: [...problems, ...merged.problems], sources };
+  return { ...mergeTestResults(numberRepeats(tests), problems), sources };
 }

@@ -1,14 +1,13 @@
-import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { ParsedReport, TestResult, TestRunner } from '../types.js';
+import type { ParsedReport, TestResult } from '../types.js';
 import { mergeTestResults } from './merge-test-results.js';
 import { MOCHA_CONFIG, MOCHA_TEST_FILES } from './js-config.js';
 import { numberRepeats } from './number-repeats.js';
 import { parseJsonLines } from './parse-json-lines.js';
-import { readReportFile } from './read-report-file.js';
-import { readRepoRoots, recordRepoRoot, toRepoRelativePath } from './repo-root.js';
-import { resolveReportersDir } from './reporters-dir.js';
+import { reportFileRunner } from './report-file-runner.js';
+import { toRepoRelativePath } from './repo-root.js';
+import { copyReporter } from './reporters-dir.js';
 import { mochaTripwires } from './tripwire-sources.js';
 import { quoteShellArg } from '../../util/index.js';
 
@@ -43,26 +42,19 @@ type MochaReportLine = z.infer<typeof MochaReportLine>;
  * and so are the files the prepared repo's configuration loads (`require`, `file`, `ui`): see
  * mocha-loaded-files.ts and docs/runner-configuration.md.
  */
-export const mochaRunner: TestRunner = {
+export const mochaRunner = reportFileRunner({
   format: 'mocha',
   testFiles: MOCHA_TEST_FILES,
   configFiles: MOCHA_CONFIG,
-  reportFiles: [REPORT_FILE, 'root.txt'],
-  testNamePrefix: '',
   tripwireSource: mochaTripwires,
-  instrument(command, { reportDir }) {
-    // copied next to the report: the report folder is the one harness folder the sandbox shows
-    const reporter = path.join(reportDir, REPORTER_FILE);
-    copyFileSync(path.join(resolveReportersDir(), REPORTER_FILE), reporter);
-    const args = `--reporter ${quoteShellArg(reporter)} --reporter-option ${quoteShellArg(`output=${path.join(reportDir, REPORT_FILE)}`)}`;
-    return { command: `${recordRepoRoot(reportDir)}; ${command} ${args}`, env: {} };
+  reportFile: REPORT_FILE,
+  what: 'mocha report',
+  addReporter(command, reportDir, report) {
+    const reporter = copyReporter(REPORTER_FILE, path.join(reportDir, REPORTER_FILE));
+    return { command: `${command} --reporter ${quoteShellArg(reporter)} --reporter-option ${quoteShellArg(`output=${report}`)}`, env: {} };
   },
-  async parse({ reportDir, repoDir }) {
-    const text = await readReportFile(path.join(reportDir, REPORT_FILE));
-    if (text === undefined) return { tests: [], problems: [`mocha report ${REPORT_FILE} is missing`] };
-    return parseMochaReport(text, await readRepoRoots({ reportDir, repoDir }));
-  },
-};
+  parseReport: (text, roots) => parseMochaReport(text, roots),
+});
 
 /**
  * Maps the reporter's lines to results: pass, fail, skip (pending, `this.skip()`), and a failed
@@ -91,6 +83,5 @@ export function parseMochaReport(text: string, roots: readonly string[]): Parsed
       problems.push(`mocha's end line counts ${end.passes} passed, ${end.failures} failed, ${end.pending} pending, but the report holds other results`);
     }
   }
-  const merged = mergeTestResults(numberRepeats(results));
-  return { tests: merged.tests, problems: [...problems, ...merged.problems] };
+  return mergeTestResults(numberRepeats(results), problems);
 }

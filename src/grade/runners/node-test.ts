@@ -1,13 +1,12 @@
-import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { ParsedReport, TestResult, TestRunner, TestStatus } from '../types.js';
+import type { ParsedReport, TestResult, TestStatus } from '../types.js';
 import { mergeTestResults } from './merge-test-results.js';
 import { numberRepeats } from './number-repeats.js';
 import { parseJsonLines } from './parse-json-lines.js';
-import { readReportFile } from './read-report-file.js';
-import { readRepoRoots, recordRepoRoot, toRepoRelativePath } from './repo-root.js';
-import { resolveReportersDir } from './reporters-dir.js';
+import { reportFileRunner } from './report-file-runner.js';
+import { toRepoRelativePath } from './repo-root.js';
+import { copyReporter } from './reporters-dir.js';
 import { quoteNodeOption } from '../../util/index.js';
 import { JS_SHARED_CONFIG, NODE_TEST_FILES } from './js-config.js';
 import { nodeTestTripwires } from './tripwire-sources.js';
@@ -50,38 +49,23 @@ type NodeTestReportLine = z.infer<typeof NodeTestReportLine>;
  * suite appears only when it fails by itself (a failing `before`/`after` hook), as an error.
  * The spec reporter still writes to stdout, so the output log stays readable.
  */
-export const nodeTestRunner: TestRunner = {
+export const nodeTestRunner = reportFileRunner({
   format: 'node-test',
   testFiles: NODE_TEST_FILES,
   configFiles: JS_SHARED_CONFIG,
-  reportFiles: [REPORT_FILE, 'root.txt'],
-  testNamePrefix: '',
   tripwireSource: nodeTestTripwires,
   holdsTripwires: (text) => /['"]node:test['"]/.test(text),
-  instrument(command, { reportDir }) {
-    // The reporter is copied next to the report: the report folder is the one harness folder
-    // a sandboxed test command is sure to see.
-    const reporter = path.join(reportDir, REPORTER_FILE);
-    copyFileSync(path.join(resolveReportersDir(), REPORTER_FILE), reporter);
-    const options = [
-      '--test-reporter=spec',
-      '--test-reporter-destination=stdout',
-      `--test-reporter=${reporter}`,
-      `--test-reporter-destination=${path.join(reportDir, REPORT_FILE)}`,
-    ].map(quoteNodeOption);
+  reportFile: REPORT_FILE,
+  what: 'node:test report',
+  addReporter(command, reportDir, report) {
+    const reporter = copyReporter(REPORTER_FILE, path.join(reportDir, REPORTER_FILE));
+    const options = ['--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${reporter}`, `--test-reporter-destination=${report}`];
     // NODE_OPTIONS is extended in the shell, so options the environment already has are kept.
     const exportOptions = 'export NODE_OPTIONS="${NODE_OPTIONS:+$NODE_OPTIONS }$BAKEOFF_NODE_OPTIONS"';
-    return {
-      command: `${recordRepoRoot(reportDir)}; ${exportOptions}; ${command}`,
-      env: { BAKEOFF_NODE_OPTIONS: options.join(' ') },
-    };
+    return { command: `${exportOptions}; ${command}`, env: { BAKEOFF_NODE_OPTIONS: options.map(quoteNodeOption).join(' ') } };
   },
-  async parse({ reportDir, repoDir }) {
-    const text = await readReportFile(path.join(reportDir, REPORT_FILE));
-    if (text === undefined) return { tests: [], problems: [`node:test report ${REPORT_FILE} is missing`] };
-    return parseNodeTestReport(text, await readRepoRoots({ reportDir, repoDir }));
-  },
-};
+  parseReport: (text, roots) => parseNodeTestReport(text, roots),
+});
 
 /**
  * Maps the reporter's lines to results. A leaf's status: todo and skip → skip; passed → pass;
@@ -108,8 +92,7 @@ export function parseNodeTestReport(text: string, roots: readonly string[]): Par
   if (records.at(-1)?.event !== 'end') {
     problems.push('node:test run did not finish (no end line at the end of the report)');
   }
-  const merged = mergeTestResults(numbered);
-  return { tests: merged.tests, problems: [...problems, ...merged.problems] };
+  return mergeTestResults(numbered, problems);
 }
 
 function toTestResult(record: NodeTestReportLine, roots: readonly string[]): TestResult | undefined {

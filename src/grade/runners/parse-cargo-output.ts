@@ -78,8 +78,7 @@ export function parseCargoOutput(text: string): ParsedReport {
   for (const binary of binaries) {
     results.push(...checkBinary(binary, problems));
   }
-  const merged = mergeTestResults(stableDoctestIds(results));
-  return { tests: merged.tests, problems: [...problems, ...merged.problems] };
+  return mergeTestResults(stableDoctestIds(results), problems);
 }
 
 /** `src/lib.rs - wrap::Wrapper::new (line 151)`, with rustdoc's ` - compile fail`-style suffix after it. */

@@ -64,8 +64,7 @@ export function parseTapOutput(text: string, options: TapOutputOptions): ParsedR
   const problems = [...streamProblems(text), ...levelProblems(root, true)];
   const hasSubtests = points(root).some((e) => e.body !== undefined);
   const results = hasSubtests ? groupResults(root, { file: null, path: [] }, options, true, problems) : headingResults(root, problems);
-  const merged = mergeTestResults(numberRepeats(results));
-  return { tests: merged.tests, problems: [...problems, ...merged.problems] };
+  return mergeTestResults(numberRepeats(results), problems);
 }
 
 function newLevel(name: string, empty = false): Level {

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ParsedReport, TestResult, TestRunner } from '../types.js';
 import { mergeTestResults } from './merge-test-results.js';
 import { parseJsonLines } from './parse-json-lines.js';
-import { readReportFile } from './read-report-file.js';
-import { resolveReportersDir } from './reporters-dir.js';
+import { parseReportFile } from './read-report-file.js';
+import { copyReporter } from './reporters-dir.js';
 import { pytestConfigArgs } from './pytest-config.js';
 import { pythonTripwires } from './tripwire-sources.js';
 import { quoteShellArg } from '../../util/index.js';
@@ -50,7 +50,7 @@ export const pytestRunner: TestRunner = {
     const name = `bakeoff_pytest_report_${randomBytes(8).toString('hex')}`;
     const pluginDir = path.join(reportDir, 'plugin');
     mkdirSync(pluginDir, { recursive: true });
-    copyFileSync(path.join(resolveReportersDir(), 'bakeoff_pytest_report.py'), path.join(pluginDir, `${name}.py`));
+    copyReporter('bakeoff_pytest_report.py', path.join(pluginDir, `${name}.py`));
     const config = configDir !== undefined && configSource !== undefined ? pytestConfigArgs(command, configSource, configDir) : [];
     return {
       command: [command, '-p', name, '-p', 'no:cacheprovider', '--continue-on-collection-errors', ...config.map(quoteShellArg)].join(' '),
@@ -63,11 +63,7 @@ export const pytestRunner: TestRunner = {
       },
     };
   },
-  async parse({ reportDir }) {
-    const text = await readReportFile(path.join(reportDir, REPORT_FILE));
-    if (text === undefined) return { tests: [], problems: [`pytest report ${REPORT_FILE} is missing`] };
-    return parsePytestReport(text);
-  },
+  parse: ({ reportDir }) => parseReportFile(reportDir, { reportFile: REPORT_FILE, what: 'pytest report' }, parsePytestReport),
 };
 
 /**
@@ -90,6 +86,5 @@ export function parsePytestReport(text: string): ParsedReport {
   if (last === undefined || !('session' in last)) {
     all.push('pytest session did not finish (no session line at the end of the report)');
   }
-  const merged = mergeTestResults(results);
-  return { tests: merged.tests, problems: [...all, ...merged.problems] };
+  return mergeTestResults(results, all);
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { readBoundedFile, escapeControl } from '../../util/index.js';
+import type { ParsedReport } from '../types.js';
 
 /**
  * Largest report file read, whatever the report folder allows (it is a tmpfs of the controls'
@@ -22,4 +23,18 @@ export async function readReportFile(filePath: string): Promise<string | undefin
   if (read.kind === 'missing') return undefined;
   if (read.kind === 'unreadable') throw new ReportUnreadableError(`report file ${escapeControl(path.basename(filePath))} cannot be read: ${read.why}`);
   return read.text;
+}
+
+/**
+ * Reads `<reportDir>/<reportFile>` and parses it; a report the runner never wrote is the
+ * report's one problem, `<what> <reportFile> is missing`.
+ */
+export async function parseReportFile(
+  reportDir: string,
+  { reportFile, what }: { readonly reportFile: string; readonly what: string },
+  parse: (text: string) => ParsedReport | Promise<ParsedReport>,
+): Promise<ParsedReport> {
+  const text = await readReportFile(path.join(reportDir, reportFile));
+  if (text === undefined) return { tests: [], problems: [`${what} ${reportFile} is missing`] };
+  return parse(text);
 }

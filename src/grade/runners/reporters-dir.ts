@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** A file every reporters folder holds; its presence tells a real folder from a stale path. */
@@ -24,4 +25,13 @@ export function resolveReportersDir(from: string = import.meta.url): string {
   }
   const tried = candidates.map((c) => fileURLToPath(c)).join(', ');
   throw new Error(`bakeoff's test reporters were not found: expected ${MARKER} in one of ${tried}`);
+}
+
+/**
+ * Copies bakeoff's reporter `file` to `to` and returns `to`. The reporters are copied into the
+ * report folder, the one harness folder a sandboxed test command is sure to see.
+ */
+export function copyReporter(file: string, to: string): string {
+  copyFileSync(path.join(resolveReportersDir(), file), to);
+  return to;
 }

@@ -12,6 +12,25 @@ function reversed(s: string): string {
   return [...s].reverse().join('');
 }
 
+/**
+ * The three tripwires as calls of the test function `t_<id>` asserting with node:assert, both
+ * flavours, bound to `a_<id>` and `s_<id>` (node:test, and mocha's `it`).
+ */
+function nodeAssertTripwires(t: TripwireTarget): string[] {
+  const id = t.pass;
+  return [
+    `t_${id}('${t.pass}', () => { a_${id}.strictEqual('${t.pass}'.split('').reverse().join(''), '${reversed(t.pass)}'); s_${id}.equal(1, 1); });`,
+    `t_${id}('${t.assertFail.name}', () => { a_${id}.strictEqual('${t.assertFail.name}', '${reversed(t.assertFail.name)}', '${t.assertFail.nonce}'); s_${id}.equal(1, 2, '${t.assertFail.nonce}'); });`,
+    `t_${id}('${t.throwFail.name}', () => { throw new Error('${t.throwFail.nonce}'); });`,
+  ];
+}
+
+/** What a test file reaches a framework global through, and whether it is TypeScript (which needs casts). */
+function globalsOf(t: TripwireTarget): { readonly typed: boolean; readonly g: string } {
+  const typed = /\.[cm]?tsx?$/.test(t.file);
+  return { typed, g: typed ? '(globalThis as any)' : 'globalThis' };
+}
+
 export function pythonTripwires(t: TripwireTarget): string {
   return [
     '',
@@ -36,14 +55,7 @@ export function nodeTestTripwires(t: TripwireTarget): string {
     t.moduleKind === 'esm'
       ? [`import { test as t_${id} } from 'node:test';`, `import a_${id} from 'node:assert';`, `import s_${id} from 'node:assert/strict';`]
       : [`const { test: t_${id} } = require('node:test');`, `const a_${id} = require('node:assert');`, `const s_${id} = require('node:assert/strict');`];
-  return [
-    '',
-    ...imports,
-    `t_${id}('${t.pass}', () => { a_${id}.strictEqual('${t.pass}'.split('').reverse().join(''), '${reversed(t.pass)}'); s_${id}.equal(1, 1); });`,
-    `t_${id}('${t.assertFail.name}', () => { a_${id}.strictEqual('${t.assertFail.name}', '${reversed(t.assertFail.name)}', '${t.assertFail.nonce}'); s_${id}.equal(1, 2, '${t.assertFail.nonce}'); });`,
-    `t_${id}('${t.throwFail.name}', () => { throw new Error('${t.throwFail.nonce}'); });`,
-    '',
-  ].join('\n');
+  return ['', ...imports, ...nodeAssertTripwires(t), ''].join('\n');
 }
 
 export function vitestTripwires(t: TripwireTarget): string {
@@ -60,8 +72,7 @@ export function vitestTripwires(t: TripwireTarget): string {
 
 /** jest's `test` and `expect` are globals in every test file (ES module or CommonJS). */
 export function jestTripwires(t: TripwireTarget): string {
-  const typed = /\.[cm]?tsx?$/.test(t.file);
-  const g = typed ? '(globalThis as any)' : 'globalThis';
+  const { typed, g } = globalsOf(t);
   return [
     '',
     ';(() => {',
@@ -91,21 +102,12 @@ export function rustTripwires(t: TripwireTarget): string {
 /** mocha's `it` (BDD) or `test` (TDD) is a global in every test file; node:assert, both flavours, as the tests use it. */
 export function mochaTripwires(t: TripwireTarget): string {
   const id = t.pass;
-  const typed = /\.[cm]?tsx?$/.test(t.file);
-  const g = typed ? '(globalThis as any)' : 'globalThis';
+  const { g } = globalsOf(t);
   const imports =
     t.moduleKind === 'esm'
       ? [`import a_${id} from 'node:assert';`, `import s_${id} from 'node:assert/strict';`]
       : [`const a_${id} = require('node:assert');`, `const s_${id} = require('node:assert/strict');`];
-  return [
-    '',
-    ...imports,
-    `const t_${id} = ${g}.it ?? ${g}.test;`,
-    `t_${id}('${t.pass}', () => { a_${id}.strictEqual('${t.pass}'.split('').reverse().join(''), '${reversed(t.pass)}'); s_${id}.equal(1, 1); });`,
-    `t_${id}('${t.assertFail.name}', () => { a_${id}.strictEqual('${t.assertFail.name}', '${reversed(t.assertFail.name)}', '${t.assertFail.nonce}'); s_${id}.equal(1, 2, '${t.assertFail.nonce}'); });`,
-    `t_${id}('${t.throwFail.name}', () => { throw new Error('${t.throwFail.nonce}'); });`,
-    '',
-  ].join('\n');
+  return ['', ...imports, `const t_${id} = ${g}.it ?? ${g}.test;`, ...nodeAssertTripwires(t), ''].join('\n');
 }
 
 /**
