@@ -1,33 +1,23 @@
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectedOf, idsAndStatuses, parseGolden } from './golden-reports.test-support.js';
+import { useTempDirs } from '../../util/temp-dirs.test-support.js';
+import { parseGolden } from './golden-reports.test-support.js';
 import { mochaRunner, parseMochaReport } from './mocha.js';
 
 const goldenReport = () => parseGolden(mochaRunner, 'mocha');
+const tempDir = useTempDirs();
 
 describe('mochaRunner', () => {
   it('adds its own reporter (copied into the report folder) and report file, quoted, after the bare command, and records the repo root first', async () => {
-    const reportDir = path.join(await mkdtemp(path.join(os.tmpdir(), 'bakeoff-mocha-')), 'report dir');
+    const reportDir = path.join(await tempDir('bakeoff-mocha-'), 'report dir');
     await mkdir(reportDir);
-    try {
-      const { command } = mochaRunner.instrument('npx mocha', { reportDir });
-      expect(command).toBe(
-        `{ pwd; pwd -P; } > '${reportDir}/root.txt'; ` +
-          `npx mocha --reporter '${reportDir}/mocha-reporter.cjs' --reporter-option 'output=${reportDir}/mocha.jsonl'`,
-      );
-      expect(await readFile(path.join(reportDir, 'mocha-reporter.cjs'), 'utf8')).toContain('BakeoffMochaReporter');
-    } finally {
-      await rm(path.dirname(reportDir), { recursive: true, force: true });
-    }
-  });
-
-  it('reads the golden report (mocha 11.8.0) into exact ids and statuses, relative to the recorded repo root', async () => {
-    const expected = await expectedOf('mocha');
-    const report = await goldenReport();
-    expect(idsAndStatuses(report.tests)).toEqual(idsAndStatuses(expected.tests));
-    expect(report.problems).toEqual([]);
+    const { command } = mochaRunner.instrument('npx mocha', { reportDir });
+    expect(command).toBe(
+      `{ pwd; pwd -P; } > '${reportDir}/root.txt'; ` +
+        `npx mocha --reporter '${reportDir}/mocha-reporter.cjs' --reporter-option 'output=${reportDir}/mocha.jsonl'`,
+    );
+    expect(await readFile(path.join(reportDir, 'mocha-reporter.cjs'), 'utf8')).toContain('BakeoffMochaReporter');
   });
 
   it('numbers a second test of the same title in the same file instead of merging it', async () => {
@@ -58,10 +48,5 @@ describe('mochaRunner', () => {
       JSON.stringify({ event: 'end', tests: 1, passes: 0, failures: 1, pending: 0 }),
     ].join('\n');
     expect(parseMochaReport(text, ['/r']).problems).toHaveLength(1);
-  });
-
-  it('reports a problem when the report file is missing', async () => {
-    const report = await mochaRunner.parse({ reportDir: '/nonexistent', output: '', repoDir: '/nonexistent' });
-    expect(report).toEqual({ tests: [], problems: ['mocha report mocha.jsonl is missing'] });
   });
 });

@@ -4,7 +4,6 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { idsAndStatuses } from './golden-reports.test-support.js';
 import { parsePytestReport, pytestRunner } from './pytest.js';
 
 const GOLDEN = fileURLToPath(new URL('../../../test/fixtures/reports/pytest/', import.meta.url));
@@ -33,13 +32,6 @@ describe('pytestRunner.instrument', () => {
 });
 
 describe('pytestRunner.parse', () => {
-  it('reads the golden report into exact nodeids and statuses', async () => {
-    const expected = JSON.parse(await readFile(path.join(GOLDEN, 'expected.json'), 'utf8'));
-    const report = await pytestRunner.parse({ reportDir: path.join(GOLDEN, 'report'), output: '', repoDir: '/elsewhere' });
-    expect(idsAndStatuses(report.tests)).toEqual(idsAndStatuses(expected.tests));
-    expect(report.problems).toEqual([]);
-  });
-
   it('keeps the first line of each failure, error and skip reason', async () => {
     const { tests } = parsePytestReport(await readGolden());
     const message = (id: string) => tests.find((t) => t.id === id)?.message;
@@ -89,10 +81,5 @@ describe('pytestRunner.parse', () => {
     );
     expect(report.tests).toEqual([{ id: 't.py::a', status: 'fail' }]);
     expect(report.problems).toHaveLength(1);
-  });
-
-  it('reports a problem when the plugin wrote no report at all', async () => {
-    const report = await pytestRunner.parse({ reportDir: '/nonexistent', output: '', repoDir: '/nonexistent' });
-    expect(report).toEqual({ tests: [], problems: ['pytest report pytest.jsonl is missing'] });
   });
 });

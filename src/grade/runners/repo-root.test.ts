@@ -1,27 +1,23 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../../util/temp-dirs.test-support.js';
 import { readRepoRoots, recordRepoRoot, toRepoRelativePath } from './repo-root.js';
 
-let tempDir: string | undefined;
-afterEach(async () => {
-  if (tempDir !== undefined) await rm(tempDir, { recursive: true, force: true });
-  tempDir = undefined;
-});
+const tempDir = useTempDirs();
 
 describe('recordRepoRoot and readRepoRoots', () => {
   it('give back the directory the command ran in, then the repo directory', async () => {
-    tempDir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff root '));
-    spawnSync('sh', ['-c', recordRepoRoot(tempDir)], { cwd: tempDir });
-    expect(await readRepoRoots({ reportDir: tempDir, repoDir: '/host/repo' })).toEqual([tempDir, '/host/repo']);
+    const dir = await tempDir('bakeoff root ');
+    spawnSync('sh', ['-c', recordRepoRoot(dir)], { cwd: dir });
+    expect(await readRepoRoots({ reportDir: dir, repoDir: '/host/repo' })).toEqual([dir, '/host/repo']);
   });
 
   it('fall back to the repo directory when nothing was recorded', async () => {
-    tempDir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-root-'));
-    await writeFile(path.join(tempDir, 'unrelated'), '');
-    expect(await readRepoRoots({ reportDir: tempDir, repoDir: '/host/repo' })).toEqual(['/host/repo']);
+    const dir = await tempDir('bakeoff-root-');
+    await writeFile(path.join(dir, 'unrelated'), '');
+    expect(await readRepoRoots({ reportDir: dir, repoDir: '/host/repo' })).toEqual(['/host/repo']);
   });
 });
 
