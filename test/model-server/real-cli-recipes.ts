@@ -1,6 +1,6 @@
 import { HARNESS_NAMES } from '../../src/agents/harnesses/index.js';
 import type { CliEvent, CliRecipe, TestRecipeModule } from '../../src/agents/harnesses/test-recipe.js';
-import { installedClis, type InstalledCli } from '../installed-clis.js';
+import { installedClis, type InstalledCli } from '../../src/agents/installed-clis.test-support.js';
 
 /** One line of a CLI's JSONL output. */
 export type Event = CliEvent;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import Database from 'better-sqlite3';
 import type { HarnessName } from '../../../src/agents/harnesses/index.js';
-import { installedClis } from '../../installed-clis.js';
+import { installedClis } from '../../../src/agents/installed-clis.test-support.js';
 import { bakeoff, copySuite, FIXTURES } from '../helpers.js';
 
 /** One model agent per harness, as the real-agents tests drive them. */

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import { HARNESS_NAMES, HARNESSES, type Harness, type HarnessName } from '../src/agents/harnesses/index.js';
-import { binOf, installedVersion } from '../src/agents/install-harness.js';
+import { HARNESS_NAMES, HARNESSES, type Harness, type HarnessName } from './harnesses/index.js';
+import { binOf, installedVersion } from './install-harness.js';
 
 /**
  * Which registered harnesses' pinned CLIs this machine can drive. A CLI that is missing, or
@@ -28,24 +28,26 @@ export function excusedClis(env: NodeJS.ProcessEnv = process.env): ReadonlySet<s
   return new Set(names);
 }
 
-/** Checks every registered harness's pinned CLI (runs each one's `--version`). */
+/** Checks one registered harness's pinned CLI (runs its `--version`). */
+export async function installedCli(name: HarnessName, env: NodeJS.ProcessEnv = process.env): Promise<InstalledCli> {
+  const excused = excusedClis(env).has(name);
+  const harness: Harness = HARNESSES[name];
+  const bin = binOf(harness, env);
+  const pin = `${harness.npmPackage}@${harness.version}`;
+  let problem: string | null = null;
+  if (!existsSync(bin)) problem = `${name}: ${pin} is not installed (no ${bin}); run \`npx bakeoff agents install ${name}\``;
+  else {
+    const version = await installedVersion(harness, env);
+    if (version !== harness.version) problem = `${name}: ${bin} reports version ${version ?? '(none)'}, the pin is ${pin}; run \`npx bakeoff agents install ${name}\``;
+  }
+  if (problem && excused) console.warn(`${problem} — skipped (BAKEOFF_MISSING_CLIS names ${name})`);
+  return { name, harness, bin, problem, excused };
+}
+
+/** Checks every registered harness's pinned CLI. */
 export async function installedClis(env: NodeJS.ProcessEnv = process.env): Promise<InstalledCli[]> {
-  const excused = excusedClis(env);
-  return Promise.all(
-    HARNESS_NAMES.map(async (name): Promise<InstalledCli> => {
-      const harness: Harness = HARNESSES[name];
-      const bin = binOf(harness, env);
-      const pin = `${harness.npmPackage}@${harness.version}`;
-      let problem: string | null = null;
-      if (!existsSync(bin)) problem = `${name}: ${pin} is not installed (no ${bin}); run \`npx bakeoff agents install ${name}\``;
-      else {
-        const version = await installedVersion(harness, env);
-        if (version !== harness.version) problem = `${name}: ${bin} reports version ${version ?? '(none)'}, the pin is ${pin}; run \`npx bakeoff agents install ${name}\``;
-      }
-      if (problem && excused.has(name)) console.warn(`${problem} — skipped (BAKEOFF_MISSING_CLIS names ${name})`);
-      return { name, harness, bin, problem, excused: excused.has(name) };
-    }),
-  );
+  excusedClis(env); // a misspelt name is an error even when every CLI is there
+  return Promise.all(HARNESS_NAMES.map((name) => installedCli(name, env)));
 }
 
 /** Throws unless every registered CLI can be driven (an excused one is warned about and left out). Returns those that can. */
