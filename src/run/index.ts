@@ -13,3 +13,4 @@ export type { BakeEvent, BakeOptions, BakeSummary, Runner, RunnerOptions, RunRes
 export { decideOutcome, judgeOrder, NO_SESSION_FINDINGS, outcomeRules, refusalEvidence } from './decide-outcome.js';
 export type { OrderEvidence, OutcomeRules } from './decide-outcome.js';
 export { gradeEvidence } from './grade-order.js';
+export type { RunTaskOptions } from './run-task.js';

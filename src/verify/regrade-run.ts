@@ -1,13 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Isolation } from '../sandbox/index.js';
-import type { TaskLock, Order, Task } from '../suite/index.js';
+import type { Order } from '../suite/index.js';
 import type { RunRecord } from '../types.js';
 import type { Regrade } from './compare-verdicts.js';
 import {
-  type GeneratedSet,
   type OrderEvidence,
   type OutcomeRules,
+  type RunTaskOptions,
   agentsOrOurs,
   decideOutcome,
   gradeEvidence,
@@ -18,21 +17,16 @@ import {
   refusalEvidence,
 } from '../run/index.js';
 
-export interface RegradeRunOptions {
+/** What a run was graded with (as `runTask` gets it), and the stored run. */
+export interface RegradeRunOptions extends Pick<RunTaskOptions, 'task' | 'lock' | 'preparedRepo' | 'isolation' | 'env' | 'checksFor'> {
   readonly run: RunRecord;
-  readonly task: Task;
-  readonly lock: Extract<TaskLock, { admitted: true }>;
   /** The suite's outcome rules, as the bake judged with them. */
   readonly rules: OutcomeRules;
   /** The run's stored artifacts (`<results>/runs/<run-id>`); only read. */
   readonly artifactsDir: string;
-  readonly preparedRepo: string;
-  readonly isolation: Isolation;
-  readonly env: Readonly<Record<string, string>>;
   readonly testTimeoutMs: number;
   /** controls.outputMb in bytes. */
   readonly outputBytes: number;
-  readonly checksFor: (order: Order) => Promise<GeneratedSet>;
   /** Empty folder for workspaces and grader output; the caller deletes it. */
   readonly scratchDir: string;
 }
