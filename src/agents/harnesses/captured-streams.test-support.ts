@@ -30,18 +30,31 @@ export interface GoldStep {
   readonly output: string;
 }
 
+/** How a harness's tools took the scripted gold session's three steps. */
+export interface GoldSteps {
+  /** Writing NOTES.md: the harness's name for the file path argument (`file_path`, `filePath`, `path`). */
+  readonly write: Omit<GoldStep, 'input'> & { readonly pathKey: string };
+  /** Deleting README.md with the shell tool (its input is the command). */
+  readonly shell: Omit<GoldStep, 'input'>;
+  /** Fixing src/math.mjs: each harness's edit tool takes its own arguments. */
+  readonly edit: GoldStep;
+}
+
 /**
  * The transcript of a `scripted-gold.jsonl` capture: the gold script says, calls and gets an
  * answer for each of its three steps (write NOTES.md, delete README.md, fix src/math.mjs), then
- * gives its answer. `steps` are how the harness's own tools did them.
+ * gives its answer. The file it writes and the command it runs are the same for every harness.
  */
-export function scriptedGoldTranscript(steps: readonly [write: GoldStep, remove: GoldStep, edit: GoldStep]): TranscriptEntry[] {
-  const said = ['I will create NOTES.md.', 'I will run a command: delete readme.md.', 'I will update src/math.mjs.'];
-  const summaries = ['/workspace/NOTES.md', "rm '/workspace/README.md'", '/workspace/src/math.mjs'];
+export function scriptedGoldTranscript({ write, shell, edit }: GoldSteps): TranscriptEntry[] {
+  const steps: readonly (GoldStep & { said: string; summary: string })[] = [
+    { ...write, said: 'I will create NOTES.md.', summary: '/workspace/NOTES.md', input: `${write.pathKey}: /workspace/NOTES.md\ncontent:\n  # Notes\n  \n  add() now adds.` },
+    { ...shell, said: 'I will run a command: delete readme.md.', summary: "rm '/workspace/README.md'", input: "command: rm '/workspace/README.md'" },
+    { ...edit, said: 'I will update src/math.mjs.', summary: '/workspace/src/math.mjs' },
+  ];
   return [
-    ...steps.flatMap(({ tool, input, output }, i): TranscriptEntry[] => [
-      { kind: 'text', text: said[i]! },
-      { kind: 'tool-call', tool, summary: summaries[i]!, input },
+    ...steps.flatMap(({ tool, input, output, said, summary }): TranscriptEntry[] => [
+      { kind: 'text', text: said },
+      { kind: 'tool-call', tool, summary, input },
       { kind: 'tool-result', tool, output, isError: false },
     ]),
     { kind: 'final', text: 'Done: created NOTES.md, deleted README.md, updated src/math.mjs.' },

@@ -1,23 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { capturedStream, scriptedGoldTranscript } from '../captured-streams.test-support.js';
+import { capturedStream } from '../captured-streams.test-support.js';
 import { geminiCli } from './index.js';
 
 const fixture = (file: string): string => capturedStream('gemini-cli', file);
 
 describe('transcript on streams captured from gemini 0.61.0', () => {
-  it('tells a gold session as texts (deltas joined), tool calls with their inputs, results and the final answer', () => {
-    expect(geminiCli.transcript(fixture('scripted-gold.jsonl'))).toEqual(scriptedGoldTranscript([
-      // a result without output says its status
-      { tool: 'write_file', input: 'file_path: /workspace/NOTES.md\ncontent:\n  # Notes\n  \n  add() now adds.', output: 'success' },
-      { tool: 'run_shell_command', input: "command: rm '/workspace/README.md'", output: '' },
-      {
-        tool: 'replace',
-        input: 'file_path: /workspace/src/math.mjs\nold_string:\n    return a - b;\nnew_string:\n    return a + b;\ninstruction: Update src/math.mjs',
-        output: 'success',
-      },
-    ]));
-  });
-
   it('gives a command\'s output as the CLI printed it (it calls a failed cat a success)', () => {
     const entries = geminiCli.transcript(fixture('failed-command.jsonl'));
     expect(entries.filter((e) => e.kind === 'tool-call').map((e) => e.kind === 'tool-call' && e.summary)).toEqual(['cat /workspace/no-such-notes.txt', 'ls /workspace']);

@@ -1,23 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { capturedStream, scriptedGoldTranscript } from '../captured-streams.test-support.js';
+import { capturedStream } from '../captured-streams.test-support.js';
 import { pi } from './index.js';
 
 const fixture = (file: string): string => capturedStream('pi', file);
 
 describe('transcript on streams captured from pi 0.73.1', () => {
-  it('tells a gold session from its message_end events: texts, tool calls, tool results, the final answer', () => {
-    expect(pi.transcript(fixture('scripted-gold.jsonl'))).toEqual(scriptedGoldTranscript([
-      { tool: 'write', input: 'path: /workspace/NOTES.md\ncontent:\n  # Notes\n  \n  add() now adds.', output: 'Successfully wrote 25 bytes to /workspace/NOTES.md' },
-      { tool: 'bash', input: "command: rm '/workspace/README.md'", output: '(no output)' },
-      // pi's edit takes a list of {oldText, newText}
-      {
-        tool: 'edit',
-        input: 'path: /workspace/src/math.mjs\nedits:\n  -\n    oldText:\n        return a - b;\n    newText:\n        return a + b;',
-        output: 'Successfully replaced 1 block(s) in /workspace/src/math.mjs.',
-      },
-    ]));
-  });
-
   it('marks the result of a command that failed as an error', () => {
     const results = pi.transcript(fixture('failed-command.jsonl')).filter((e) => e.kind === 'tool-result');
     expect(results.map((r) => r.kind === 'tool-result' && [r.tool, r.isError, r.output.split('\n')[0]])).toEqual([
