@@ -2,10 +2,6 @@
  * Vocabulary shared by every module (DESIGN.md §2). Plain data only: no I/O, no imports.
  */
 
-/** The test report formats bakeoff reads (one test runner each, `grade/runners/`). */
-export const REPORT_FORMATS = ['pytest', 'node-test', 'vitest', 'jest', 'cargo', 'mocha', 'tap', 'junit'] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
-
 /** Why an agent's run failed (the agent's fault). */
 export type FailReason =
   | 'tests-failed'          // an expected test did not pass

@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { InfraError, UserError } from '../errors.js';
 import { escapeControl, isStopping } from '../util/index.js';
-import { REPORT_FORMATS } from '../types.js';
+import { REPORT_FORMATS } from '../runners/index.js';
 import { BAKEOFF_VERSION } from '../version.js';
 import { explainEnvironmentError } from './explain-error.js';
 import { stopOnSignals } from './stop-on-signals.js';

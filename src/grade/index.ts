@@ -10,5 +10,5 @@ export { installedPythonModules } from './python-shadow.js';
 export { runGradedTests } from './run-graded-tests.js';
 export type { GradedTests } from './run-graded-tests.js';
 export type { TestRun } from './run-tests.js';
-export { getTestRunner } from './runners/registry.js';
+export { getTestRunner } from '../runners/index.js';
 export type { ReportFormat, TestStatus } from './types.js';

@@ -5,8 +5,7 @@ import { readBoundedFile } from '../util/index.js';
 import { clockEnv } from './clock-env.js';
 import { placeRepoInIds } from './place-repo-in-ids.js';
 import { createReportDir } from './report-dir.js';
-import { ReportUnreadableError } from './runners/read-report-file.js';
-import { getTestRunner } from './runners/registry.js';
+import { getTestRunner, ReportUnreadableError } from '../runners/index.js';
 import type { ParsedReport, ReportFormat } from './types.js';
 
 export interface RunTestsOptions {

@@ -77,7 +77,7 @@ export async function gradeOrder(options: GradeOrderOptions): Promise<OrderGrade
       changedPaths: touched.paths,
       binaryPaths: touched.binary,
       runner,
-      format: runner?.format ?? null,
+      format: grading.kind === 'tests' ? grading.test.format : null,
       command: grading.kind === 'tests' ? grading.test.command : '',
       preparedRepo: options.preparedRepo,
       repoDir: workspace.dir,

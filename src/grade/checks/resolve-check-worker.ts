@@ -10,7 +10,7 @@ export const CHECK_WORKER_FILE = 'check-worker.mjs';
  * From `src/grade/checks/*.ts` (vitest) it sits next to the caller. From the compiled
  * `dist/grade/checks/*.js` it would be there too, but tsc does not copy `.mjs` files, so the
  * fallback is the source folder `../../../src/grade/checks/` (package.json `files` must ship
- * it, as it ships `src/grade/reporters`).
+ * it, as it ships `src/runners/reporters`).
  *
  * @param from - URL of a module in `grade/checks/`; defaults to this module.
  * @throws Error when neither folder holds the worker.
