@@ -4,23 +4,20 @@ import { parseCargoOutput, stableDoctestIds } from './parse-cargo-output.js';
 const suite = (passed: number, failed: number, ignored: number) =>
   JSON.stringify({ type: 'suite', event: failed > 0 ? 'failed' : 'ok', passed, failed, ignored, measured: 0, filtered_out: 0 });
 const test = (name: string, event: string) => `{ "type": "test", "name": "${name}", "event": "${event}" }`;
+/** What one test binary prints: the line cargo announces it with, its results, and the summary that counts them. */
+const binary = (announced: string, ...results: readonly [name: string, event: 'ok' | 'failed' | 'ignored'][]): string[] => {
+  const count = (event: string) => results.filter(([, e]) => e === event).length;
+  return [announced, ...results.map(([name, event]) => test(name, event)), suite(count('ok'), count('failed'), count('ignored'))];
+};
 
 describe('parseCargoOutput', () => {
   it('labels tests by the binary cargo announced before them', () => {
     const text = [
       '   Compiling app v0.1.0 (/repo)',
-      '     Running unittests src/lib.rs (target/debug/deps/app-1a2b)',
-      test('tests::a', 'ok'),
-      suite(1, 0, 0),
-      '     Running unittests src/main.rs (target/debug/deps/app-3c4d)',
-      test('tests::a', 'ok'),
-      suite(1, 0, 0),
-      '     Running tests/api.rs (target/debug/deps/api-5e6f)',
-      test('get_ok', 'failed'),
-      suite(0, 1, 0),
-      '   Doc-tests app',
-      test('src/lib.rs - f (line 3)', 'ignored'),
-      suite(0, 0, 1),
+      ...binary('     Running unittests src/lib.rs (target/debug/deps/app-1a2b)', ['tests::a', 'ok']),
+      ...binary('     Running unittests src/main.rs (target/debug/deps/app-3c4d)', ['tests::a', 'ok']),
+      ...binary('     Running tests/api.rs (target/debug/deps/api-5e6f)', ['get_ok', 'failed']),
+      ...binary('   Doc-tests app', ['src/lib.rs - f (line 3)', 'ignored']),
     ].join('\n');
     expect(parseCargoOutput(text)).toEqual({
       tests: [
@@ -35,7 +32,7 @@ describe('parseCargoOutput', () => {
 
   it('reads lines that carry terminal colours', () => {
     const running = '\u001b[1m\u001b[92m     Running\u001b[0m tests/api.rs (target/debug/deps/api-5e6f)';
-    const text = [running, test('t', 'ok'), suite(1, 0, 0)].join('\n');
+    const text = binary(running, ['t', 'ok']).join('\n');
     expect(parseCargoOutput(text).tests).toEqual([{ id: 'tests/api.rs::t', status: 'pass' }]);
   });
 
