@@ -17,7 +17,7 @@ import { applyPatch } from '../dist/sandbox/git.js';
 import { createWorkspace, disposeScratch, scratchRoot } from '../dist/sandbox/workspace.js';
 import { placeHiddenFiles } from '../dist/grade/grading-tree.js';
 import { runGradedTests } from '../dist/grade/run-graded-tests.js';
-import { getTestRunner } from '../dist/grade/runners/registry.js';
+import { getTestRunner } from '../dist/runners/registry.js';
 import { patchPaths } from '../dist/sandbox/patch-paths.js';
 import { baseEnv } from '../dist/run/base-env.js';
 

@@ -2,10 +2,6 @@
  * Vocabulary shared by every module (DESIGN.md §2). Plain data only: no I/O, no imports.
  */
 
-/** The test report formats bakeoff reads (one test runner each, `grade/runners/`). */
-export const REPORT_FORMATS = ['pytest', 'node-test', 'vitest', 'jest', 'cargo', 'mocha', 'tap', 'junit'] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
-
 /** Why an agent's run failed (the agent's fault). */
 export type FailReason =
   | 'tests-failed'          // an expected test did not pass
@@ -162,3 +158,26 @@ export interface TokenUsage {
   /** Model requests metered. */
   readonly requests: number;
 }
+
+/**
+ * One step of an agent session as a reader follows it, the same for every harness: what the
+ * agent said, each tool it called and what the tool answered, its final answer, and the errors
+ * its stream reported. Thinking/reasoning blocks are left out (not every harness prints them,
+ * and they are not the agent's turns).
+ */
+export type TranscriptEntry =
+  /** Assistant text between tool calls. */
+  | { readonly kind: 'text'; readonly text: string }
+  /**
+   * A tool call: the tool's name as the harness calls it (`Bash`, `edit`, `run_shell_command`,
+   * Codex's item type `command_execution` / `file_change`), a one-line `summary` (the shell
+   * command, the file it edits), or null when the input names neither, and the whole `input` as
+   * readable text (`agents/harnesses/transcript.ts` `formatToolInput`).
+   */
+  | { readonly kind: 'tool-call'; readonly tool: string; readonly summary: string | null; readonly input: string }
+  /** What a tool answered; `tool` is the name of the call it answers when the stream says so. */
+  | { readonly kind: 'tool-result'; readonly tool: string | null; readonly output: string; readonly isError: boolean }
+  /** The final answer, as the harness's `parse` reads it (`HarnessReport.finalMessage`). */
+  | { readonly kind: 'final'; readonly text: string }
+  /** An error or retry notice from the stream (an API error, a failed turn, a retry given up). */
+  | { readonly kind: 'error'; readonly message: string };

@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { InfraError, UserError } from '../errors.js';
 import { escapeControl, isStopping } from '../util/index.js';
-import { REPORT_FORMATS } from '../types.js';
+import { REPORT_FORMATS } from '../runners/index.js';
 import { BAKEOFF_VERSION } from '../version.js';
 import { explainEnvironmentError } from './explain-error.js';
 import { stopOnSignals } from './stop-on-signals.js';
@@ -11,6 +11,17 @@ const defaultIo = (): CliIo => ({ stdout: process.stdout, stderr: process.stderr
 
 /** The commands that run sandboxes: a signal stops them cleanly (model-server handles its own). */
 const SANDBOX_COMMANDS = new Set(['run', 'validate', 'verify', 'publish', 'task', 'import', 'worker']);
+
+/** Adds the options every command that runs admission checks ends with: its output, how many tasks at once, the unsafe switch. */
+function withAdmissionOptions(command: Command, json = 'machine-readable output'): Command {
+  return command
+    .option('--json', json, false)
+    .option('--concurrency <n>', 'tasks checked at once', parsePositiveInt, 2)
+    .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false);
+}
+
+/** `--suite` of the commands that write tasks into a suite. */
+const SUITE_FOLDER = 'the suite folder (made when it has no suite.yaml); default: the current folder, if it has one';
 
 /**
  * Parses argv, runs one command, and maps every error to an exit code. The only catch. Each
@@ -123,10 +134,10 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     });
 
   const task = program.command('task').description('make tasks from other sources');
-  task
+  const fromCommit = task
     .command('from-commit <repo> <commit>')
     .description('write a task from one commit of a git repository (repo/ = the parent tree, hidden/ = the test files it changed, gold.patch = the rest), then run the admission checks on it')
-    .option('--suite <dir>', 'the suite folder (made when it has no suite.yaml); default: the current folder, if it has one')
+    .option('--suite <dir>', SUITE_FOLDER)
     .option('--id <id>', 'task id (default: from the commit subject)')
     .addOption(new Option('--kind <kind>', 'bug or feature (default: guessed from the commit subject)').choices(['bug', 'feature']))
     .addOption(new Option('--language <language>', 'default: guessed from the changed files').choices(['js', 'ts', 'python', 'rust']))
@@ -135,68 +146,53 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--test <command>', 'the bare test command (default: guessed from the manifest)')
     .addOption(new Option('--format <format>', 'test report format').choices([...REPORT_FORMATS]))
     .option('--report <path>', 'format junit: where the test command writes its JUnit XML (a path or glob relative to the repo)')
-    .option('--issue <file>', 'draft the prompt from this issue text instead of the commit message')
-    .option('--json', 'machine-readable output (what was written, and the admission verdicts)', false)
-    .option('--concurrency <n>', 'tasks checked at once', parsePositiveInt, 2)
-    .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false)
-    .action(async (repo: string, commit: string, flags) => {
-      code = await (await import('./commands/task.js')).fromCommitCommand(repo, commit, flags, io);
-    });
+    .option('--issue <file>', 'draft the prompt from this issue text instead of the commit message');
+  withAdmissionOptions(fromCommit, 'machine-readable output (what was written, and the admission verdicts)').action(async (repo: string, commit: string, flags) => {
+    code = await (await import('./commands/task.js')).fromCommitCommand(repo, commit, flags, io);
+  });
 
-  task
+  const mine = task
     .command('mine <repo>')
     .description('list commits that could be tasks (not merges, tests and code changed, small, one language); --validate checks each; --add DIR writes the admitted ones into a suite')
     .option('--range <range>', 'revision range, e.g. v1.0..main (default: HEAD, along first parents)')
     .option('--limit <n>', 'commits looked at', parsePositiveInt, 100)
     .option('--tests <glob>', 'the test files (repeatable; default: the test-file rule of from-commit)', collect, [])
     .option('--validate', 'write each candidate into a scratch suite and run the admission checks', false)
-    .option('--add <dir>', 'write the admitted candidates into this suite (implies --validate) and validate them there')
-    .option('--json', 'machine-readable output', false)
-    .option('--concurrency <n>', 'tasks checked at once', parsePositiveInt, 2)
-    .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false)
-    .action(async (repo: string, flags) => {
-      code = await (await import('./commands/task.js')).mineCommand(repo, flags, io);
-    });
+    .option('--add <dir>', 'write the admitted candidates into this suite (implies --validate) and validate them there');
+  withAdmissionOptions(mine).action(async (repo: string, flags) => {
+    code = await (await import('./commands/task.js')).mineCommand(repo, flags, io);
+  });
 
   const imp = program.command('import').description('write tasks from other formats into a suite, then run the admission checks on them');
-  imp
+  const swebench = imp
     .command('swebench <instances>')
     .description('one task per SWE-bench instance (a .jsonl file, a v5 task repo or task folder): repo at base_commit, test_patch as hidden tests, patch as gold; admission must find the instance\'s FAIL_TO_PASS / PASS_TO_PASS')
     .requiredOption('--repos <dir>', 'folder of git clones: <owner>__<name>/, <name>/ or <owner>/<name>/ per repository')
-    .option('--suite <dir>', 'the suite folder (made when it has no suite.yaml); default: the current folder, if it has one')
+    .option('--suite <dir>', SUITE_FOLDER)
     .option('--instance <id>', 'import this instance only (repeatable)', collect, [])
     .option('--setup <command>', 'setup command for every instance (`none` for none; default: from the repository)')
     .option('--test <command>', 'test command for every instance (default: the runner on the test patch\'s files)')
-    .addOption(new Option('--kind <kind>', 'bug or feature').choices(['bug', 'feature']))
-    .option('--json', 'machine-readable output', false)
-    .option('--concurrency <n>', 'tasks checked at once', parsePositiveInt, 2)
-    .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false)
-    .action(async (instances: string, flags) => {
-      code = await (await import('./commands/import.js')).importSwebenchCommand(instances, flags, io);
-    });
+    .addOption(new Option('--kind <kind>', 'bug or feature').choices(['bug', 'feature']));
+  withAdmissionOptions(swebench).action(async (instances: string, flags) => {
+    code = await (await import('./commands/import.js')).importSwebenchCommand(instances, flags, io);
+  });
 
-  imp
+  const exercism = imp
     .command('exercism <track>')
     .description('one task per exercise of an Exercism track folder (exercises/practice/<slug>/): the example solution is the gold, the tests (skipped ones switched on) are hidden')
-    .option('--suite <dir>', 'the suite folder (made when it has no suite.yaml); default: the current folder, if it has one')
-    .option('--exercises <slugs>', 'comma-separated exercise slugs (default: every practice exercise)')
-    .option('--json', 'machine-readable output', false)
-    .option('--concurrency <n>', 'tasks checked at once', parsePositiveInt, 2)
-    .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false)
-    .action(async (track: string, flags) => {
-      code = await (await import('./commands/import.js')).importExercismCommand(track, flags, io);
-    });
+    .option('--suite <dir>', SUITE_FOLDER)
+    .option('--exercises <slugs>', 'comma-separated exercise slugs (default: every practice exercise)');
+  withAdmissionOptions(exercism).action(async (track: string, flags) => {
+    code = await (await import('./commands/import.js')).importExercismCommand(track, flags, io);
+  });
 
-  imp
+  const importHarbor = imp
     .command('harbor <folder>')
     .description('Harbor task folders (task.toml) bakeoff can run without Docker, as tasks; others are refused with the reason')
-    .option('--suite <dir>', 'the suite folder (made when it has no suite.yaml); default: the current folder, if it has one')
-    .option('--json', 'machine-readable output', false)
-    .option('--concurrency <n>', 'tasks checked at once', parsePositiveInt, 2)
-    .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false)
-    .action(async (folder: string, flags) => {
-      code = await (await import('./commands/import.js')).importHarborCommand(folder, flags, io);
-    });
+    .option('--suite <dir>', SUITE_FOLDER);
+  withAdmissionOptions(importHarbor).action(async (folder: string, flags) => {
+    code = await (await import('./commands/import.js')).importHarborCommand(folder, flags, io);
+  });
 
   const exp = program.command('export').description('a suite or a results folder in other tools\' formats');
   exp

@@ -7,7 +7,7 @@ import { createIsolation } from '../sandbox/isolation.js';
 import { chownTree } from '../sandbox/workspace.js';
 import { exists } from '../util/fs.js';
 import { buildGradingTree, changedGradedFiles } from './grading-tree.js';
-import { pytestRunner } from './runners/pytest.js';
+import { pytestRunner } from '../runners/pytest.js';
 
 async function layout(): Promise<{ root: string; prepared: string; graded: string; hidden: string }> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-tree-'));

@@ -3,8 +3,7 @@ import path from 'node:path';
 import type { ClockShift, Sandbox } from '../sandbox/index.js';
 import { buildGradingTree, changedGradedFiles, type GradingTree } from './grading-tree.js';
 import { runTests, type TestRun } from './run-tests.js';
-import { removeStaleReports } from './runners/junit.js';
-import { getTestRunner } from './runners/registry.js';
+import { getTestRunner, removeStaleReports } from '../runners/index.js';
 import { judgeTripwires, withoutTripwires, type TripwireVerdict } from './tripwires.js';
 import type { ParsedReport, ReportFormat } from './types.js';
 

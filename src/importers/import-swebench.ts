@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { UserError } from '../errors.js';
 import { ID_PATTERN } from '../suite/index.js';
-import type { ReportFormat } from '../types.js';
+import type { ReportFormat } from '../runners/index.js';
 import { exists, quoteShellArg } from '../util/index.js';
 import { applyPatchTo } from './apply-patch.js';
 import { openGitRepo, type GitRepo } from './git-repo.js';

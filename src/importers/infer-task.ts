@@ -1,4 +1,4 @@
-import type { ReportFormat } from '../types.js';
+import type { ReportFormat } from '../runners/index.js';
 import { inferPython } from './infer-python.js';
 
 /** What the repository at the parent commit suggests; every guess says what it came from. */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { UserError } from '../errors.js';
 import { draftLine, ID_PATTERN, TaskManifestSchema } from '../suite/index.js';
-import type { ReportFormat } from '../types.js';
+import type { ReportFormat } from '../runners/index.js';
 import { exists } from '../util/index.js';
 import { openGitRepo, type ChangedPath, type GitRepo, type TreeEntry } from './git-repo.js';
 import { PYTHON_FILES } from './infer-python.js';

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addFilePatch, canAddFile, canUpdateFile, deleteFilePatch, updateFilePatch } from './apply-patch-text.js';
 import { minimalEdit } from './minimal-edit.js';
+import { installedCli } from '../agents/installed-clis.test-support.js';
 
 describe('apply_patch texts', () => {
   it('writes an Update File hunk with context, and End of File when it reaches the end', () => {
@@ -30,15 +31,23 @@ describe('apply_patch texts', () => {
   });
 });
 
-// Codex's binary applies a patch when called as `codex --codex-run-as-apply-patch <patch>`.
-const codex = '/var/lib/bakeoff/harnesses/codex-0.171.0/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex';
+/*
+ * Codex applies a patch when called as `codex --codex-run-as-apply-patch <patch>`: the CLI of the
+ * codex harness's pin (agents/installed-clis.test-support.ts). A missing CLI, or one reporting another version,
+ * fails these tests, unless BAKEOFF_MISSING_CLIS names codex (then they are skipped, with a warning).
+ */
+const codex = await installedCli('codex');
+const itWithCodex = it.skipIf(codex.excused && codex.problem !== null);
 
-describe.skipIf(!existsSync(codex))('apply_patch texts applied by the real Codex', () => {
+describe(`apply_patch texts applied by the real Codex (${codex.harness.npmPackage}@${codex.harness.version})`, () => {
   const dir = mkdtemp(path.join(tmpdir(), 'bakeoff-apply-patch-'));
   afterAll(async () => rm(await dir, { recursive: true, force: true }));
-  const run = async (patch: string) => execa(codex, ['--codex-run-as-apply-patch', patch], { cwd: await dir, reject: false });
+  const run = async (patch: string) => {
+    if (codex.problem !== null) throw new Error(codex.problem);
+    return execa(codex.bin, ['--codex-run-as-apply-patch', patch], { cwd: await dir, reject: false });
+  };
 
-  it.each([
+  itWithCodex.each([
     ['a change in the middle', 'a\nb\nc\nd\n', 'a\nb\nC\nd\n'],
     ['a change in a repeated block', 'f\n  r\n}\ng\n  r\n}\n', 'f\n  r\n}\ng\n  R\n}\n'],
     ['a change at the end', 'a\nb\n', 'a\nB\n'],
@@ -54,7 +63,7 @@ describe.skipIf(!existsSync(codex))('apply_patch texts applied by the real Codex
     expect(await readFile(path.join(await dir, file), 'utf8')).toBe(after);
   });
 
-  it('adds and deletes files exactly', async () => {
+  itWithCodex('adds and deletes files exactly', async () => {
     await writeFile(path.join(await dir, 'doomed.txt'), 'x\n');
     for (const patch of [addFilePatch('sub/new.txt', 'one\n\n  two\n'), deleteFilePatch('doomed.txt')]) {
       const result = await run(patch);

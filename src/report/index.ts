@@ -45,6 +45,6 @@ export { median } from './stats/median.js';
 export { passAtK, passHatK } from './stats/pass-at-k.js';
 export { renderHtmlReport, type HtmlReportInput } from './site/index.js';
 export { SITE_MARKER, renderSite } from './site/index.js';
-export type { CostByClass, PrivateOrderDetail, SiteCheck, SiteRequest, SiteSession, SiteSuite, SiteTask, SiteTranscriptEntry } from './site/index.js';
+export type { CostByClass, PrivateOrderDetail, SiteCheck, SiteRequest, SiteSession, SiteSuite, SiteTask } from './site/index.js';
 export { describeQuota, quotaUse, type QuotaReading, type QuotaWindow } from './view/quota-use.js';
 export { budgetUse, describeBudget, scoredRuns, stoppedSentence, stopsPass, type BudgetUse } from './view/budget-use.js';

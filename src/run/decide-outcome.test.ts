@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideOutcome, judgeOrder, type OrderEvidence, type SessionEvidence } from './decide-outcome.js';
+import { decideOutcome, judgeOrder, refusalEvidence, type OrderEvidence, type SessionEvidence } from './decide-outcome.js';
 
 const rules = { timeoutIsVoid: false, sessionWallClockSec: 600 };
 const session = (over: Partial<SessionEvidence> = {}): SessionEvidence => ({
@@ -59,5 +59,24 @@ describe('judgeOrder', () => {
     const verdict = judgeOrder(rules, ev);
     expect(verdict.stop).toBe(stop);
     expect(verdict.refusal).toBe(refusal);
+  });
+});
+
+describe('refusalEvidence', () => {
+  it.each<[string, OrderEvidence]>([
+    ['a session failure', { order: 2, session: session({ failure: { reason: 'patch-did-not-apply', detail: 'the patch does not apply: x\x1b' } }) }],
+    ['a refused change', { order: 1, session: session(), changeRefused: { reason: 'unsupported-file', detail: 'a nested git repository:\nsub/.git' } }],
+    ['a too large change', { order: 1, session: session(), changeRefused: { reason: 'change-too-large', detail: '12 MB' } }],
+    ['a failed capture', { order: 3, session: session(), changeRefused: null, captureFailure: 'git died' }],
+  ])('gives back the stages of %s, judged to the same outcome, text and all', (_name, ev) => {
+    const bake = judgeOrder(rules, ev);
+    const stored = refusalEvidence(bake.refusal!);
+    expect(stored).not.toBeNull();
+    expect(judgeOrder(rules, { order: ev.order, ...stored })).toEqual(bake);
+  });
+
+  it('is null for a text that is no refusal', () => {
+    expect(refusalEvidence('tests-failed: 2 tests\n')).toBeNull();
+    expect(refusalEvidence('')).toBeNull();
   });
 });

@@ -9,6 +9,11 @@ export interface OutcomeRules {
   readonly sessionWallClockSec: number;
 }
 
+/** The outcome rules of a suite's controls. */
+export function outcomeRules(controls: OutcomeRules): OutcomeRules {
+  return { timeoutIsVoid: controls.timeoutIsVoid, sessionWallClockSec: controls.sessionWallClockSec };
+}
+
 /** What the agent's session of an order came to, and the workspace it left. */
 export interface SessionEvidence {
   /** The workspace quota was used up. */
@@ -23,6 +28,14 @@ export interface SessionEvidence {
   /** The session's time limit was what was left of the agent time budget, less than the wall clock. */
   readonly cutByBudget: boolean;
 }
+
+/**
+ * A session that found nothing: what re-grading, which does not run sessions again, puts in the
+ * session stage (verify compares the session's own findings on points, `compare-verdicts.ts`).
+ */
+export const NO_SESSION_FINDINGS: SessionEvidence = {
+  workspaceFull: false, failure: null, error: null, voidReason: null, limitHit: null, timedOut: false, cutByBudget: false,
+};
 
 /** How the change of an order graded. */
 export type GradeEvidence =
@@ -136,4 +149,29 @@ function failed(reason: FailReason, detail: string): Outcome {
 
 function refusalText(reason: string, detail: string): string {
   return `${reason}: ${escapeControl(detail, { keepNewlines: true })}\n`;
+}
+
+/**
+ * The stages a stored `change-refused.txt` (what {@link judgeOrder} wrote as `refusal`) stands
+ * for, so that judging them again gives the bake's outcome, text and all. Its reason names the
+ * stage that refused the change: the session's own failure (patch-did-not-apply, the only one a
+ * session reports), the inspection (change-too-large, unsupported-file) or the capture
+ * (grading-error). Null when the text is no refusal. Pure.
+ */
+export function refusalEvidence(text: string): Pick<OrderEvidence, 'session' | 'changeRefused' | 'captureFailure'> | null {
+  const colon = text.indexOf(': ');
+  if (colon < 0) return null;
+  const reason = text.slice(0, colon);
+  const detail = text.slice(colon + 2).replace(/\n$/, '');
+  switch (reason) {
+    case 'patch-did-not-apply':
+      return { session: { ...NO_SESSION_FINDINGS, failure: { reason, detail } } };
+    case 'change-too-large':
+    case 'unsupported-file':
+      return { session: NO_SESSION_FINDINGS, changeRefused: { reason, detail } };
+    case 'grading-error':
+      return { session: NO_SESSION_FINDINGS, changeRefused: null, captureFailure: detail };
+    default:
+      return null;
+  }
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { loadSources, runChecks, evaluate, type Evaluation, type ExpectedTests, evaluateChecks, protectedChanges, installedPythonModules, runGradedTests, type TestRun, getTestRunner, type ReportFormat } from '../grade/index.js';
 import { applyPatch, type Isolation, createWorkspace, patchPaths } from '../sandbox/index.js';
 import type { Task } from '../suite/index.js';
+import type { GradeEvidence } from './decide-outcome.js';
 import type { GeneratedSet } from './generate-checks.js';
 
 /** How an order is graded: by hidden tests, or by generated checks. */
@@ -43,6 +44,13 @@ export type OrderGrade =
   | ({ readonly applied: true; readonly testRun: TestRun | null; readonly durationMs: number } & Evaluation)
   | { readonly applied: false; readonly error: string; readonly durationMs: number };
 
+/** What a grade shows the outcome rules (`decide-outcome.ts`): a patch that did not apply scores 0 of all the order's points. */
+export function gradeEvidence(grade: OrderGrade, grading: OrderGrading): GradeEvidence {
+  if (grade.applied) return { applied: true, points: grade.points, maxPoints: grade.maxPoints, failure: grade.failure };
+  const maxPoints = grading.kind === 'checks' ? grading.generated.checks.length : grading.expected.failToPass.length + grading.expected.passToPass.length;
+  return { applied: false, error: grade.error, maxPoints };
+}
+
 /**
  * Grades one order from a clean copy of the prepared repo plus the agent's patch — never from
  * the agent's live workspace. What the change may not touch is judged first (protected paths,
@@ -69,7 +77,7 @@ export async function gradeOrder(options: GradeOrderOptions): Promise<OrderGrade
       changedPaths: touched.paths,
       binaryPaths: touched.binary,
       runner,
-      format: runner?.format ?? null,
+      format: grading.kind === 'tests' ? grading.test.format : null,
       command: grading.kind === 'tests' ? grading.test.command : '',
       preparedRepo: options.preparedRepo,
       repoDir: workspace.dir,

@@ -10,3 +10,7 @@ export { beginBake, lostRunRecord, openRunner, planBake, rejectedTasks, runBake 
 export { runtimeVersions } from './runtime-versions.js';
 export { worstOutcome } from './worst-outcome.js';
 export type { BakeEvent, BakeOptions, BakeSummary, Runner, RunnerOptions, RunResult } from './run-bake.js';
+export { decideOutcome, judgeOrder, NO_SESSION_FINDINGS, outcomeRules, refusalEvidence } from './decide-outcome.js';
+export type { OrderEvidence, OutcomeRules } from './decide-outcome.js';
+export { gradeEvidence } from './grade-order.js';
+export type { RunTaskOptions } from './run-task.js';

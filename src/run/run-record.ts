@@ -1,6 +1,7 @@
 import type { Suite } from '../suite/index.js';
 import type { AgentInfo, EffortCatalogRef, Outcome, RunRecord, TokenUsage } from '../types.js';
 import type { SessionRow } from '../store/index.js';
+import { sumOrNull } from '../util/index.js';
 
 /** Who and what a run is: the fields every run record has, graded or not. */
 export interface RunIdentity {
@@ -75,9 +76,4 @@ function sumUsages(usages: readonly (TokenUsage | null)[]): TokenUsage | null {
   const total = { inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0, reasoningTokens: 0, requests: 0 };
   for (const u of present) for (const key of Object.keys(total) as (keyof TokenUsage)[]) total[key] += u[key];
   return total;
-}
-
-function sumOrNull(values: readonly (number | null)[]): number | null {
-  const present = values.filter((v): v is number => v !== null);
-  return present.length === 0 ? null : present.reduce((a, b) => a + b, 0);
 }

@@ -7,9 +7,9 @@ import type { RunRecord } from '../types.js';
 import type { CheckRow, SessionRow } from '../store/index.js';
 import type { Budget } from './budget.js';
 import type { GeneratedSet } from './generate-checks.js';
-import { gradeOrder } from './grade-order.js';
+import { gradeEvidence, gradeOrder } from './grade-order.js';
 import { orderGrading } from './order-grading.js';
-import { decideOutcome, judgeOrder, type OrderEvidence } from './decide-outcome.js';
+import { decideOutcome, judgeOrder, outcomeRules, type OrderEvidence } from './decide-outcome.js';
 import { buildRunRecord, sessionTotals } from './run-record.js';
 import { agentsOrOurs } from './agents-or-ours.js';
 import { failIfDiskFull } from './storage.js';
@@ -72,7 +72,7 @@ export interface TaskRunResult {
 export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   const { task, agent, suite } = options;
   const controls = suite.controls;
-  const rules = { timeoutIsVoid: controls.timeoutIsVoid, sessionWallClockSec: controls.sessionWallClockSec };
+  const rules = outcomeRules(controls);
   const startedAt = new Date().toISOString();
   const sessions: SessionRow[] = [];
   const checks: CheckRow[] = [];
@@ -156,13 +156,8 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     if ('failure' in graded) return;
     const grade = graded.value;
     gradeMs += grade.durationMs;
-    if (!grade.applied) {
-      const maxPoints = grading.kind === 'checks' ? grading.generated.checks.length : grading.expected.failToPass.length + grading.expected.passToPass.length;
-      ev.grade = { applied: false, error: grade.error, maxPoints };
-      return;
-    }
-    for (const c of grade.checks) checks.push({ order: order.index, id: c.id, expected: c.expected, status: c.status });
-    ev.grade = { applied: true, points: grade.points, maxPoints: grade.maxPoints, failure: grade.failure };
+    if (grade.applied) for (const c of grade.checks) checks.push({ order: order.index, id: c.id, expected: c.expected, status: c.status });
+    ev.grade = gradeEvidence(grade, grading);
   };
 
   try {

@@ -10,24 +10,16 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Controls } from '../suite/schema.js';
-import { createIsolation } from './isolation.js';
-import { createProcessSandbox } from './process-sandbox.js';
+import { DEFAULT_SANDBOX_UID } from './isolation.js';
+import { SANDBOX_BACKENDS, type ConformanceNeed, type SandboxBackend } from './registry.js';
 import type { ExecRequest, Sandbox } from './types.js';
 import { chownTree, disposeScratch, freshScratchRoot } from './workspace.js';
 
-type Need = 'isolation';
+type Need = ConformanceNeed;
 
-interface Member {
-  readonly name: string;
-  readonly make: () => Promise<Sandbox>;
-  /** Cases this member does not run, and why. */
-  readonly lacks: Readonly<Partial<Record<Need, string>>>;
-}
-
-const MEMBERS: readonly Member[] = [
-  { name: 'bwrap', make: async () => (await createIsolation({ controls: Controls.parse({ memoryMb: 256, pids: 64 }), unsafe: false })).sandbox, lacks: {} },
-  { name: 'unsafe-no-sandbox', make: async () => createProcessSandbox(), lacks: { isolation: 'not isolated: the development fallback' } },
-];
+/** Every registered backend (`registry.ts`), each with the cases it is excused from. */
+const MEMBERS: readonly (SandboxBackend & { readonly name: string })[] = Object.entries(SANDBOX_BACKENDS).map(([name, backend]) => ({ name, ...backend }));
+const CONTROLS = Controls.parse({ memoryMb: 256, pids: 64 });
 
 interface Context {
   readonly sandbox: Sandbox;
@@ -179,7 +171,7 @@ for (const member of MEMBERS) {
     let made = 0;
     const servers: Server[] = [];
     beforeAll(async () => {
-      sandbox = await member.make();
+      sandbox = await member.create({ controls: CONTROLS, uid: DEFAULT_SANDBOX_UID });
       scratch = await freshScratchRoot(`conformance ${member.name} ${process.pid}`);
     });
     afterAll(async () => {

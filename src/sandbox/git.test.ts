@@ -1,19 +1,14 @@
-import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exists } from '../util/fs.js';
-import { applyPatch, captureChange, git, initSingleCommit } from './git.js';
+import { applyPatch, captureChange, git } from './git.js';
+import { preparedRepo } from './prepared-repo.test-support.js';
 
 async function repoWithSetupOutput(): Promise<{ prepared: string; ws: string }> {
-  const root = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-git-test-'));
-  const prepared = path.join(root, 'prepared');
-  await mkdir(prepared);
-  await writeFile(path.join(prepared, 'a.txt'), 'one\ntwo\n');
-  await initSingleCommit(prepared, 'task t');
+  const { root, prepared } = await preparedRepo('bakeoff-git-test-', { 'a.txt': 'one\ntwo\n' }, '/node_modules/\n');
   await mkdir(path.join(prepared, 'node_modules'));
   await writeFile(path.join(prepared, 'node_modules', 'dep.js'), 'x');
-  await writeFile(path.join(prepared, '.git', 'info', 'exclude'), '/node_modules/\n');
   const ws = path.join(root, 'ws');
   await git(['clone', '-q', '--no-hardlinks', prepared, ws], { cwd: root });
   await mkdir(path.join(ws, 'node_modules'));

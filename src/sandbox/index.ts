@@ -14,3 +14,5 @@ export { createBoundedDir, createWorkspace, disposeScratch, freshScratchRoot } f
 export { cleanLeftovers, describeLeftover, findLeftovers, isStale, sweepLeftovers, UNKNOWN_GRACE_SEC } from './leftovers.js';
 export type { CleanResult, Leftover } from './leftovers.js';
 export type { Owner, Workspace, WorkspaceOptions } from './workspace.js';
+export { SANDBOX_BACKENDS } from './registry.js';
+export type { SandboxBackend, SandboxName } from './registry.js';

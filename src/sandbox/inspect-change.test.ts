@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, open, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { initSingleCommit } from './git.js';
+import { preparedRepo } from './prepared-repo.test-support.js';
 import { inspectChange } from './inspect-change.js';
 import { createWorkspace, type Workspace } from './workspace.js';
 
@@ -11,12 +10,7 @@ const MiB = 1024 * 1024;
 const open_: Workspace[] = [];
 
 async function workspace(): Promise<{ prepared: string; ws: Workspace }> {
-  const root = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-inspect-'));
-  const prepared = path.join(root, 'prepared');
-  await mkdir(prepared);
-  await writeFile(path.join(prepared, 'a.txt'), 'one\n');
-  await initSingleCommit(prepared, 'task t');
-  await writeFile(path.join(prepared, '.git', 'info', 'exclude'), '/node_modules\n');
+  const { root, prepared } = await preparedRepo('bakeoff-inspect-', { 'a.txt': 'one\n' }, '/node_modules\n');
   const ws = await createWorkspace(prepared, path.join(root, 'scratch'), { owner: null, diskBytes: 64 * MiB });
   open_.push(ws);
   return { prepared, ws };

@@ -1,8 +1,7 @@
 import type { Controls } from '../suite/index.js';
-import { createBwrapSandbox } from './bwrap-sandbox.js';
 import { sweepLeftovers } from './leftovers.js';
 import { createProcessSandbox } from './process-sandbox.js';
-import { toolchainMounts } from './toolchains.js';
+import { SANDBOX_BACKENDS, type SandboxName } from './registry.js';
 import type { Sandbox } from './types.js';
 import type { WorkspaceOptions } from './workspace.js';
 
@@ -29,19 +28,16 @@ export interface IsolationOptions {
 
 const MB = 1024 * 1024;
 
+/** The backend of agents and grading: bubblewrap, or with `unsafe` none at all (`sandbox/registry.ts`). */
+export function backendFor(options: Pick<IsolationOptions, 'unsafe'>): SandboxName {
+  return options.unsafe ? 'unsafe-no-sandbox' : 'bwrap';
+}
+
 export async function createIsolation(options: IsolationOptions): Promise<Isolation> {
   const { controls } = options;
   const setup = createProcessSandbox();
   // what a killed bakeoff left (mounts, scratch folders, cgroups) goes before anything new is made (once per process: the CLI has swept already)
   if (options.sweep !== false) await sweepLeftovers();
-  if (options.unsafe) return { sandbox: setup, setup, workspace: { owner: null, diskBytes: controls.diskMb * MB } };
-  const uid = options.uid ?? DEFAULT_SANDBOX_UID;
-  const sandbox = createBwrapSandbox({
-    uid,
-    limits: { memoryBytes: controls.memoryMb * MB, pids: controls.pids, cpus: controls.cpus },
-    tmpBytes: controls.tmpMb * MB,
-    homeBytes: controls.homeMb * MB,
-    tools: await toolchainMounts(),
-  });
+  const sandbox = await SANDBOX_BACKENDS[backendFor(options)].create({ controls, uid: options.uid ?? DEFAULT_SANDBOX_UID });
   return { sandbox, setup, workspace: { owner: sandbox.owner, diskBytes: controls.diskMb * MB } };
 }

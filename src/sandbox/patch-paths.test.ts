@@ -1,19 +1,12 @@
-import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { captureChange, git, initSingleCommit } from './git.js';
+import { captureChange, git } from './git.js';
+import { preparedRepo } from './prepared-repo.test-support.js';
 import { patchPaths } from './patch-paths.js';
 
 async function preparedAndWorkspace(): Promise<{ prepared: string; ws: string }> {
-  const root = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-patch-paths-'));
-  const prepared = path.join(root, 'prepared');
-  await mkdir(path.join(prepared, 'src'), { recursive: true });
-  await writeFile(path.join(prepared, 'src', 'a.js'), 'one\ntwo\n');
-  await writeFile(path.join(prepared, 'gone.txt'), 'bye\n');
-  await writeFile(path.join(prepared, 'run.sh'), 'echo hi\n');
-  await writeFile(path.join(prepared, 'conftest.py'), '# config\n');
-  await initSingleCommit(prepared, 'task t');
+  const { root, prepared } = await preparedRepo('bakeoff-patch-paths-', { 'src/a.js': 'one\ntwo\n', 'gone.txt': 'bye\n', 'run.sh': 'echo hi\n', 'conftest.py': '# config\n' });
   const ws = path.join(root, 'ws');
   await git(['clone', '-q', '--no-hardlinks', prepared, ws], { cwd: root });
   return { prepared, ws };

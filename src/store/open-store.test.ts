@@ -18,6 +18,15 @@ const run = (id: string): RunRecord => ({
   orders: [{ order: 1, points: 1, maxPoints: 1 }], runtime: {}, startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:00:01Z',
 });
 
+/** A new results folder whose database a bakeoff of schema `version` made (its first migrations only), open for the test to fill. */
+async function oldStore(version: number): Promise<{ dir: string; old: Database.Database }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-store-'));
+  const old = new Database(path.join(dir, 'bakeoff.db'));
+  for (const sql of MIGRATIONS.slice(0, version)) old.exec(sql);
+  old.pragma(`user_version = ${version}`);
+  return { dir, old };
+}
+
 describe('openStore', () => {
   it('records the checksum of every artifact with the run, in the same save', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-store-'));
@@ -63,10 +72,7 @@ describe('openStore', () => {
   });
 
   it('stores each model request with its detail and cost basis, and reads requests stored before them (schema 4) as unknown', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-store-'));
-    const old = new Database(path.join(dir, 'bakeoff.db'));
-    for (const sql of MIGRATIONS.slice(0, 4)) old.exec(sql);
-    old.pragma('user_version = 4');
+    const { dir, old } = await oldStore(4);
     old.prepare(`INSERT INTO runs (id, suite_id, suite_hash, controls_digest, task, agent_id, agent_json, replay, outcome, agent_sec, grade_sec,
       lines_added, lines_removed, points, max_points, runtime_json, started_at, finished_at) VALUES ('old', 's', 'h', 'c', 't', 'a', '{}', 0, 'solved', 0, 0, 0, 0, 1, 1, '{}', '', '')`).run();
     old.prepare(`INSERT INTO sessions (run_id, ord, timed_out, duration_ms) VALUES ('old', 1, 0, 1)`).run();
@@ -89,10 +95,7 @@ describe('openStore', () => {
   });
 
   it('tells runs stored before checksums were recorded (schema 2) from runs without artifacts', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-store-'));
-    const old = new Database(path.join(dir, 'bakeoff.db'));
-    for (const sql of MIGRATIONS.slice(0, 2)) old.exec(sql);
-    old.pragma('user_version = 2');
+    const { dir, old } = await oldStore(2);
     old.prepare(`INSERT INTO runs VALUES ('old', 's', 'h', 'c', 't', 'gold', '{}', 0, NULL, NULL, 'solved', NULL, NULL, 0, 0,
       NULL, NULL, NULL, 0, 0, 1, 1, '{}', '', '', '[]')`).run();
     old.close();

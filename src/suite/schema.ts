@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { REPORT_FORMATS } from '../types.js';
+import { REPORT_FORMATS } from '../runners/index.js';
 
 const ID = /^[a-z0-9][a-z0-9._-]*$/;
 

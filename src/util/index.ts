@@ -11,3 +11,4 @@ export { quoteNodeOption, quoteShellArg } from './shell-quote.js';
 export { finishStop, holdLastStep, holdProcess, holdResource, isStopping, stopEverything } from './shutdown.js';
 export { nearest, toInputIssues } from './zod-issues.js';
 export { fitColumns, rowWidth, wrapWords, type ColumnFit, type FitColumn } from './fit-columns.js';
+export { sumOrNull } from './sum-or-null.js';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { UserError } from '../errors.js';
 import { type Isolation, disposeScratch, freshScratchRoot } from '../sandbox/index.js';
-import { prepareTask, baseEnv, generateChecks, type GeneratedSet, runPool } from '../run/index.js';
+import { prepareTask, baseEnv, generateChecks, outcomeRules, type GeneratedSet, runPool } from '../run/index.js';
 import { compareArtifactDigests, digestArtifacts, type ArtifactMismatch, openStore, type Store } from '../store/index.js';
 import { loadSuite, readLock, type SuiteLock, type Controls, type Order, type Suite, type Task } from '../suite/index.js';
 import type { Outcome, RunRecord } from '../types.js';
@@ -201,6 +201,7 @@ async function verifyRun(ctx: Context, run: RunRecord): Promise<RunVerification>
       run,
       task,
       lock: taskLock,
+      rules: outcomeRules(ctx.suite.controls),
       artifactsDir,
       preparedRepo: prepared.repo,
       isolation: ctx.isolation,

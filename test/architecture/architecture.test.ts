@@ -28,12 +28,12 @@ describe('the module map', () => {
       const found = checkLayers(readImports(copy));
       expect([...new Set(found.map((v) => v.rule))].sort()).toEqual(['cycle', 'deep', 'sideways', 'upward']);
       expect(found.find((v) => v.rule === 'upward')?.message).toBe(
-        'src/suite/load-suite.ts:1 imports src/cli/index.ts: suite (layer 2) may not import cli (layer 9, above it)',
+        'src/suite/load-suite.ts:1 imports src/cli/index.ts: suite (layer 3) may not import cli (layer 10, above it)',
       );
       expect(found.find((v) => v.rule === 'deep')?.message).toBe('src/grade/evaluate.ts:1 imports src/sandbox/git.ts: enter sandbox through src/sandbox/index.ts');
       expect(found.filter((v) => v.rule === 'cycle').map((v) => v.message)).toContain('files import each other in a ring: src/util/fs.ts, src/util/hash.ts');
       expect(found.find((v) => v.rule === 'sideways')?.message).toBe(
-        'src/store/open-store.ts:1 imports src/report/index.ts: store and report share layer 2; modules of one layer do not import each other',
+        'src/store/open-store.ts:1 imports src/report/index.ts: store and report share layer 3; modules of one layer do not import each other',
       );
     } finally {
       await rm(copy, { recursive: true, force: true });

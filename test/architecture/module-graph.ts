@@ -11,6 +11,7 @@ import ts from 'typescript';
 export const LAYERS: readonly (readonly string[])[] = [
   ['core'], // types.ts, errors.ts, version.ts: the vocabulary
   ['util'],
+  ['runners'],
   ['suite', 'plan', 'store', 'report'],
   ['sandbox', 'meter', 'importers'],
   ['grade', 'model-server'],

@@ -1,6 +1,6 @@
 import { HARNESS_NAMES } from '../../src/agents/harnesses/index.js';
-import type { CliEvent, CliRecipe, TestRecipeModule } from '../../src/agents/harnesses/test-recipe.js';
-import { installedClis, type InstalledCli } from '../installed-clis.js';
+import { testRecipeOf, type CliEvent, type CliRecipe } from '../../src/agents/harnesses/test-recipe.js';
+import { installedClis, type InstalledCli } from '../../src/agents/installed-clis.test-support.js';
 
 /** One line of a CLI's JSONL output. */
 export type Event = CliEvent;
@@ -33,8 +33,7 @@ export async function registeredRecipes(): Promise<NamedRecipe[]> {
   const clis = await installedClis();
   const out: NamedRecipe[] = [];
   for (const cli of clis) {
-    const module = (await import(`../../src/agents/harnesses/${cli.name}/test-recipe.ts`)) as TestRecipeModule;
-    if (!module.recipes?.length) throw new Error(`src/agents/harnesses/${cli.name}/test-recipe.ts: expected \`export const recipes\` with at least one recipe`);
+    const module = await testRecipeOf(cli.name);
     for (const recipe of module.recipes) out.push({ ...recipe, name: recipe.variant ? `${cli.name} ${recipe.variant}` : cli.name, cli });
   }
   if (out.length === 0) throw new Error(`no recipes for the harnesses ${HARNESS_NAMES.join(', ')}`);

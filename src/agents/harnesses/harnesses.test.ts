@@ -5,6 +5,8 @@ import { exampleOf, HARNESS_NAMES, HARNESSES, harnessNamed, transcriptOf, type H
 import type { HarnessSetup, SetupInput } from './types.js';
 import { parseVersionOf, versionArgsOf } from '../install-harness.js';
 import { levelSourceOf } from '../effort-levels.js';
+import { parseHarnessSpec } from '../harness-spec.js';
+import { testRecipeOf } from './test-recipe.js';
 
 /** Where the CLI gets its prompt: stdin (OpenCode), after `--`, `--prompt=`, or the last argument. */
 function promptIn(setup: HarnessSetup): string | undefined {
@@ -56,8 +58,10 @@ describe.each(HARNESS_NAMES)('harness %s', (name) => {
     expect(levels.kind).toBe(harness.catalog ? 'cli' : 'table');
   });
 
-  it('ships the recipe its real-CLI test runs (test/model-server/real-clis.test.ts)', () => {
+  it('ships the recipe its real-CLI test runs (test/model-server/real-clis.test.ts) and the agent its e2e tests run', async () => {
     expect(existsSync(new URL(`./${name}/test-recipe.ts`, import.meta.url)), `src/agents/harnesses/${name}/test-recipe.ts`).toBe(true);
+    const { e2eSpec } = await testRecipeOf(name);
+    expect(parseHarnessSpec(e2eSpec)).toMatchObject({ harness: name });
   });
 
   it('starts the CLI from the install prefix, passes the prompt (as one argument or on stdin) and keeps the key out of files', () => {

@@ -4,8 +4,9 @@ import path from 'node:path';
 /*
  * The shape of each harness folder's `test-recipe.ts`: how test/model-server/real-clis.test.ts
  * points the real CLI at bakeoff's scripted model server, offline and isolated (agent-clis.md
- * §7): a fresh HOME, the CLI's own config files, env without the host's. Test support only: the
- * build leaves these files out (tsconfig.build.json); production starts CLIs with `Harness.setup`.
+ * §7): a fresh HOME, the CLI's own config files, env without the host's; and the agent spec the
+ * end-to-end agent tests bake with (test/e2e/agents). Test support only: the build leaves these
+ * files out (tsconfig.build.json); production starts CLIs with `Harness.setup`.
  */
 
 /** One line of a CLI's JSONL output. */
@@ -29,6 +30,19 @@ export interface CliRecipe {
 /** What a harness folder's `test-recipe.ts` exports. */
 export interface TestRecipeModule {
   readonly recipes: readonly CliRecipe[];
+  /** The agent spec (`<harness>:<model>[@effort]`) the end-to-end agent tests run this harness as, against bakeoff's scripted model server. */
+  readonly e2eSpec: string;
+}
+
+/** A registered harness's `<name>/test-recipe.ts`, checked: at least one recipe, and an `e2eSpec` of this harness. */
+export async function testRecipeOf(name: string): Promise<TestRecipeModule> {
+  const file = `src/agents/harnesses/${name}/test-recipe.ts`;
+  const module = (await import(`./${name}/test-recipe.ts`)) as Partial<TestRecipeModule>;
+  if (!module.recipes?.length) throw new Error(`${file}: expected \`export const recipes\` with at least one recipe`);
+  if (typeof module.e2eSpec !== 'string' || !module.e2eSpec.startsWith(`${name}:`)) {
+    throw new Error(`${file}: expected \`export const e2eSpec\` = "${name}:<model>[@effort]", received ${JSON.stringify(module.e2eSpec)}`);
+  }
+  return module as TestRecipeModule;
 }
 
 /** The last item, if any. */

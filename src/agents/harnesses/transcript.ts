@@ -1,25 +1,30 @@
-/**
- * One step of an agent session as a reader follows it, the same for every harness: what the
- * agent said, each tool it called and what the tool answered, its final answer, and the errors
- * its stream reported. Thinking/reasoning blocks are left out (not every harness prints them,
- * and they are not the agent's turns).
- */
-export type TranscriptEntry =
-  /** Assistant text between tool calls. */
-  | { readonly kind: 'text'; readonly text: string }
-  /**
-   * A tool call: the tool's name as the harness calls it (`Bash`, `edit`, `run_shell_command`,
-   * Codex's item type `command_execution` / `file_change`), a one-line `summary` (the shell
-   * command, the file it edits), or null when the input names neither, and the whole `input` as
-   * readable text (see {@link formatToolInput}).
-   */
-  | { readonly kind: 'tool-call'; readonly tool: string; readonly summary: string | null; readonly input: string }
-  /** What a tool answered; `tool` is the name of the call it answers when the stream says so. */
-  | { readonly kind: 'tool-result'; readonly tool: string | null; readonly output: string; readonly isError: boolean }
-  /** The final answer, as the harness's `parse` reads it (`HarnessReport.finalMessage`). */
-  | { readonly kind: 'final'; readonly text: string }
-  /** An error or retry notice from the stream (an API error, a failed turn, a retry given up). */
-  | { readonly kind: 'error'; readonly message: string };
+import type { TranscriptEntry } from '../../types.js';
+
+export type { TranscriptEntry };
+
+/** A tool call with a structured input: its summary and its input as readable text. */
+export function toolCallOf(tool: string, input: unknown): TranscriptEntry {
+  return { kind: 'tool-call', tool, summary: summaryOf(input), input: formatToolInput(input ?? {}) };
+}
+
+/** The calls of a stream whose tool results name their call only by its id (Claude Code, Gemini CLI). */
+export interface ToolCallsById {
+  /** The call's entry; its tool is remembered under `id`. */
+  call(tool: string, id: string | undefined, input: unknown): TranscriptEntry;
+  /** The tool of the call `id` names, or null when no call had that id. */
+  toolOf(id: string | undefined): string | null;
+}
+
+export function toolCallsById(): ToolCallsById {
+  const tools = new Map<string, string>();
+  return {
+    call(tool, id, input) {
+      if (id) tools.set(id, tool);
+      return toolCallOf(tool, input);
+    },
+    toolOf: (id) => (id === undefined ? null : (tools.get(id) ?? null)),
+  };
+}
 
 /** Input keys that say in one line what a tool call does, most telling first. */
 const SUMMARY_KEYS = ['command', 'cmd', 'file_path', 'filePath', 'absolute_path', 'path', 'pattern', 'query', 'url', 'description'] as const;

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { mineTasks, taskFromCommit } from '../../api/index.js';
 import { UserError } from '../../errors.js';
-import type { ReportFormat } from '../../types.js';
+import type { ReportFormat } from '../../runners/index.js';
 import { escapeControl, exists } from '../../util/index.js';
 import type { CliIo } from '../io.js';
 import { validateCommand } from './validate.js';

@@ -1,7 +1,7 @@
 // @ts-check
 // The time budget of one check, polled by QuickJS's interrupt handler: the CPU time of the
 // worker thread (the CPU limit) and, as a separate and generous backstop, wall time. Plain
-// JavaScript because the check worker imports it (see resolve-check-worker.ts).
+// JavaScript because the check worker imports it (see resolveCheckWorker in start-check-worker.ts).
 
 /**
  * Least wall time between two reads of the CPU clock. QuickJS calls the interrupt handler

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonEqual } from './json-equal.js';
+import { jsonEqual } from './judge-outcome.js';
 
 describe('jsonEqual', () => {
   it('treats objects with the same entries in another key order as equal', () => {

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { resolveCheckWorker } from './resolve-check-worker.js';
+import { resolveCheckWorker } from './start-check-worker.js';
 
 const SOURCE_WORKER = fileURLToPath(new URL('./check-worker.mjs', import.meta.url));
 const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));

@@ -1,7 +1,7 @@
 // @ts-check
 // Runs one generated check in a fresh QuickJS runtime and context. Plain JavaScript (not
 // TypeScript) because it runs inside the check worker, which Node starts from this folder
-// both under vitest and from the compiled dist (see resolve-check-worker.ts).
+// both under vitest and from the compiled dist (see resolveCheckWorker in start-check-worker.ts).
 import path from 'node:path';
 import { startBudget } from './check-budget.mjs';
 

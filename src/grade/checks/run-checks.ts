@@ -1,4 +1,3 @@
-import { checkSourceLimits } from './check-source-limits.js';
 import { judgeOutcome } from './judge-outcome.js';
 import { runChecksInWorker } from './run-checks-in-worker.js';
 import { DEFAULT_CHECK_LIMITS, WALL_BACKSTOP_FACTOR, type Check, type CheckFailure, type CheckLimits, type CheckResult } from './types.js';
@@ -78,4 +77,17 @@ function inputJson(check: Check): string {
   } catch (error) {
     throw new Error(`check ${check.id}: input is not JSON-serialisable`, { cause: error });
   }
+}
+
+/**
+ * Says which source limit the program breaks, with the numbers, or returns undefined when
+ * it keeps both. Bytes are counted as UTF-8.
+ */
+function checkSourceLimits(files: Readonly<Record<string, string>>, limits: Pick<CheckLimits, 'maxFiles' | 'maxSourceBytes'>): string | undefined {
+  const count = Object.keys(files).length;
+  const bytes = Object.values(files).reduce((sum, source) => sum + Buffer.byteLength(source, 'utf8'), 0);
+  const broken: string[] = [];
+  if (count > limits.maxFiles) broken.push(`it has ${count} JS files, over the limit of ${limits.maxFiles}`);
+  if (bytes > limits.maxSourceBytes) broken.push(`its JS files total ${bytes} bytes, over the limit of ${limits.maxSourceBytes} bytes`);
+  return broken.length ? `the program breaks the source limit: ${broken.join('; ')}` : undefined;
 }

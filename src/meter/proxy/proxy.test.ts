@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startMeterProxy } from './proxy.js';
-import { type FakeUpstream, openRequest, readBody, sleep, sseEvents, startFakeUpstream } from './proxy-test-kit.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useProxyBench } from './proxy-bench.test-support.js';
+import { openRequest, readBody, sleep, sseEvents } from './proxy-test-kit.js';
 import type { MeterProxy } from './proxy-types.js';
 import type { RequestUsage, WireFormat } from '../types.js';
 import { upstreamFor } from './upstream.js';
@@ -28,24 +26,15 @@ const dummyHeaders = {
   'x-hop': 'per-connection',
 };
 
-let dir: string;
-let upstream: FakeUpstream;
+const bench = useProxyBench('bakeoff-proxy-');
 let proxy: MeterProxy;
 
 beforeEach(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-proxy-'));
-  upstream = await startFakeUpstream();
-  proxy = await startMeterProxy({
-    listen: { socket: path.join(dir, 'model.sock') },
-    upstream: upstreamFor(upstream.url, { BAKEOFF_UPSTREAM_API_KEY: REAL }),
+  proxy = await bench.start({
+    listen: { socket: path.join(bench.dir, 'model.sock') },
+    upstream: upstreamFor(bench.upstream.url, { BAKEOFF_UPSTREAM_API_KEY: REAL }),
     extraHeaders: { 'x-bakeoff-session': 'token-1' },
   });
-});
-
-afterEach(async () => {
-  await proxy.close();
-  await upstream.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 type Case = [WireFormat, string, string, string, Partial<RequestUsage>];
@@ -63,7 +52,7 @@ describe('startMeterProxy relays', () => {
     let clientSawFirst!: () => void;
     const firstSeen = new Promise<'client'>((resolve) => (clientSawFirst = () => resolve('client')));
     let gate: 'client' | 'timeout' | undefined;
-    upstream.handle = async (_req, res) => {
+    bench.upstream.handle = async (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(events[0]);
       // A buffering proxy would hold event 1 until the end: then only the timeout opens the gate.
@@ -84,7 +73,7 @@ describe('startMeterProxy relays', () => {
 
     expect(gate).toBe('client');
     expect(received).toBe(body);
-    const seen = upstream.seen[0]!;
+    const seen = bench.upstream.seen[0]!;
     expect(seen.url).toBe(requestPath);
     expect(seen.headers[authHeader]).toBe(authHeader === 'authorization' ? `Bearer ${REAL}` : REAL);
     expect(JSON.stringify(seen.headers)).not.toContain(DUMMY);
@@ -103,7 +92,7 @@ describe('startMeterProxy relays', () => {
 
   it('a non-streamed JSON answer and records its usage', async () => {
     const body = fixture('anthropic-messages', 'non-streamed.json');
-    upstream.handle = (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    bench.upstream.handle = (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(body);
     const res = await openRequest(proxy.url, { path: '/v1/messages', headers: dummyHeaders, body: '{"model":"claude-haiku-4-5"}' });
     expect(await readBody(res)).toBe(body);
     expect(proxy.requests()[0]).toMatchObject({ streamed: false, failure: null, model: 'claude-haiku-4-5', usage: { inputTokens: 2310, outputTokens: 77 } });
@@ -111,7 +100,7 @@ describe('startMeterProxy relays', () => {
 
   it('meters a body the upstream compressed anyway, relaying it untouched', async () => {
     const body = fixture('openai-responses', 'streamed-tool-turn.sse');
-    upstream.handle = (_req, res) => void res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' }).end(gzipSync(body));
+    bench.upstream.handle = (_req, res) => void res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' }).end(gzipSync(body));
     const res = await openRequest(proxy.url, { path: '/v1/responses', headers: dummyHeaders, body: '{}' });
     expect(res.headers['content-encoding']).toBe('gzip');
     await readBody(res);
@@ -119,30 +108,30 @@ describe('startMeterProxy relays', () => {
   });
 
   it('records the cost OpenRouter charged', async () => {
-    upstream.handle = (_req, res) => void res.writeHead(200, { 'content-type': 'text/event-stream' }).end(fixture('openai-chat', 'openrouter-streamed.sse'));
+    bench.upstream.handle = (_req, res) => void res.writeHead(200, { 'content-type': 'text/event-stream' }).end(fixture('openai-chat', 'openrouter-streamed.sse'));
     await readBody(await openRequest(proxy.url, { path: '/v1/chat/completions', headers: dummyHeaders, body: '{}' }));
     expect(proxy.requests()[0]).toMatchObject({ costUsd: 0.002553, failure: null });
   });
 
   it('any method and path, unmetered when it is not a generation call', async () => {
-    upstream.handle = (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}');
+    bench.upstream.handle = (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[]}');
     const res = await openRequest(proxy.url, { method: 'GET', path: '/v1/models?limit=5', headers: dummyHeaders });
     expect(await readBody(res)).toBe('{"data":[]}');
-    expect(upstream.seen[0]).toMatchObject({ method: 'GET', url: '/v1/models?limit=5' });
+    expect(bench.upstream.seen[0]).toMatchObject({ method: 'GET', url: '/v1/models?limit=5' });
     expect(proxy.requests()[0]).toMatchObject({ format: null, usage: null, failure: null, status: 200, problems: [] });
   });
 
   it('drops a Gemini key= query parameter and injects the real key as a header', async () => {
-    upstream.handle = (_req, res) => void res.writeHead(200, { 'content-type': 'text/event-stream' }).end(fixture('gemini-generate', 'streamed-thoughts.sse'));
+    bench.upstream.handle = (_req, res) => void res.writeHead(200, { 'content-type': 'text/event-stream' }).end(fixture('gemini-generate', 'streamed-thoughts.sse'));
     const p = `/v1beta/models/gemini-2.5-pro:streamGenerateContent?key=${DUMMY}&alt=sse`;
     await readBody(await openRequest(proxy.url, { path: p, headers: { 'content-type': 'application/json' }, body: '{}' }));
-    expect(upstream.seen[0]!.url).toBe('/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse');
-    expect(upstream.seen[0]!.headers['x-goog-api-key']).toBe(REAL);
+    expect(bench.upstream.seen[0]!.url).toBe('/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse');
+    expect(bench.upstream.seen[0]!.headers['x-goog-api-key']).toBe(REAL);
     expect(proxy.requests()[0]!.path).not.toContain(DUMMY);
   });
 
   it('meters concurrent streams independently, numbered in arrival order', async () => {
-    upstream.handle = async (req, res) => {
+    bench.upstream.handle = async (req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const events = sseEvents(fixture('anthropic-messages', 'streamed-tool-turn.sse'));
       for (const event of events) {
@@ -161,7 +150,7 @@ describe('startMeterProxy relays', () => {
 
   it('lists a request in flight with its model, then records it', async () => {
     let release!: () => void;
-    upstream.handle = async (_req, res) => {
+    bench.upstream.handle = async (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(': waiting\n\n');
       await new Promise<void>((resolve) => (release = resolve));

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { createRequestUsage } from './create-request-usage.js';
-import { describeIssues } from './describe-issues.js';
-import { errorMessageOf } from './error-message-of.js';
+import { parsePayload, recordApiError } from './parse-payload.js';
 import type { Payload } from './read-payloads.js';
 import { TokenCount } from './token-count.js';
 import type { RequestUsage } from '../types.js';
@@ -41,26 +40,21 @@ export function parseAnthropicUsage(payloads: Payload[], streamed: boolean, prob
   let model: string | null = null;
   let sawDelta = false;
   let sawStop = false;
-  for (const { data, where } of payloads) {
-    const error = errorMessageOf(data);
-    if (error !== null) {
-      problems.push(`${where}: API error: ${error}`);
-      continue;
-    }
+  for (const payload of payloads) {
+    if (recordApiError(payload, problems)) continue;
+    const { data, where } = payload;
     const type = (data as { type?: unknown } | null)?.type;
     if (!streamed || type === 'message_start') {
-      const parsed = (streamed ? MessageStart.transform((d) => d.message) : Message).safeParse(data);
-      if (!parsed.success) problems.push(...describeIssues(where, parsed.error));
-      else {
-        model = parsed.data.model ?? model;
-        merge(counts, parsed.data.usage);
+      const message = parsePayload(streamed ? MessageStart.transform((d) => d.message) : Message, data, where, problems);
+      if (message !== null) {
+        model = message.model ?? model;
+        merge(counts, message.usage);
       }
     } else if (type === 'message_delta') {
-      const parsed = MessageDelta.safeParse(data);
-      if (!parsed.success) problems.push(...describeIssues(where, parsed.error));
-      else {
+      const delta = parsePayload(MessageDelta, data, where, problems);
+      if (delta !== null) {
         sawDelta = true;
-        merge(counts, parsed.data.usage);
+        merge(counts, delta.usage);
       }
     } else if (type === 'message_stop') sawStop = true;
   }

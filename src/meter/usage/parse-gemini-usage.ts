@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { createRequestUsage } from './create-request-usage.js';
-import { describeIssues } from './describe-issues.js';
-import { errorMessageOf } from './error-message-of.js';
+import { parsePayload, recordApiError } from './parse-payload.js';
 import type { Payload } from './read-payloads.js';
 import { TokenCount } from './token-count.js';
 import type { RequestUsage } from '../types.js';
@@ -33,20 +32,13 @@ export function parseGeminiUsage(payloads: Payload[], streamed: boolean, problem
   let usage: UsageMetadata | null = null;
   let model: string | null = null;
   let finished = false;
-  for (const { data, where } of payloads) {
-    const error = errorMessageOf(data);
-    if (error !== null) {
-      problems.push(`${where}: API error: ${error}`);
-      continue;
-    }
-    const parsed = GenerateContentResponse.safeParse(data);
-    if (!parsed.success) {
-      problems.push(...describeIssues(where, parsed.error));
-      continue;
-    }
-    model = parsed.data.modelVersion ?? model;
-    usage = parsed.data.usageMetadata ?? usage;
-    if (parsed.data.candidates?.some((c) => c.finishReason != null)) finished = true;
+  for (const payload of payloads) {
+    if (recordApiError(payload, problems)) continue;
+    const chunk = parsePayload(GenerateContentResponse, payload.data, payload.where, problems);
+    if (chunk === null) continue;
+    model = chunk.modelVersion ?? model;
+    usage = chunk.usageMetadata ?? usage;
+    if (chunk.candidates?.some((c) => c.finishReason != null)) finished = true;
   }
   if (usage?.promptTokenCount == null) {
     problems.push('no usageMetadata.promptTokenCount in any chunk');

@@ -1,19 +1,15 @@
 import { z } from 'zod';
-import { createRequestUsage } from './create-request-usage.js';
-import { describeIssues } from './describe-issues.js';
-import { errorMessageOf } from './error-message-of.js';
+import { InputDetails, openaiRequestUsage, OutputDetails } from './openai-usage.js';
+import { parsePayload, recordApiError } from './parse-payload.js';
 import type { Payload } from './read-payloads.js';
 import { ReportedCost, TokenCount } from './token-count.js';
 import type { RequestUsage } from '../types.js';
 
 const ChatUsage = z.looseObject({
   prompt_tokens: TokenCount,
-  // OpenRouter adds `cache_write_tokens` next to `cached_tokens` (both inside prompt_tokens).
-  prompt_tokens_details: z
-    .looseObject({ cached_tokens: TokenCount.nullish(), cache_write_tokens: TokenCount.nullish() })
-    .nullish(),
+  prompt_tokens_details: InputDetails,
   completion_tokens: TokenCount,
-  completion_tokens_details: z.looseObject({ reasoning_tokens: TokenCount.nullish() }).nullish(),
+  completion_tokens_details: OutputDetails,
   cost: ReportedCost.nullish(),
 });
 type ChatUsage = z.infer<typeof ChatUsage>;
@@ -34,19 +30,11 @@ export function parseOpenaiChatUsage(
 ): RequestUsage | null {
   let usage: ChatUsage | null = null;
   let model: string | null = null;
-  for (const { data, where } of payloads) {
-    const error = errorMessageOf(data);
-    if (error !== null) {
-      problems.push(`${where}: API error: ${error}`);
-      continue;
-    }
-    const parsed = ChatCompletion.safeParse(data);
-    if (!parsed.success) {
-      problems.push(...describeIssues(where, parsed.error));
-      continue;
-    }
-    model = parsed.data.model ?? model;
-    usage = parsed.data.usage ?? usage;
+  for (const payload of payloads) {
+    if (recordApiError(payload, problems)) continue;
+    const completion = parsePayload(ChatCompletion, payload.data, payload.where, problems);
+    model = completion?.model ?? model;
+    usage = completion?.usage ?? usage;
   }
   if (streamed && !sawDone) problems.push('no data: [DONE] (stream truncated?)');
   if (usage === null) {
@@ -55,16 +43,6 @@ export function parseOpenaiChatUsage(
     );
     return null;
   }
-  return createRequestUsage(
-    {
-      inputTokens: usage.prompt_tokens,
-      cacheReadTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
-      cacheWriteTokens: usage.prompt_tokens_details?.cache_write_tokens ?? 0,
-      outputTokens: usage.completion_tokens,
-      reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
-      model,
-      costUsd: usage.cost ?? null,
-    },
-    problems,
-  );
+  const { prompt_tokens: input, prompt_tokens_details: inputDetails, completion_tokens: output, completion_tokens_details: outputDetails, cost } = usage;
+  return openaiRequestUsage({ input, inputDetails, output, outputDetails, cost }, model, problems);
 }

@@ -1,19 +1,17 @@
 import { z } from 'zod';
-import { createRequestUsage } from './create-request-usage.js';
-import { describeIssues } from './describe-issues.js';
 import { RESPONSES_FINAL_EVENTS } from './missing-final-event.js';
 import { errorMessageOf } from './error-message-of.js';
+import { InputDetails, openaiRequestUsage, OutputDetails } from './openai-usage.js';
+import { parsePayload } from './parse-payload.js';
 import type { Payload } from './read-payloads.js';
 import { ReportedCost, TokenCount } from './token-count.js';
 import type { RequestUsage } from '../types.js';
 
 const ResponsesUsage = z.looseObject({
   input_tokens: TokenCount,
-  input_tokens_details: z
-    .looseObject({ cached_tokens: TokenCount.nullish(), cache_write_tokens: TokenCount.nullish() })
-    .nullish(),
+  input_tokens_details: InputDetails,
   output_tokens: TokenCount,
-  output_tokens_details: z.looseObject({ reasoning_tokens: TokenCount.nullish() }).nullish(),
+  output_tokens_details: OutputDetails,
   cost: ReportedCost.nullish(),
 });
 
@@ -47,14 +45,11 @@ export function parseOpenaiResponsesUsage(payloads: Payload[], streamed: boolean
     const response = streamed ? (data as { response?: unknown } | null)?.response : data;
     if (streamed && (typeof type !== 'string' || response === undefined)) continue;
     if (streamed && !RESPONSES_FINAL_EVENTS.has(type as string) && type !== 'response.created') continue;
-    const parsed = ResponseObject.safeParse(response);
-    if (!parsed.success) {
-      problems.push(...describeIssues(where, parsed.error));
-      continue;
-    }
-    model = parsed.data.model ?? model;
-    if (!streamed || RESPONSES_FINAL_EVENTS.has(type as string)) final = parsed.data;
-    if (parsed.data.status === 'failed') problems.push(`${where}: response failed: ${parsed.data.error?.message ?? 'no message'}`);
+    const parsed = parsePayload(ResponseObject, response, where, problems);
+    if (parsed === null) continue;
+    model = parsed.model ?? model;
+    if (!streamed || RESPONSES_FINAL_EVENTS.has(type as string)) final = parsed;
+    if (parsed.status === 'failed') problems.push(`${where}: response failed: ${parsed.error?.message ?? 'no message'}`);
   }
   if (final === null) {
     problems.push(streamed ? 'no response.completed event (stream truncated?)' : 'no response object in the body');
@@ -65,18 +60,8 @@ export function parseOpenaiResponsesUsage(payloads: Payload[], streamed: boolean
     problems.push('the final response carries no usage');
     return null;
   }
-  return createRequestUsage(
-    {
-      inputTokens: usage.input_tokens,
-      cacheReadTokens: usage.input_tokens_details?.cached_tokens ?? 0,
-      cacheWriteTokens: usage.input_tokens_details?.cache_write_tokens ?? 0,
-      outputTokens: usage.output_tokens,
-      reasoningTokens: usage.output_tokens_details?.reasoning_tokens ?? 0,
-      model,
-      costUsd: usage.cost ?? null,
-    },
-    problems,
-  );
+  const { input_tokens: input, input_tokens_details: inputDetails, output_tokens: output, output_tokens_details: outputDetails, cost } = usage;
+  return openaiRequestUsage({ input, inputDetails, output, outputDetails, cost }, model, problems);
 }
 
 /** A Responses stream `error` event: `{"type":"error","code":…,"message":…}`. */

@@ -1,10 +1,8 @@
 import type { BudgetUse } from '../view/budget-use.js';
 import type { QuotaWindow } from '../view/quota-use.js';
-import type { MeteringNotes } from './describe-metering.js';
 import type { EffortCatalogRef, FailReason, RunRecord, TokenUsage, VoidReason } from '../../types.js';
 import { compareText } from './compare-text.js';
-import type { AgentSummary, LeaderboardView, MixedProblem, Ranking, TaskRow } from '../view/leaderboard-view.js';
-import type { ReplayRule } from '../view/read-report-controls.js';
+import type { AgentSummary, LeaderboardView } from '../view/leaderboard-view.js';
 
 /** One agent in the JSON report: its identity flattened, then the fields of its summary. */
 export interface JsonAgent extends Omit<AgentSummary, 'agent'> {
@@ -52,34 +50,21 @@ export interface JsonRun {
   readonly effortCatalog: EffortCatalogRef | null;
 }
 
-/** `bakeoff report --format json` (DESIGN.md §5). Numbers are plain JSON numbers. */
-export interface JsonReport {
+/** The view's fields the JSON report carries as they are (see LeaderboardView for each). */
+type JsonViewFields =
+  | 'suite' | 'controlsDigest' | 'standardRunsPerTask' | 'replayRule' | 'voidLimit' | 'ranking' | 'mixed' | 'sandboxes' | 'unsafeRuns' | 'metering' | 'tasks';
+
+/** `bakeoff report --format json` (DESIGN.md §5): the view's fields, its agents flattened, and every run. Numbers are plain JSON numbers. */
+export interface JsonReport extends Pick<LeaderboardView, JsonViewFields> {
   readonly schemaVersion: 1;
-  readonly suite: { readonly id: string; readonly hash: string } | null;
   /** The controls given to summarize; null when none were given. */
   readonly controls: unknown;
-  readonly controlsDigest: string | null;
-  readonly standardRunsPerTask: number;
-  /** From the controls; null: runs are independent samples. */
-  readonly replayRule: ReplayRule | null;
-  /** From the controls; null: no limit. */
-  readonly voidLimit: number | null;
-  /** `{ refused: true, reason }` when some agent has more void tasks than the void limit. */
-  readonly ranking: Ranking;
-  readonly mixed: readonly MixedProblem[];
-  readonly sandboxes: readonly string[];
-  /** Runs made with --unsafe-no-sandbox (0 for a publishable report). */
-  readonly unsafeRuns: number;
-  /** Model APIs, price sources, flagged runs. */
-  readonly metering: MeteringNotes;
   /** The controls' agent time budget and the session seconds each agent's passes spent of it; null without one. */
   readonly agentBudget: BudgetUse | null;
   /** Subscription quota used per agent and window, from the plan's own headers; empty without subscription answers that carried them. */
   readonly quota: readonly QuotaWindow[];
   /** In rank order (by id, with null ranks, when the ranking was refused). */
   readonly agents: readonly JsonAgent[];
-  /** The task × agent matrix. */
-  readonly tasks: readonly TaskRow[];
   /** Sorted by task, agent, replay, id. */
   readonly runs: readonly JsonRun[];
 }

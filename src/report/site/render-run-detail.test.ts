@@ -5,7 +5,8 @@ import { renderChecks } from './render-checks.js';
 import { renderPage } from './render-page.js';
 import { DIFF_LINES_PER_PAGE, renderRunDetail } from './render-run-detail.js';
 import { RUN_PAGE_CSS } from './run-page-css.js';
-import type { PrivateOrderDetail, SiteTranscriptEntry } from './site-input.js';
+import type { TranscriptEntry } from '../../types.js';
+import type { PrivateOrderDetail } from './site-input.js';
 
 const EVIL = '<script>alert(1)</script>';
 
@@ -23,7 +24,7 @@ const order = (extra: Partial<PrivateOrderDetail> = {}): PrivateOrderDetail => (
   order: 1, prompt: `Fix add() ${EVIL}`, patch: PATCH, agentLog: 'stderr of the CLI', testOutput: 'not ok 1 - adds', transcript: [], checks: [], session: null, ...extra,
 });
 
-const TRANSCRIPT: SiteTranscriptEntry[] = [
+const TRANSCRIPT: TranscriptEntry[] = [
   { kind: 'text', text: 'Let me look.' },
   { kind: 'tool-call', tool: 'Bash', summary: 'cat src/math.mjs', input: 'command: cat src/math.mjs' },
   { kind: 'tool-result', tool: 'Bash', output: Array.from({ length: 100 }, (_, i) => `line ${i + 1}`).join('\n'), isError: false },

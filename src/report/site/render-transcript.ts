@@ -1,5 +1,5 @@
 import { escapeHtml } from './escape-html.js';
-import type { SiteTranscriptEntry } from './site-input.js';
+import type { TranscriptEntry } from '../../types.js';
 
 /** How much of one text a transcript shows before it cuts with a note. */
 export interface ClipLimits {
@@ -18,7 +18,7 @@ const MAX_ENTRIES = 2000;
 
 /** Options of {@link renderTranscript}. */
 export interface TranscriptOptions {
-  readonly entries: readonly SiteTranscriptEntry[];
+  readonly entries: readonly TranscriptEntry[];
   /** Where the whole stream is, for the cut notes (e.g. `order-1/stream.jsonl in the run folder`). */
   readonly whole: string;
 }
@@ -38,7 +38,7 @@ export function renderTranscript(options: TranscriptOptions): string {
   return `${counts}<ol class="transcript">${items.join('')}</ol>${more}`;
 }
 
-function renderEntry(entry: SiteTranscriptEntry, whole: string): string {
+function renderEntry(entry: TranscriptEntry, whole: string): string {
   switch (entry.kind) {
     case 'text':
       return item('tr-said', 'agent', `<div class="tr-text">${clipped(entry.text, TEXT_LIMITS, whole)}</div>`);

@@ -1,4 +1,4 @@
-import type { RunRecord } from '../../types.js';
+import type { RunRecord, TranscriptEntry } from '../../types.js';
 import type { ComparePairedResult } from '../view/compare-paired.js';
 import type { LeaderboardView } from '../view/leaderboard-view.js';
 
@@ -18,23 +18,12 @@ export interface PrivateOrderDetail {
    * harness's `transcript`); null when there is none: a built-in agent (no stream), or no
    * stream was recorded (the session never started).
    */
-  readonly transcript: readonly SiteTranscriptEntry[] | null;
+  readonly transcript: readonly TranscriptEntry[] | null;
   /** The order's rows of the store's `checks` table: every graded test or generated check. */
   readonly checks: readonly SiteCheck[];
   /** The order's row of the store's `sessions` table, with its model requests; null when the order had no session. */
   readonly session: SiteSession | null;
 }
-
-/**
- * One step of an agent session, harness-neutral: the shape of `agents/`' `TranscriptEntry`
- * (`agents/harnesses/transcript.ts`), which publish hands over as it is.
- */
-export type SiteTranscriptEntry =
-  | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'tool-call'; readonly tool: string; readonly summary: string | null; readonly input: string }
-  | { readonly kind: 'tool-result'; readonly tool: string | null; readonly output: string; readonly isError: boolean }
-  | { readonly kind: 'final'; readonly text: string }
-  | { readonly kind: 'error'; readonly message: string };
 
 /** One graded test or generated check of an order (a `checks` row). */
 export interface SiteCheck {

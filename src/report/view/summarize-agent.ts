@@ -1,4 +1,5 @@
 import type { RunRecord, VoidReason } from '../../types.js';
+import { sumOrNull } from '../../util/index.js';
 import { clusteredShareCi } from '../stats/clustered-share-ci.js';
 import type { Interval } from '../stats/interval.js';
 import type { AgentSummary, ReplaySummary, VoidTaskSummary } from './leaderboard-view.js';
@@ -38,7 +39,7 @@ export function summarizeAgent(input: SummarizeAgentInput): Omit<AgentSummary, '
   const byTask = summarizeTasks(input.taskScores, input.replayRule);
   const scoresByTask = validScoresByTask(valid);
   const interval = byTask.replay === null ? shareInterval(scoresByTask, solved, valid.length) : taskShareInterval(byTask.replay);
-  const costUsd = sumKnown(runs.map((run) => run.costUsd));
+  const costUsd = sumOrNull(runs.map((run) => run.costUsd));
   return {
     agent: first.agent,
     runs: runs.length,
@@ -61,8 +62,8 @@ export function summarizeAgent(input: SummarizeAgentInput): Omit<AgentSummary, '
     costPerFixUsd: costUsd === null || solved === 0 ? null : costUsd / solved,
     medianRunSec: median(valid.map((run) => run.agentSec)),
     medianLinesToReview: median(valid.map((run) => run.linesAdded + run.linesRemoved)),
-    tokensIn: sumKnown(runs.map((run) => run.tokensIn)),
-    tokensOut: sumKnown(runs.map((run) => run.tokensOut)),
+    tokensIn: sumOrNull(runs.map((run) => run.tokensIn)),
+    tokensOut: sumOrNull(runs.map((run) => run.tokensOut)),
     points: valid.reduce((sum, run) => sum + run.points, 0),
     maxPoints: valid.reduce((sum, run) => sum + run.maxPoints, 0),
     runCountTag: runCountTag(
@@ -137,11 +138,6 @@ function validScoresByTask(valid: readonly RunRecord[]): number[][] {
 }
 
 /** Sum of the non-null values; null when every value is null. */
-function sumKnown(values: readonly (number | null)[]): number | null {
-  const known = values.filter((value): value is number => value !== null);
-  return known.length === 0 ? null : known.reduce((sum, value) => sum + value, 0);
-}
-
 /** How many of `runs` each task has, in the order of `tasks` (one pass over the runs). */
 function countPerTask(tasks: readonly string[], runs: readonly RunRecord[]): number[] {
   const counts = new Map<string, number>();

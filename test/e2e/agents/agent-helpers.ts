@@ -2,18 +2,15 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'vitest';
 import Database from 'better-sqlite3';
-import type { HarnessName } from '../../../src/agents/harnesses/index.js';
-import { installedClis } from '../../installed-clis.js';
+import { HARNESS_NAMES, type HarnessName } from '../../../src/agents/harnesses/index.js';
+import { testRecipeOf } from '../../../src/agents/harnesses/test-recipe.js';
+import { installedClis } from '../../../src/agents/installed-clis.test-support.js';
 import { bakeoff, copySuite, FIXTURES } from '../helpers.js';
 
-/** One model agent per harness, as the real-agents tests drive them. */
-export const AGENT_SPECS: Readonly<Record<HarnessName, string>> = {
-  'claude-code': 'claude-code:claude-sonnet-4-5',
-  codex: 'codex:gpt-5.5@lowest',
-  pi: 'pi:anthropic/claude-sonnet-4-5',
-  opencode: 'opencode:anthropic/claude-sonnet-4-5',
-  'gemini-cli': 'gemini-cli:gemini-2.5-pro',
-};
+/** One model agent per registered harness, as the real-agents tests drive them: its folder's `test-recipe.ts` `e2eSpec`. */
+export const AGENT_SPECS: Readonly<Record<HarnessName, string>> = Object.fromEntries(
+  await Promise.all(HARNESS_NAMES.map(async (name) => [name, (await testRecipeOf(name)).e2eSpec] as const)),
+) as Record<HarnessName, string>;
 
 /**
  * Fails loudly when a CLI these tests drive is missing or reports a version other than its pin

@@ -1,7 +1,7 @@
 import { appendFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { installedClis } from '../../installed-clis.js';
+import { installedClis } from '../../../src/agents/installed-clis.test-support.js';
 import { bakeoff, copySuite, FIXTURES, tempDir } from '../helpers.js';
 import { readStore } from './agent-helpers.js';
 

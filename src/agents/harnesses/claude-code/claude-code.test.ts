@@ -1,15 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { SetupInput } from '../types.js';
+import { capturedStream, setupInputOf, stubSuccessReport } from '../captured-streams.test-support.js';
 import { claudeEfforts } from './efforts.js';
 import { claudeCode } from './index.js';
 
-const fixture = (file: string): string =>
-  readFileSync(fileURLToPath(new URL(`../../../../test/fixtures/harness-streams/claude-code/${file}`, import.meta.url)), 'utf8');
+const fixture = (file: string): string => capturedStream('claude-code', file);
 
 /** A directory with an `id` that reports the given uid, to try the root check without being root. */
 function fakeIdDir(uid: string): string {
@@ -22,17 +20,14 @@ function fakeIdDir(uid: string): string {
 describe('parse on streams captured from claude 2.1.332', () => {
   it('adds cache reads and writes to the uncached input of a successful session', () => {
     const report = claudeCode.parse(fixture('success.jsonl'), 0);
-    expect(report).toEqual({
+    expect(report).toEqual(stubSuccessReport({
       // Stub turns: uncached 1111 + 1234, cache read 222 + 567, cache write 33 + 8, output 44 + 89, thinking 5 + 7.
       tokens: { inputTokens: 2345 + 789 + 41, cacheReadTokens: 789, cacheWriteTokens: 41, outputTokens: 133, reasoningTokens: 12 },
       costUsd: 0.01570075,
       turns: 2,
-      finalMessage: 'Done: created hello.txt.',
-      errors: [],
-      failed: false,
       model: 'claude-opus-4-5',
       version: '2.1.332',
-    });
+    }));
   });
 
   it('reads the notes capture (§5.1) the same way', () => {
@@ -95,10 +90,7 @@ describe('efforts', () => {
 });
 
 describe('setup', () => {
-  const input: SetupInput = {
-    installDir: '/opt/claude', home: '/home/a', workspace: '/w', prompt: 'Do it', model: 'claude-opus-4-7', effort: 'xhigh',
-    baseUrl: 'http://127.0.0.1:9', apiKey: 'k', prices: null,
-  };
+  const input = setupInputOf({ installDir: '/opt/claude', model: 'claude-opus-4-7', effort: 'xhigh' });
 
   it('runs print mode with the stream-json events and the effort flag, the prompt on stdin', () => {
     const setup = claudeCode.setup(input);

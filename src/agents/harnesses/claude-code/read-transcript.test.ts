@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { capturedStream, failedCommandResults } from '../captured-streams.test-support.js';
 import { claudeCode } from './index.js';
 
-const fixture = (file: string): string =>
-  readFileSync(fileURLToPath(new URL(`../../../../test/fixtures/harness-streams/claude-code/${file}`, import.meta.url)), 'utf8');
+const fixture = (file: string): string => capturedStream('claude-code', file);
 
 describe('transcript on streams captured from claude 2.1.332', () => {
   it('tells a gold session as its texts, tool calls with their inputs, tool results and the final answer', () => {
@@ -32,10 +30,7 @@ describe('transcript on streams captured from claude 2.1.332', () => {
 
   it('marks the result of a command that failed as an error', () => {
     const results = claudeCode.transcript(fixture('failed-command.jsonl')).filter((e) => e.kind === 'tool-result');
-    expect(results).toEqual([
-      { kind: 'tool-result', tool: 'Bash', output: 'Exit code 1\ncat: /workspace/no-such-notes.txt: No such file or directory', isError: true },
-      { kind: 'tool-result', tool: 'Bash', output: 'README.md\npackage.json\nsrc\ntest', isError: false },
-    ]);
+    expect(results).toEqual(failedCommandResults('Bash', ['Exit code 1\ncat: /workspace/no-such-notes.txt: No such file or directory', 'README.md\npackage.json\nsrc\ntest']));
   });
 
   it('tells a session that failed on API errors as its retries and the error, with no final answer', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { readJsonLines } from '../read-json-lines.js';
-import { formatToolInput, pushError, summaryOf, textOf, withFinal, type TranscriptEntry } from '../transcript.js';
+import { pushError, textOf, toolCallsById, withFinal, type TranscriptEntry } from '../transcript.js';
 import { parseClaudeStream } from './parse-stream.js';
 
 const Block = z.looseObject({
@@ -39,7 +39,7 @@ const ApiRetry = z.looseObject({
  */
 export function readClaudeTranscript(stdout: string): TranscriptEntry[] {
   const entries: TranscriptEntry[] = [];
-  const toolNames = new Map<string, string>();
+  const calls = toolCallsById();
   for (const record of readJsonLines(stdout)) {
     const retry = ApiRetry.safeParse(record);
     if (retry.success) {
@@ -55,12 +55,9 @@ export function readClaudeTranscript(stdout: string): TranscriptEntry[] {
         if (apiError) pushError(entries, block.text);
         else entries.push({ kind: 'text', text: block.text });
       } else if (type === 'assistant' && block.type === 'tool_use') {
-        const tool = block.name ?? 'tool';
-        if (block.id) toolNames.set(block.id, tool);
-        entries.push({ kind: 'tool-call', tool, summary: summaryOf(block.input), input: formatToolInput(block.input ?? {}) });
+        entries.push(calls.call(block.name ?? 'tool', block.id, block.input));
       } else if (type === 'user' && block.type === 'tool_result') {
-        const tool = block.tool_use_id === undefined ? null : (toolNames.get(block.tool_use_id) ?? null);
-        entries.push({ kind: 'tool-result', tool, output: textOf(block.content), isError: block.is_error === true });
+        entries.push({ kind: 'tool-result', tool: calls.toolOf(block.tool_use_id), output: textOf(block.content), isError: block.is_error === true });
       }
     }
   }

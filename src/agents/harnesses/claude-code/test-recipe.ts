@@ -1,5 +1,8 @@
 import { last, type CliRecipe } from '../test-recipe.js';
 
+/** The agent the end-to-end agent tests run. */
+export const e2eSpec = 'claude-code:claude-sonnet-4-5';
+
 /** `claude -p` at the model server, retries off. */
 export const recipes: readonly CliRecipe[] = [
   {

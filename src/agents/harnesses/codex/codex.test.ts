@@ -1,28 +1,18 @@
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { binOf } from '../../install-harness.js';
 import { describe, expect, it } from 'vitest';
-import type { SetupInput } from '../types.js';
+import { capturedStream, setupInputOf, stubSuccessReport } from '../captured-streams.test-support.js';
 import { codex } from './index.js';
 
-const fixture = (file: string): string =>
-  readFileSync(fileURLToPath(new URL(`../../../../test/fixtures/harness-streams/codex/${file}`, import.meta.url)), 'utf8');
+const fixture = (file: string): string => capturedStream('codex', file);
 
 describe('parse on streams captured from codex 0.171.0', () => {
   it('takes turn.completed usage as is: input already includes cached and cache-write tokens', () => {
-    expect(codex.parse(fixture('success.jsonl'), 0)).toEqual({
+    expect(codex.parse(fixture('success.jsonl'), 0)).toEqual(stubSuccessReport({
       tokens: { inputTokens: 2345, cacheReadTokens: 789, cacheWriteTokens: 41, outputTokens: 133, reasoningTokens: 12 },
-      costUsd: null,
-      turns: null,
-      finalMessage: 'Done: created hello.txt.',
-      errors: [],
-      failed: false,
-      model: null,
-      version: null,
-    });
+    }));
   });
 
   it('reads the notes capture (§5.2) the same way', () => {
@@ -91,10 +81,7 @@ describe('the model catalog, read from the installed codex (`codex debug models`
 });
 
 describe('setup', () => {
-  const input: SetupInput = {
-    installDir: '/opt/codex', home: '/home/a', workspace: '/w', prompt: 'Do it', model: 'gpt-5.5', effort: 'xhigh',
-    baseUrl: 'http://127.0.0.1:9', apiKey: 'k', prices: null,
-  };
+  const input = setupInputOf({ installDir: '/opt/codex', model: 'gpt-5.5', effort: 'xhigh' });
 
   it('runs exec --json in the workspace with the effort as a config override, the prompt on stdin', () => {
     const setup = codex.setup(input);

@@ -1,30 +1,30 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { capturedStream } from '../captured-streams.test-support.js';
+import type { TranscriptEntry } from '../transcript.js';
 import { codex } from './index.js';
 
-const fixture = (file: string): string =>
-  readFileSync(fileURLToPath(new URL(`../../../../test/fixtures/harness-streams/codex/${file}`, import.meta.url)), 'utf8');
+const fixture = (file: string): string => capturedStream('codex', file);
+
+/** A Codex tool item as the transcript tells it: a call whose summary is its whole input, then its result. */
+const item = (tool: string, input: string, output: string, isError = false): TranscriptEntry[] => [
+  { kind: 'tool-call', tool, summary: input, input },
+  { kind: 'tool-result', tool, output, isError },
+];
 
 describe('transcript on streams captured from codex 0.171.0', () => {
   it('tells a gold session\'s apply_patch edits as file changes (paths and kinds: all the stream says) and the final answer', () => {
     expect(codex.transcript(fixture('scripted-gold.jsonl'))).toEqual([
-      { kind: 'tool-call', tool: 'file_change', summary: 'add /workspace/NOTES.md', input: 'add /workspace/NOTES.md' },
-      { kind: 'tool-result', tool: 'file_change', output: 'completed', isError: false },
-      { kind: 'tool-call', tool: 'file_change', summary: 'delete /workspace/README.md', input: 'delete /workspace/README.md' },
-      { kind: 'tool-result', tool: 'file_change', output: 'completed', isError: false },
-      { kind: 'tool-call', tool: 'file_change', summary: 'update /workspace/src/math.mjs', input: 'update /workspace/src/math.mjs' },
-      { kind: 'tool-result', tool: 'file_change', output: 'completed', isError: false },
+      ...item('file_change', 'add /workspace/NOTES.md', 'completed'),
+      ...item('file_change', 'delete /workspace/README.md', 'completed'),
+      ...item('file_change', 'update /workspace/src/math.mjs', 'completed'),
       { kind: 'final', text: 'Done: created NOTES.md, deleted README.md, updated src/math.mjs.' },
     ]);
   });
 
   it('tells commands with their output, a failed one with its exit code', () => {
     expect(codex.transcript(fixture('failed-command.jsonl'))).toEqual([
-      { kind: 'tool-call', tool: 'command_execution', summary: "/bin/bash -lc 'cat /workspace/no-such-notes.txt'", input: "/bin/bash -lc 'cat /workspace/no-such-notes.txt'" },
-      { kind: 'tool-result', tool: 'command_execution', output: 'cat: /workspace/no-such-notes.txt: No such file or directory\n(exit code 1)', isError: true },
-      { kind: 'tool-call', tool: 'command_execution', summary: "/bin/bash -lc 'ls /workspace'", input: "/bin/bash -lc 'ls /workspace'" },
-      { kind: 'tool-result', tool: 'command_execution', output: 'README.md\npackage.json\nsrc\ntest\n', isError: false },
+      ...item('command_execution', "/bin/bash -lc 'cat /workspace/no-such-notes.txt'", 'cat: /workspace/no-such-notes.txt: No such file or directory\n(exit code 1)', true),
+      ...item('command_execution', "/bin/bash -lc 'ls /workspace'", 'README.md\npackage.json\nsrc\ntest\n'),
       { kind: 'final', text: 'There are no notes; I leave the code as it is.' },
     ]);
   });

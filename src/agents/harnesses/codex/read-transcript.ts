@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { readJsonLines } from '../read-json-lines.js';
-import { formatToolInput, pushError, summaryOf, withExitCode, withFinal, type TranscriptEntry } from '../transcript.js';
+import { formatToolInput, pushError, summaryOf, toolCallOf, withExitCode, withFinal, type TranscriptEntry } from '../transcript.js';
 import { parseCodexStream } from './parse-stream.js';
 
 const Change = z.looseObject({ path: z.string().catch('?'), kind: z.string().catch('change') });
@@ -71,7 +71,7 @@ function callOf(item: Item): TranscriptEntry {
     return { kind: 'tool-call', tool: item.type, summary: changes.join(', ') || null, input: changes.join('\n') };
   }
   if (item.type === 'mcp_tool_call') {
-    return { kind: 'tool-call', tool: [item.server, item.tool].filter(Boolean).join('.') || item.type, summary: summaryOf(item.arguments), input: formatToolInput(item.arguments ?? {}) };
+    return toolCallOf([item.server, item.tool].filter(Boolean).join('.') || item.type, item.arguments);
   }
   if (item.type === 'web_search') return { kind: 'tool-call', tool: item.type, summary: item.query ?? null, input: item.query ?? '' };
   const command = Array.isArray(item.command) ? item.command.join(' ') : (item.command ?? '');

@@ -1,5 +1,8 @@
 import { last, put, type CliRecipe } from '../test-recipe.js';
 
+/** The agent the end-to-end agent tests run. */
+export const e2eSpec = 'codex:gpt-5.5@lowest';
+
 /**
  * `codex exec --json` at a `stub` provider, retries off. gpt-5.5 is in Codex's model catalog:
  * apply_patch is offered as a custom tool. An unknown model gets no apply_patch, only

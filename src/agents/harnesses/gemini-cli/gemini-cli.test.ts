@@ -1,26 +1,18 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { capturedStream, homeJsonOf, setupInputOf, stubSuccessReport } from '../captured-streams.test-support.js';
 import { UserError } from '../../../errors.js';
 import type { SetupInput } from '../types.js';
 import { geminiCli } from './index.js';
 
-const fixture = (file: string): string =>
-  readFileSync(fileURLToPath(new URL(`../../../../test/fixtures/harness-streams/gemini-cli/${file}`, import.meta.url)), 'utf8');
+const fixture = (file: string): string => capturedStream('gemini-cli', file);
 
 describe('parse on streams captured from gemini 0.61.0', () => {
   it('takes result.stats and derives the thoughts from the total', () => {
-    expect(geminiCli.parse(fixture('success.jsonl'), 0)).toEqual({
+    expect(geminiCli.parse(fixture('success.jsonl'), 0)).toEqual(stubSuccessReport({
       // total 2490 = input 2345 + candidates 133 + thoughts 12; output counts the thoughts.
       tokens: { inputTokens: 2345, cacheReadTokens: 789, cacheWriteTokens: null, outputTokens: 133 + 12, reasoningTokens: 12 },
-      costUsd: null,
-      turns: null,
-      finalMessage: 'Done: created hello.txt.',
-      errors: [],
-      failed: false,
       model: 'gemini-2.5-pro',
-      version: null,
-    });
+    }));
   });
 
   it('reads the notes capture (§5.5) the same way', () => {
@@ -52,12 +44,9 @@ describe('parse on streams captured from gemini 0.61.0', () => {
 });
 
 describe('efforts and their thinking settings', () => {
-  const input: SetupInput = {
-    installDir: '/opt/g', home: '/home/a', workspace: '/w', prompt: 'Do it', model: 'gemini-2.5-pro', effort: 'low',
-    baseUrl: 'http://127.0.0.1:9', apiKey: 'k', prices: null,
-  };
-  const settings = (overrides: Partial<SetupInput>): { modelConfigs?: unknown } & Record<string, unknown> =>
-    JSON.parse(geminiCli.setup({ ...input, ...overrides }).homeFiles['.gemini/settings.json'] ?? 'null');
+  const input = setupInputOf({ installDir: '/opt/g', model: 'gemini-2.5-pro', effort: 'low' });
+  const settingsJson = homeJsonOf(geminiCli, input, '.gemini/settings.json');
+  const settings = (overrides: Partial<SetupInput>) => settingsJson(overrides) as { modelConfigs?: unknown } & Record<string, unknown>;
 
   it('lists budgets for Gemini 2.5 and the API thinking levels for Gemini 3', () => {
     expect(geminiCli.efforts!('gemini-2.5-pro')).toEqual(['low', 'medium', 'high']);

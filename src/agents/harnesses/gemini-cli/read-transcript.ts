@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { readJsonLines } from '../read-json-lines.js';
-import { formatToolInput, pushError, summaryOf, textOf, withFinal, type TranscriptEntry } from '../transcript.js';
+import { pushError, textOf, toolCallsById, withFinal, type TranscriptEntry } from '../transcript.js';
 import { parseGeminiStream } from './parse-stream.js';
 
 const AssistantDelta = z.looseObject({ type: z.literal('message'), role: z.literal('assistant'), content: z.string() });
@@ -32,7 +32,7 @@ const Result = z.looseObject({
  */
 export function readGeminiTranscript(stdout: string): TranscriptEntry[] {
   const entries: TranscriptEntry[] = [];
-  const toolNames = new Map<string, string>();
+  const calls = toolCallsById();
   for (const record of readJsonLines(stdout)) {
     const delta = AssistantDelta.safeParse(record);
     if (delta.success) {
@@ -43,9 +43,7 @@ export function readGeminiTranscript(stdout: string): TranscriptEntry[] {
     }
     const use = ToolUse.safeParse(record);
     if (use.success) {
-      const { tool_name: tool, tool_id: id, parameters } = use.data;
-      if (id) toolNames.set(id, tool);
-      entries.push({ kind: 'tool-call', tool, summary: summaryOf(parameters), input: formatToolInput(parameters ?? {}) });
+      entries.push(calls.call(use.data.tool_name, use.data.tool_id, use.data.parameters));
       continue;
     }
     const result = ToolResult.safeParse(record);
@@ -53,7 +51,7 @@ export function readGeminiTranscript(stdout: string): TranscriptEntry[] {
       const r = result.data;
       const isError = r.status === 'error' || r.error !== undefined;
       const output = r.output !== undefined ? textOf(r.output) : isError ? (r.error?.message ?? 'error') : (r.status ?? '');
-      entries.push({ kind: 'tool-result', tool: r.tool_id === undefined ? null : (toolNames.get(r.tool_id) ?? null), output, isError });
+      entries.push({ kind: 'tool-result', tool: calls.toolOf(r.tool_id), output, isError });
       continue;
     }
     const error = ErrorEvent.safeParse(record);

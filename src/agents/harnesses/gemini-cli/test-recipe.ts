@@ -1,5 +1,8 @@
 import { last, put, type CliRecipe } from '../test-recipe.js';
 
+/** The agent the end-to-end agent tests run. */
+export const e2eSpec = 'gemini-cli:gemini-2.5-pro';
+
 /** `gemini -p --output-format stream-json` at `GOOGLE_GEMINI_BASE_URL`. */
 export const recipes: readonly CliRecipe[] = [
   {

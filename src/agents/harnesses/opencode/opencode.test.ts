@@ -1,24 +1,16 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { SetupInput } from '../types.js';
+import { capturedStream, homeJsonOf, setupInputOf, STUB_PRICES, stubSuccessReport } from '../captured-streams.test-support.js';
 import { opencode } from './index.js';
 
-const fixture = (file: string): string =>
-  readFileSync(fileURLToPath(new URL(`../../../../test/fixtures/harness-streams/opencode/${file}`, import.meta.url)), 'utf8');
+const fixture = (file: string): string => capturedStream('opencode', file);
 
 describe('parse on streams captured from opencode 1.18.33', () => {
   it('sums step_finish tokens, adding the cache to the input and the reasoning back to the output', () => {
-    expect(opencode.parse(fixture('anthropic-success.jsonl'), 0)).toEqual({
+    expect(opencode.parse(fixture('anthropic-success.jsonl'), 0)).toEqual(stubSuccessReport({
       tokens: { inputTokens: 2345 + 789 + 41, cacheReadTokens: 789, cacheWriteTokens: 41, outputTokens: 133, reasoningTokens: 12 },
       costUsd: expect.closeTo(0.00942045, 10),
       turns: 2,
-      finalMessage: 'Done: created hello.txt.',
-      errors: [],
-      failed: false,
-      model: null,
-      version: null,
-    });
+    }));
   });
 
   it('gets the same totals over OpenAI Responses and Chat Completions', () => {
@@ -66,12 +58,8 @@ describe('efforts (OpenCode variants)', () => {
 });
 
 describe('setup', () => {
-  const input: SetupInput = {
-    installDir: '/opt/oc', home: '/home/a', workspace: '/w', prompt: 'Do it', model: 'anthropic/claude-sonnet-4-5', effort: 'high',
-    baseUrl: 'http://127.0.0.1:9', apiKey: 'k', prices: { input: 3, cacheRead: 0.3, cacheWrite: 3.75, output: 15 },
-  };
-  const config = (overrides: Partial<SetupInput>): unknown =>
-    JSON.parse(opencode.setup({ ...input, ...overrides }).homeFiles['.config/opencode/opencode.json'] ?? 'null');
+  const input = setupInputOf({ installDir: '/opt/oc', model: 'anthropic/claude-sonnet-4-5', effort: 'high', prices: STUB_PRICES });
+  const config = homeJsonOf(opencode, input, '.config/opencode/opencode.json');
 
   it('runs `run --format json` in the workspace with a fixed title, auto-approval and the variant', () => {
     const setup = opencode.setup(input);

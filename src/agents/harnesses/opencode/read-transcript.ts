@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { readJsonLines } from '../read-json-lines.js';
-import { formatToolInput, pushError, summaryOf, textOf, withExitCode, withFinal, type TranscriptEntry } from '../transcript.js';
+import { pushError, textOf, toolCallOf, withExitCode, withFinal, type TranscriptEntry } from '../transcript.js';
 import { parseOpencodeStream } from './parse-stream.js';
 
 const Text = z.looseObject({ type: z.literal('text'), part: z.looseObject({ text: z.string() }) });
@@ -43,7 +43,7 @@ export function readOpencodeTranscript(stdout: string): TranscriptEntry[] {
     const use = ToolUse.safeParse(record);
     if (use.success) {
       const { tool, state } = use.data.part;
-      entries.push({ kind: 'tool-call', tool, summary: summaryOf(state.input), input: formatToolInput(state.input ?? {}) });
+      entries.push(toolCallOf(tool, state.input));
       const failed = state.status === 'error';
       const exit = state.metadata?.exit ?? null;
       const output = failed ? textOf(state.error ?? 'error') : textOf(state.output ?? '');

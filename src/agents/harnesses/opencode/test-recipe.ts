@@ -1,6 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { last, put, type CliRecipe } from '../test-recipe.js';
 
+/** The agent the end-to-end agent tests run. */
+export const e2eSpec = 'opencode:anthropic/claude-sonnet-4-5';
+
 const model = 'claude-sonnet-4-5';
 
 /** `opencode run --format json` at a `stub` provider, one recipe per AI SDK package (wire format). */

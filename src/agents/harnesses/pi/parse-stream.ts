@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { readJsonLines } from '../read-json-lines.js';
-import { Count, Usd, sumOrNull } from '../stream-fields.js';
+import { sumOrNull } from '../../../util/index.js';
+import { Count, Usd } from '../stream-fields.js';
 import type { HarnessReport } from '../types.js';
 
 /** `input` is the UNCACHED input for every API (pi subtracts cached tokens itself); there is no reasoning field. */

@@ -1,26 +1,19 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { capturedStream, homeJsonOf, setupInputOf, STUB_PRICES, stubSuccessReport } from '../captured-streams.test-support.js';
 import { UserError } from '../../../errors.js';
-import type { SetupInput } from '../types.js';
 import { pi } from './index.js';
 
-const fixture = (file: string): string =>
-  readFileSync(fileURLToPath(new URL(`../../../../test/fixtures/harness-streams/pi/${file}`, import.meta.url)), 'utf8');
+const fixture = (file: string): string => capturedStream('pi', file);
 
 describe('parse on streams captured from pi 0.73.1', () => {
   it('sums the assistant message_end usage and adds cache reads and writes to the uncached input', () => {
-    expect(pi.parse(fixture('anthropic-success.jsonl'), 0)).toEqual({
+    expect(pi.parse(fixture('anthropic-success.jsonl'), 0)).toEqual(stubSuccessReport({
       tokens: { inputTokens: 2345 + 789 + 41, cacheReadTokens: 789, cacheWriteTokens: 41, outputTokens: 133, reasoningTokens: null },
       // 2345 × $3 + 133 × $15 + 789 × $0.30 + 41 × $3.75 per MTok: the prices given to setup.
       costUsd: expect.closeTo(0.00942045, 10),
       turns: 2,
-      finalMessage: 'Done: created hello.txt.',
-      errors: [],
-      failed: false,
       model: 'claude-sonnet-4-5',
-      version: null,
-    });
+    }));
   });
 
   it('gets the same input over OpenAI Responses, where pi itself took the cached tokens out', () => {
@@ -57,12 +50,8 @@ describe('parse on streams captured from pi 0.73.1', () => {
 });
 
 describe('setup', () => {
-  const input: SetupInput = {
-    installDir: '/opt/pi', home: '/home/a', workspace: '/w', prompt: 'Do it', model: 'anthropic/claude-sonnet-4-5', effort: 'high',
-    baseUrl: 'http://127.0.0.1:9', apiKey: 'k', prices: { input: 3, cacheRead: 0.3, cacheWrite: 3.75, output: 15 },
-  };
-  const modelsJson = (overrides: Partial<SetupInput>): unknown =>
-    JSON.parse(pi.setup({ ...input, ...overrides }).homeFiles['.pi/agent/models.json'] ?? 'null');
+  const input = setupInputOf({ installDir: '/opt/pi', model: 'anthropic/claude-sonnet-4-5', effort: 'high', prices: STUB_PRICES });
+  const modelsJson = homeJsonOf(pi, input, '.pi/agent/models.json');
 
   it('runs print mode with JSON events, the provider, the model and the thinking level', () => {
     const setup = pi.setup(input);

@@ -1,28 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { capturedStream } from '../captured-streams.test-support.js';
 import { pi } from './index.js';
 
-const fixture = (file: string): string =>
-  readFileSync(fileURLToPath(new URL(`../../../../test/fixtures/harness-streams/pi/${file}`, import.meta.url)), 'utf8');
+const fixture = (file: string): string => capturedStream('pi', file);
 
 describe('transcript on streams captured from pi 0.73.1', () => {
-  it('tells a gold session from its message_end events: texts, tool calls, tool results, the final answer', () => {
-    expect(pi.transcript(fixture('scripted-gold.jsonl'))).toEqual([
-      { kind: 'text', text: 'I will create NOTES.md.' },
-      { kind: 'tool-call', tool: 'write', summary: '/workspace/NOTES.md', input: 'path: /workspace/NOTES.md\ncontent:\n  # Notes\n  \n  add() now adds.' },
-      { kind: 'tool-result', tool: 'write', output: 'Successfully wrote 25 bytes to /workspace/NOTES.md', isError: false },
-      { kind: 'text', text: 'I will run a command: delete readme.md.' },
-      { kind: 'tool-call', tool: 'bash', summary: "rm '/workspace/README.md'", input: "command: rm '/workspace/README.md'" },
-      { kind: 'tool-result', tool: 'bash', output: '(no output)', isError: false },
-      { kind: 'text', text: 'I will update src/math.mjs.' },
-      // pi's edit takes a list of {oldText, newText}
-      { kind: 'tool-call', tool: 'edit', summary: '/workspace/src/math.mjs', input: 'path: /workspace/src/math.mjs\nedits:\n  -\n    oldText:\n        return a - b;\n    newText:\n        return a + b;' },
-      { kind: 'tool-result', tool: 'edit', output: 'Successfully replaced 1 block(s) in /workspace/src/math.mjs.', isError: false },
-      { kind: 'final', text: 'Done: created NOTES.md, deleted README.md, updated src/math.mjs.' },
-    ]);
-  });
-
   it('marks the result of a command that failed as an error', () => {
     const results = pi.transcript(fixture('failed-command.jsonl')).filter((e) => e.kind === 'tool-result');
     expect(results.map((r) => r.kind === 'tool-result' && [r.tool, r.isError, r.output.split('\n')[0]])).toEqual([

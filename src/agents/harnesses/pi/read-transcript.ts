@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { readJsonLines } from '../read-json-lines.js';
-import { formatToolInput, pushError, summaryOf, textOf, withFinal, type TranscriptEntry } from '../transcript.js';
+import { pushError, textOf, toolCallOf, withFinal, type TranscriptEntry } from '../transcript.js';
 import { parsePiStream } from './parse-stream.js';
 
 const Block = z.looseObject({
@@ -40,7 +40,7 @@ export function readPiTranscript(stdout: string): TranscriptEntry[] {
         const blocks = z.array(Block).catch([]).parse(m.content);
         for (const b of blocks) {
           if (b.type === 'text' && b.text) entries.push({ kind: 'text', text: b.text });
-          if (b.type === 'toolCall') entries.push({ kind: 'tool-call', tool: b.name ?? 'tool', summary: summaryOf(b.arguments), input: formatToolInput(b.arguments ?? {}) });
+          if (b.type === 'toolCall') entries.push(toolCallOf(b.name ?? 'tool', b.arguments));
         }
         if (m.errorMessage) pushError(entries, m.errorMessage);
       } else if (m.role === 'toolResult') {

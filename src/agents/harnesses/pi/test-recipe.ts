@@ -1,5 +1,8 @@
 import { last, put, type CliEvent, type CliRecipe } from '../test-recipe.js';
 
+/** The agent the end-to-end agent tests run. */
+export const e2eSpec = 'pi:anthropic/claude-sonnet-4-5';
+
 const model = 'claude-sonnet-4-5';
 
 /** `pi -p --mode json` at a `stub` provider in models.json, one recipe per wire format; retries off. */

@@ -1,0 +1,10 @@
+/**
+ * @module runners: the test-runner adapters (one file each, and one line in `registry.ts`):
+ * each adds bakeoff's reporter to a task's bare test command and reads the report into exact
+ * test ids and statuses. Below the suite (which names a format) and grading (which runs them).
+ */
+export { getTestRunner, REPORT_FORMATS } from './registry.js';
+export type { ReportFormat } from './registry.js';
+export { removeStaleReports } from './junit.js';
+export { ReportUnreadableError } from './read-report-file.js';
+export type { InstrumentedCommand, InstrumentOptions, ParsedReport, TestResult, TestRunner, TestStatus, TripwireTarget } from './types.js';

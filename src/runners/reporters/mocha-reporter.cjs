@@ -1,0 +1,85 @@
+'use strict';
+/**
+ * bakeoff's mocha reporter. Given on the command line:
+ *   --reporter <this file> --reporter-option output=<reportDir>/mocha.jsonl
+ *
+ * Writes one JSON object a line (read by src/runners/mocha.ts):
+ *   {"event":"test","file":"/repo/test/a.test.js","path":["group","inner","name"],"status":"pass"|"fail"|"skip","message"?:"..."}
+ *   {"event":"hook","file":…,"path":["group","\"before all\" hook for \"name\""],"message":"..."}   a hook that failed
+ *   {"event":"end","tests":N,"passes":N,"failures":N,"pending":N}                                   once the run is over
+ *
+ * `path` is mocha's titlePath(): the suites' titles and the test's, without the root suite.
+ * Mocha's own `json` reporter (with `--reporter-option output=`) gives only `fullTitle`, the
+ * titles joined by spaces, from which the suites cannot be told apart, hence this reporter. The
+ * spec reporter of the mocha that loaded this file still writes to stdout, for the log.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+
+function firstLine(text) {
+  const line = String(text ?? '').split('\n').find((l) => l.trim() !== '');
+  return line === undefined ? undefined : line.trim().slice(0, 500);
+}
+
+function titlePath(runnable) {
+  if (typeof runnable.titlePath === 'function') return runnable.titlePath();
+  return [typeof runnable.fullTitle === 'function' ? runnable.fullTitle() : String(runnable.title)];
+}
+
+function fileOf(runnable) {
+  return typeof runnable.file === 'string' ? runnable.file : null;
+}
+
+/** The spec reporter of the running mocha (the one whose bin started this process), or null. */
+function specReporter() {
+  const candidates = [process.argv[1], process.cwd()].filter(Boolean);
+  for (const from of candidates) {
+    try {
+      const Spec = require(require.resolve('mocha', { paths: [path.dirname(from), from] })).reporters.Spec;
+      if (typeof Spec === 'function') return Spec;
+    } catch {
+      // try the next place
+    }
+  }
+  return null;
+}
+
+function BakeoffMochaReporter(runner, options) {
+  const reporterOptions = (options && (options.reporterOption || options.reporterOptions)) || {};
+  const output = reporterOptions.output;
+  if (typeof output !== 'string' || output === '') throw new Error('bakeoff mocha reporter: --reporter-option output=FILE is missing');
+  const fd = fs.openSync(output, 'w');
+  const write = (record) => fs.writeSync(fd, JSON.stringify(record) + '\n');
+  const Spec = specReporter();
+  if (Spec !== null) new Spec(runner, options);
+  let tests = 0;
+  let passes = 0;
+  let failures = 0;
+  let pending = 0;
+  runner.on('pass', (test) => {
+    tests += 1;
+    passes += 1;
+    write({ event: 'test', file: fileOf(test), path: titlePath(test), status: 'pass' });
+  });
+  runner.on('fail', (runnable, error) => {
+    failures += 1;
+    const message = firstLine(error && error.message !== undefined ? error.message : error);
+    const base = { file: fileOf(runnable), path: titlePath(runnable), ...(message === undefined ? {} : { message }) };
+    if (runnable.type === 'hook') write({ event: 'hook', ...base });
+    else {
+      tests += 1;
+      write({ event: 'test', ...base, status: 'fail' });
+    }
+  });
+  runner.on('pending', (test) => {
+    tests += 1;
+    pending += 1;
+    write({ event: 'test', file: fileOf(test), path: titlePath(test), status: 'skip' });
+  });
+  runner.once('end', () => {
+    write({ event: 'end', tests, passes, failures, pending });
+    fs.closeSync(fd);
+  });
+}
+
+module.exports = BakeoffMochaReporter;
