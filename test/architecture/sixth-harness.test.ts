@@ -96,7 +96,7 @@ describe('a sixth harness: one folder plus one registry line', () => {
       await mkdir(path.dirname(path.join(home, file)), { recursive: true });
       await writeFile(path.join(home, file), content);
     }
-    const run = await execa(setup.argv[0]!, setup.argv.slice(1), { env: setup.env, reject: false });
+    const run = await execa(setup.argv[0]!, setup.argv.slice(1), { env: setup.env, input: setup.stdin ?? '', reject: false });
     expect(harness.parse(run.stdout, run.exitCode ?? null)).toMatchObject({ failed: false, finalMessage: 'echo: --fix it', model: 'echo-1', version: '1.0.0', turns: 1 });
 
     const recipe = recipes[0]!;
