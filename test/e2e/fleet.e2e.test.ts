@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -244,6 +245,15 @@ describe('a bake on a fleet of three workers', () => {
     const agentsFile = await bakeoff(['run', STARTER, '--agents', 'agents.yaml', '--queue', redis.url(2), '--out', path.join(root, 'never')]);
     expect(agentsFile.exitCode).toBe(2);
     expect(agentsFile.stderr).toContain('--agents with --queue');
+
+    // a subscription login refreshed on several machines rotates its single-use refresh token under the others: refused, naming the agents
+    const plan = await bakeoff(['run', STARTER, '--agent', 'gold', '--agent', 'codex:gpt-5.5@lowest', '--agent', 'claude-code:claude-sonnet-4-5', '--auth', 'subscription', '--queue', redis.url(2), '--out', path.join(root, 'never-plan')]);
+    expect(plan.exitCode, plan.stderr).toBe(2);
+    expect(plan.stderr).toContain(
+      "--auth subscription with --queue: codex:gpt-5.5@lowest, claude-code:claude-sonnet-4-5 would run on each worker's own copy of your subscription login, and a login's refresh token is single-use and rotates",
+    );
+    expect(plan.stderr).toMatch(/run subscription agents in a local bake \(without --queue\), or with an API key \(--auth api\)$/);
+    expect(existsSync(path.join(root, 'never-plan'))).toBe(false);
 
     // a bake coordinated by another bakeoff version: this worker refuses it at start, naming both
     const client = redis.client(3);
