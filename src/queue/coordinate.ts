@@ -11,7 +11,8 @@ import type { RunRecord } from '../types.js';
 import { pidExists, sha256 } from '../util/index.js';
 import { BAKEOFF_VERSION } from '../version.js';
 import { connectQueue, type LinkNotes, type QueueAddress } from './connection.js';
-import { keys, PREFIX, QUEUE, type AttemptStart, type FleetBake, type RunJob, type RunJobResult } from './jobs.js';
+import { keys, PREFIX, QUEUE, type AttemptStart, type FleetBake, type RunJob, type RunJobResult, type SpentRequest } from './jobs.js';
+import { attemptRows } from './attempt-rows.js';
 import { packFolder, unpackFolder } from './tarball.js';
 
 export interface CoordinateOptions {
@@ -47,6 +48,10 @@ export interface FleetSummary extends BakeSummary {
   readonly ingestMs: readonly number[];
   /** Per enqueued run: ms spent enqueueing it. */
   readonly enqueueMs: number;
+  /** Every attempt at the runs stored this time, as stored (abandoned ones with what they spent). */
+  readonly attempts: readonly AttemptRow[];
+  /** Runs stored this time, by the worker that handed them back. */
+  readonly runsPerWorker: Readonly<Record<string, number>>;
 }
 
 /**
@@ -72,7 +77,7 @@ export async function coordinate(options: CoordinateOptions): Promise<FleetSumma
     const { specs, pending: missing } = beginBake(options, emit);
     const pending = new Map(missing.map((s) => [s.id, s]));
     const agentIndexOf = (spec: RunSpec) => options.agents[spec.agentIndex]!;
-    const stats = { reExecuted: 0, abandonedAttempts: 0, duplicatesIgnored: 0, ingestMs: [] as number[] };
+    const stats = { reExecuted: 0, abandonedAttempts: 0, duplicatesIgnored: 0, ingestMs: [] as number[], runsPerWorker: {} as Record<string, number>, attempts: [] as AttemptRow[] };
     const ingesting = new Set<string>();
     let settle: () => void = () => {};
     const allDone = new Promise<void>((resolve) => (settle = resolve));
@@ -138,24 +143,30 @@ export async function coordinate(options: CoordinateOptions): Promise<FleetSumma
           }
         }
         const recordedAttempt = result?.attempt ?? null;
-        const attempts: AttemptRow[] = starts.map((a) => ({
+        // what each lost attempt's worker reported of its model requests before it was lost
+        const spent = new Map<number, SpentRequest[]>();
+        for (const a of starts) {
+          if (a.attempt !== recordedAttempt) spent.set(a.attempt, (await redis.lrange(keys.spent(spec.id, a.attempt), 0, -1)).map((row) => JSON.parse(row) as SpentRequest));
+        }
+        const attempts = attemptRows({
           runId: spec.id,
-          attempt: a.attempt,
-          worker: a.worker,
-          startedAt: a.startedAt,
-          state: a.attempt === recordedAttempt ? 'recorded' : 'abandoned',
-          costUsd: a.attempt === recordedAttempt && result?.kind === 'run' ? result.record.costUsd : null,
-        }));
+          starts,
+          recorded: recordedAttempt === null ? null : { attempt: recordedAttempt, record: result?.kind === 'run' ? result.record : null },
+          metered: agentIndexOf(spec).info.model !== null,
+          spent,
+        });
         store.saveRun(record, sessions, checks, artifactsDir, attempts);
+        stats.attempts.push(...attempts);
         pending.delete(spec.id);
         stats.ingestMs.push(Date.now() - finishedOn);
+        if (result) stats.runsPerWorker[result.worker] = (stats.runsPerWorker[result.worker] ?? 0) + 1;
         const abandoned = attempts.filter((a) => a.state === 'abandoned').length;
         stats.abandonedAttempts += abandoned;
         if (abandoned > 0 && recordedAttempt !== null) stats.reExecuted++;
         const error = result?.kind === 'run' ? result.error : result ? result.detail : job.failedReason;
         emit({ type: 'run-end', record, ...(result ? { worker: result.worker } : {}), ...(record.outcome.kind === 'void' && record.outcome.reason === 'infra-error' && error ? { error: new Error(error) } : {}) });
         // the store has it now: the job and what it left in Redis can go (a re-run checks the store first)
-        await redis.del(keys.attempts(spec.id), ...starts.map((a) => keys.artifacts(spec.id, a.attempt)));
+        await redis.del(keys.attempts(spec.id), ...starts.flatMap((a) => [keys.artifacts(spec.id, a.attempt), keys.spent(spec.id, a.attempt)]));
         await job.remove().catch(() => {});
         if (pending.size === 0) settle();
       } finally {
