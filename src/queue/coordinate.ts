@@ -121,8 +121,12 @@ export async function coordinate(options: CoordinateOptions): Promise<FleetSumma
         let sessions: readonly SessionRow[] = [];
         let checks: readonly CheckRow[] = [];
         const artifactsDir = store.artifactsTempDir(spec.id);
+        // why no worker handed anything back: lost twice (BullMQ gave up on the job), or its job failed
+        const unfinished = /stalled more than allowable limit/.test(job.failedReason ?? '')
+          ? `its worker was lost twice (${starts.length} attempt(s) abandoned): recorded void rather than run a third time (BullMQ: ${job.failedReason})`
+          : `no worker finished this run: ${job.failedReason ?? 'its job failed'}`;
         if (!result) {
-          record = lost(`no worker finished this run: ${job.failedReason ?? 'its job failed'}`);
+          record = lost(unfinished);
         } else if (result.kind === 'void') {
           record = lost(`worker ${result.worker}: ${result.detail}`);
         } else {
@@ -163,7 +167,7 @@ export async function coordinate(options: CoordinateOptions): Promise<FleetSumma
         const abandoned = attempts.filter((a) => a.state === 'abandoned').length;
         stats.abandonedAttempts += abandoned;
         if (abandoned > 0 && recordedAttempt !== null) stats.reExecuted++;
-        const error = result?.kind === 'run' ? result.error : result ? result.detail : job.failedReason;
+        const error = result?.kind === 'run' ? result.error : result ? result.detail : unfinished;
         emit({ type: 'run-end', record, ...(result ? { worker: result.worker } : {}), ...(record.outcome.kind === 'void' && record.outcome.reason === 'infra-error' && error ? { error: new Error(error) } : {}) });
         // the store has it now: the job and what it left in Redis can go (a re-run checks the store first)
         await redis.del(keys.attempts(spec.id), ...starts.flatMap((a) => [keys.artifacts(spec.id, a.attempt), keys.spent(spec.id, a.attempt)]));
@@ -190,7 +194,19 @@ export async function coordinate(options: CoordinateOptions): Promise<FleetSumma
       if (spec) emit({ type: 'run-start', runId: spec.id, task: spec.task, agent: agentIndexOf(spec).info.id, replay: spec.replay });
     });
     queueEvents.on('stalled', ({ jobId }) => {
-      if (pending.has(jobId)) notes.note(`run ${jobId}: its worker was lost; the run goes back to the queue for another worker (the lost attempt is never recorded as a run)`);
+      if (!pending.has(jobId)) return;
+      // workers let a run be lost once (BullMQ's maxStalledCount): the second loss fails its job
+      void redis
+        .llen(keys.attempts(jobId))
+        .then((starts) =>
+          // stored meanwhile (its attempts gone from Redis): the run's own line says what became of it
+          (starts === 0 && !pending.has(jobId)) || notes.note(
+            starts >= 2
+              ? `run ${jobId}: its worker was lost again; the run is recorded void, not run a third time (neither lost attempt is recorded as a run)`
+              : `run ${jobId}: its worker was lost; the run goes back to the queue for another worker (the lost attempt is never recorded as a run)`,
+          ),
+        )
+        .catch(() => {});
     });
     const onFinished = (jobId: string) => {
       if (pending.has(jobId)) void look(jobId).catch((error: Error) => notes.error(`run ${jobId}: could not store it yet (${error.message}); trying again`));

@@ -221,6 +221,16 @@ describe('a bake on a fleet of three workers', () => {
     const runs = storedRuns(path.join(results, 'bakeoff.db'));
     expect(runs.length).toBeGreaterThan(0);
     for (const run of runs) expect([run.outcome, run.reason]).toEqual(['void', 'infra-error']);
+    // the reason is the stored run's own, not just a line on the coordinator's terminal
+    const tamperedWhy = /^worker w-tamper: the suite bundle unpacked here hashes to [0-9a-f]{12}…, not [0-9a-f]{12}… as queued: damaged or tampered with$/;
+    const db = new Database(path.join(results, 'bakeoff.db'), { readonly: true, fileMustExist: true });
+    const details = (db.prepare('SELECT detail FROM runs').all() as { detail: string }[]).map((r) => r.detail);
+    db.close();
+    expect(details).toHaveLength(runs.length);
+    for (const detail of details) expect(detail).toMatch(tamperedWhy);
+    expect(details[0]).toContain(`not ${hash.slice(0, 12)}… as queued`);
+    const shown = await bakeoff(['report', results, '--json']);
+    expect((JSON.parse(shown.stdout) as { runs: { outcomeDetail: string }[] }).runs.map((r) => r.outcomeDetail).sort()).toEqual([...details].sort());
     expect(coordinator.stderr()).toMatch(/the suite bundle unpacked here hashes to \w+…, not \w+… as queued: damaged or tampered with/);
     client.disconnect();
     worker.child.kill('SIGTERM');
