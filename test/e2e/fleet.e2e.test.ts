@@ -229,7 +229,7 @@ describe('a bake on a fleet of three workers', () => {
     expect(details).toHaveLength(runs.length);
     for (const detail of details) expect(detail).toMatch(tamperedWhy);
     expect(details[0]).toContain(`not ${hash.slice(0, 12)}… as queued`);
-    const shown = await bakeoff(['report', results, '--json']);
+    const shown = await bakeoff(['report', results, '--format', 'json']);
     expect((JSON.parse(shown.stdout) as { runs: { outcomeDetail: string }[] }).runs.map((r) => r.outcomeDetail).sort()).toEqual([...details].sort());
     expect(coordinator.stderr()).toMatch(/the suite bundle unpacked here hashes to \w+…, not \w+… as queued: damaged or tampered with/);
     client.disconnect();
