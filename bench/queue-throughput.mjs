@@ -5,8 +5,9 @@
 // one model request of DELAY s, plus what the run costs around it (sandbox, the CLI's start,
 // workspace, grading, the queue).
 //
-// Prints runs per minute as a ratio to 1 worker (over the coordinator's whole command, and over
-// the span from the first attempt's start to the last run's end), the coordinator's own time per
+// Prints runs per minute as a ratio to 1 worker (over the coordinator's whole command, over the
+// span from the first attempt's start to the last run's end, and in steady state: without each
+// worker's one-off runner opening and the end of the bake), the coordinator's own time per
 // run (enqueueing it + from a worker's completion to the run stored in SQLite, median), where the
 // time goes (a worker's one-off runner opening; per run: the model's wait, the rest of the
 // session, grading, the rest of the run, the worker's gap between runs), the CPU a run costs
@@ -42,6 +43,23 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
+/**
+ * Runs per minute of n workers in steady state: n over the seconds a worker spends per run
+ * (from an attempt's start to the next one's, averaged over every run), leaving out each
+ * worker's one-off runner opening and the end of the bake, when some workers have nothing left.
+ */
+const steadyRate = (runs, n) => {
+  const ms = (iso) => Date.parse(iso);
+  let busy = 0;
+  for (const name of new Set(runs.map((r) => r.worker))) {
+    const mine = runs.filter((r) => r.worker === name).sort((a, b) => ms(a.attempt_at) - ms(b.attempt_at));
+    const opening = ms(mine[0].started_at) - ms(mine[0].attempt_at);
+    const lastGap = mine.length > 1 ? ms(mine.at(-1).attempt_at) - ms(mine.at(-2).finished_at) : 0;
+    busy += ms(mine.at(-1).finished_at) - ms(mine[0].attempt_at) - opening + lastGap;
+  }
+  return (n * 60_000) / (busy / runs.length);
+};
+
 /** Busy and total jiffies of all cores (/proc/stat), to say how much of the machine a fleet used. */
 const cpuTimes = () => {
   const [, ...f] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
@@ -206,6 +224,7 @@ for (const n of FLEETS) {
     })),
     gap: median(gaps) / 1000,
     perRun: median(runs.map((r) => (ms(r.finished_at) - ms(r.attempt_at)) / 1000)),
+    steadyPerMin: steadyRate(runs, n),
     cpu: (cpu1.busy - cpu0.busy) / (cpu1.total - cpu0.total),
     workerCpuPerRun: workersCpu / runs.length,
     sandboxCpuPerRun: sandboxCpu / runs.length,
@@ -221,10 +240,11 @@ const base = rows[0].perMin;
 const spanBase = rows[0].spanPerMin;
 const f = (x, w, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '–').padStart(w);
 console.log(`queue throughput: tiny suite, ${AGENT} against a scripted model waiting ${DELAY} s per answer, ${RUNS} runs per task; ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-console.log('workers  runs  wall (s)  runs/min  × 1 worker  runs/min (span)  × 1 worker  coordinator ms/run (enqueue + ingest, median)  cores busy');
+console.log('workers  runs  wall (s)  runs/min  × 1 worker  runs/min (span)  × 1 worker  runs/min (steady)  × 1 worker  coordinator ms/run (enqueue + ingest, median)  cores busy');
+const steadyBase = rows[0].steadyPerMin;
 for (const r of rows) {
   console.log(
-    `${String(r.workers).padStart(7)}  ${String(r.runs).padStart(4)}  ${f(r.minutes * 60, 8, 1)}  ${f(r.perMin, 8, 1)}  ${f(r.perMin / base, 10)}  ${f(r.spanPerMin, 15, 1)}  ${f(r.spanPerMin / spanBase, 10)}  ${f(r.enqueue + r.ingest, 8, 1)} (${r.enqueue.toFixed(2)} + ${r.ingest})${' '.repeat(24)}  ${f(r.cpu * 100, 5, 0)} %`,
+    `${String(r.workers).padStart(7)}  ${String(r.runs).padStart(4)}  ${f(r.minutes * 60, 8, 1)}  ${f(r.perMin, 8, 1)}  ${f(r.perMin / base, 10)}  ${f(r.spanPerMin, 15, 1)}  ${f(r.spanPerMin / spanBase, 10)}  ${f(r.steadyPerMin, 17, 1)}  ${f(r.steadyPerMin / steadyBase, 10)}  ${f(r.enqueue + r.ingest, 8, 1)} (${r.enqueue.toFixed(2)} + ${r.ingest})${' '.repeat(24)}  ${f(r.cpu * 100, 5, 0)} %`,
   );
 }
 console.log(`CPU per run (s): in the sandboxes (the CLI, grading; sampled, at least) · the workers' own (and their unsandboxed children) · the coordinator's · total; at most ${os.cpus().length} cores / total runs per second`);
