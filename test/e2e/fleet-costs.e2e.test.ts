@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admitOnly, bakeoff, FIXTURES, tempDir } from './helpers.js';
-import { freePort, spawnBakeoff, startRedis, validatedCopy, type Proc, type TestRedis } from './fleet-helpers.js';
+import { freePort, spawnBakeoff, startRedis, stopFleet, validatedCopy, type Proc, type TestRedis } from './fleet-helpers.js';
 
 /*
  * What a fleet's model agents spend, and what never leaves a worker. A real agent CLI (pi)
@@ -70,11 +70,7 @@ describe('a fleet of model agents', () => {
     suite = await validatedCopy(path.join(FIXTURES, 'suites/tiny'));
     await admitOnly(suite, ['add']);
   });
-  afterAll(async () => {
-    for (const p of running) p.child.kill('SIGKILL');
-    await Promise.all(running.map((p) => p.child));
-    await redis?.stop();
-  });
+  afterAll(() => stopFleet(running, redis));
 
   it("records what a lost attempt's finished model requests cost as abandoned, shows it in the report, and leaves it out of the run's figures", async () => {
     const url = redis.url(1);

@@ -2,7 +2,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admitOnly, bakeoff, FIXTURES, tempDir } from './helpers.js';
-import { spawnBakeoff, startRedis, validatedCopy, type Proc, type TestRedis } from './fleet-helpers.js';
+import { spawnBakeoff, startRedis, stopFleet, validatedCopy, type Proc, type TestRedis } from './fleet-helpers.js';
 import { storedRuns } from './process-helpers.js';
 
 /*
@@ -60,11 +60,7 @@ describe('managing a fleet queue', () => {
     root = await tempDir('bakeoff-fleet-queue-');
     redis = await startRedis(path.join(root, 'redis'));
   });
-  afterAll(async () => {
-    for (const p of running) p.child.kill('SIGKILL');
-    await Promise.all(running.map((p) => p.child));
-    await redis?.stop();
-  });
+  afterAll(() => stopFleet(running, redis));
 
   it('drain takes out the runs nobody started and lets the running one finish; clear empties the queue and bakeoff\'s keys but not the results folder; the coordinator says when Redis went away and came back, and the same command resumes', async () => {
     const url = redis.url(1);
