@@ -152,6 +152,9 @@ describe('managing a fleet queue', () => {
     expect(coordinator.stderr()).toMatch(/run \w+: its worker was lost; the run goes back to the queue for another worker/);
     expect(coordinator.stderr()).toMatch(/run \w+: its worker was lost again; the run is recorded void, not run a third time/);
     expect(coordinator.stderr()).toMatch(/is void: its worker was lost twice/);
+    expect(coordinator.stdout()).toContain(
+      "fleet, this time: 2 worker(s); 0 run(s) re-executed after worker loss; 2 abandoned attempt(s) (never recorded as runs; cost unknown (no model meter)); runs per worker: none",
+    );
     expect(attemptsOf(results).map((a) => [a.attempt, a.worker, a.state])).toEqual([
       [1, 'w-first', 'abandoned'],
       [2, 'w-second', 'abandoned'],
