@@ -1,4 +1,4 @@
-import type { SessionRecord } from '../store/index.js';
+import type { RequestRow, SessionRecord } from '../store/index.js';
 import type { AgentInfo, EffortCatalogRef, VoidReason } from '../types.js';
 import type { Sandbox } from '../sandbox/index.js';
 
@@ -22,6 +22,12 @@ export interface SessionContext {
   readonly outputPath: string;
   /** Most of the agent's output kept (controls.outputMb): head and tail, the middle cut and said so. */
   readonly maxOutputBytes: number;
+  /**
+   * Told as each metered model request ends, with its row as it will be stored (tokens, cost as
+   * priced then): a fleet's worker reports an attempt's spend as it goes, so an attempt whose
+   * worker is lost still has its cost up to its last finished request. Agents without a meter never call it.
+   */
+  readonly onRequest?: (row: RequestRow) => void;
 }
 
 /** The session fields every result has; the rest of the store's `SessionRecord` an agent may leave out. */

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { openModelUpstream, resolveAgents, type Agent } from '../agents/index.js';
+import { openModelUpstream, parseHarnessSpec, resolveAgents, type Agent } from '../agents/index.js';
 import { UserError } from '../errors.js';
 import type { PriceBook } from '../meter/index.js';
 import { summarize, type LeaderboardView } from '../report/index.js';
@@ -231,6 +231,15 @@ function fleetAddress(request: BakeRequest): QueueAddress {
     throw new UserError(`--upstream-concurrency: expected a whole number >= 1, received ${JSON.stringify(request.upstreamConcurrency)}`);
   }
   if (request.unsafeNoSandbox) throw new UserError('--unsafe-no-sandbox with --queue: a fleet always runs in the sandbox (workers check theirs when they start)');
+  const onPlan = request.auth === 'subscription' ? request.agents.filter((spec) => parseHarnessSpec(spec) !== null) : [];
+  if (onPlan.length > 0) {
+    // one login refreshed in one place: a worker's copy that refreshes rotates the token under every other copy
+    throw new UserError(
+      `--auth subscription with --queue: ${onPlan.join(', ')} would run on each worker's own copy of your subscription login, and a login's refresh token ` +
+        `is single-use and rotates (Codex's always): the first worker to refresh it invalidates the copy on every other worker and the one you imported. ` +
+        `bakeoff keeps logins out of the queue's Redis, so it cannot refresh for the whole fleet in one place: run subscription agents in a local bake (without --queue), or with an API key (--auth api)`,
+    );
+  }
   return address;
 }
 

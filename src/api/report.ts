@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { UserError } from '../errors.js';
 import { comparePaired, summarize, type LeaderboardView, type PairedComparison } from '../report/index.js';
-import { describeHolder, openStore, readHolder, type Store } from '../store/index.js';
+import { describeHolder, openStore, readHolder, type AttemptRow, type Store } from '../store/index.js';
 import type { RunRecord } from '../types.js';
 import { judgeProcess } from '../util/index.js';
 import { notifyVia, type NoteEvent } from './events.js';
@@ -27,9 +27,18 @@ export interface FleetTally {
   readonly reExecuted: number;
   /** Attempts never recorded as runs (their worker was lost); they may have cost money. */
   readonly abandonedAttempts: number;
-  /** Their metered cost where known (USD); null when none is known. */
+  /**
+   * What the abandoned attempts of metered (model) agents spent, as their workers reported it up
+   * to each one's last finished model request: paid for, never part of any run's figures. The
+   * cost is null when one of them had a request without a price, or when none was metered.
+   */
   readonly abandonedCostUsd: number | null;
-  /** Which workers made the recorded runs. */
+  readonly abandonedTokensIn: number;
+  readonly abandonedTokensOut: number;
+  readonly abandonedRequests: number;
+  /** Abandoned attempts of agents with no meter (`command:` and the like): their cost is unknown. */
+  readonly abandonedUnmetered: number;
+  /** The workers that made an attempt (recorded or abandoned). */
   readonly workers: readonly string[];
 }
 
@@ -90,21 +99,45 @@ function standardRuns(controls: unknown): number {
 
 function fleetTally(store: Store): FleetTally | undefined {
   const attempts = store.attempts();
-  if (attempts.length === 0) return undefined;
+  return attempts.length === 0 ? undefined : tallyAttempts(attempts);
+}
+
+/** What a fleet's attempts add up to: runs redone, attempts lost and what they spent, the workers. */
+export function tallyAttempts(attempts: readonly AttemptRow[]): FleetTally {
   const abandoned = attempts.filter((a) => a.state === 'abandoned');
   const recorded = attempts.filter((a) => a.state === 'recorded');
   const lostRuns = new Set(abandoned.map((a) => a.runId));
-  const costs = abandoned.flatMap((a) => (a.costUsd === null ? [] : [a.costUsd]));
+  const metered = abandoned.filter((a) => a.requests !== null);
+  const sum = (values: readonly number[]) => values.reduce((x, y) => x + y, 0);
   return {
     reExecuted: recorded.filter((a) => lostRuns.has(a.runId)).length,
     abandonedAttempts: abandoned.length,
-    abandonedCostUsd: costs.length > 0 ? costs.reduce((x, y) => x + y, 0) : null,
-    workers: [...new Set(recorded.map((a) => a.worker))].sort(),
+    abandonedCostUsd: metered.length > 0 && metered.every((a) => a.costUsd !== null) ? sum(metered.map((a) => a.costUsd!)) : null,
+    abandonedTokensIn: sum(metered.map((a) => a.tokensIn ?? 0)),
+    abandonedTokensOut: sum(metered.map((a) => a.tokensOut ?? 0)),
+    abandonedRequests: sum(metered.map((a) => a.requests ?? 0)),
+    abandonedUnmetered: abandoned.length - metered.length,
+    workers: [...new Set(attempts.map((a) => a.worker))].sort(),
   };
 }
 
-/** The fleet's line under a leaderboard: what worker loss cost the bake. */
+/**
+ * The fleet's line under a leaderboard: what worker loss cost the bake, e.g. `fleet: 3
+ * worker(s); 1 run(s) re-executed after worker loss; 1 abandoned attempt(s) (never recorded as
+ * runs; paid for: $0.0120, 2400 tokens in, 60 out over 2 model request(s), metered up to each
+ * one's last finished request)`.
+ */
 export function fleetLine(fleet: FleetTally): string {
-  const cost = fleet.abandonedCostUsd === null ? 'cost unknown' : `$${fleet.abandonedCostUsd.toFixed(4)} metered`;
-  return `fleet: ${fleet.workers.length} worker(s); ${fleet.reExecuted} run(s) re-executed after worker loss; ${fleet.abandonedAttempts} abandoned attempt(s) (never recorded as runs; ${cost})`;
+  const metered = fleet.abandonedAttempts - fleet.abandonedUnmetered;
+  const spent = [
+    ...(metered > 0
+      ? [
+          `paid for: ${fleet.abandonedCostUsd === null ? 'cost unknown (a request without a list price)' : `$${fleet.abandonedCostUsd.toFixed(4)}`}, ` +
+            `${fleet.abandonedTokensIn} tokens in, ${fleet.abandonedTokensOut} out over ${fleet.abandonedRequests} model request(s), metered up to each one's last finished request`,
+        ]
+      : []),
+    ...(fleet.abandonedUnmetered > 0 ? [`${fleet.abandonedUnmetered === fleet.abandonedAttempts ? '' : `${fleet.abandonedUnmetered} of them `}cost unknown (no model meter)`] : []),
+  ];
+  const lost = fleet.abandonedAttempts === 0 ? '' : ` (never recorded as runs; ${spent.join('; ')})`;
+  return `fleet: ${fleet.workers.length} worker(s); ${fleet.reExecuted} run(s) re-executed after worker loss; ${fleet.abandonedAttempts} abandoned attempt(s)${lost}`;
 }

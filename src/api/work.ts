@@ -112,10 +112,13 @@ export async function work(request: WorkRequest): Promise<RunningWorker> {
     cacheDir,
     notes: notify,
     ...(request.onEvent ? { onEvent: request.onEvent } : {}),
-    execute: async (job, bundleDir, artifactsDir, onStage) => {
+    execute: async (job, bundleDir, artifactsDir, watch) => {
       const open = await runnerFor(job, bundleDir);
       if ('detail' in open) return { kind: 'void', detail: open.detail };
-      const result = await open.runner.run({ id: job.runId, task: job.task, agentIndex: 0, replay: job.replay }, artifactsDir, (stage) => onStage(`${stage.stage} ${stage.order}`));
+      const result = await open.runner.run({ id: job.runId, task: job.task, agentIndex: 0, replay: job.replay }, artifactsDir, {
+        onStage: (stage) => watch.onStage(`${stage.stage} ${stage.order}`),
+        onRequest: watch.onRequest,
+      });
       return { kind: 'run', result };
     },
   });

@@ -64,6 +64,19 @@ describe('createProgress', () => {
     expect(err.text()).not.toContain('\n');
   });
 
+  it('on a terminal, counts the runs each worker of a fleet did, after the tallies, in the order the workers first finished one', () => {
+    const err = stream(true) as ReturnType<typeof stream> & { columns: number };
+    err.columns = 200;
+    const progress = createProgress(err, true);
+    progress.start(6, 0);
+    expect(lastDrawn(err.text())).not.toContain('per worker');
+    progress.itemEnded('r1', 'add × gold (replay 0) on w2', { verdict: 'solved', tally: ['solved'], by: 'w2' });
+    progress.itemEnded('r2', 'add × noop (replay 0) on w1', { verdict: 'failed (tests-failed)', by: 'w1' });
+    progress.itemEnded('r3', 'add × gold (replay 1) on w2', { verdict: 'void (infra-error)', tally: ['void'], by: 'w2' });
+    expect(lastDrawn(err.text())).toMatch(/^runs 3\/6 · solved 1 · void 1 · per worker: w2 2, w1 1 · 0:00 elapsed · ETA \d+:\d\d$/);
+    progress.finish();
+  });
+
   it('off a terminal, prints one line per finished item with its count, verdict, time and detail; with --json nothing', () => {
     for (const enabled of [true, false]) {
       const err = stream(false);

@@ -12,12 +12,15 @@ export interface ItemEnd {
   readonly verdict: string;
   readonly tally?: readonly string[];
   readonly detail?: string;
+  /** Who did it (a fleet's worker): the live line counts items per name. */
+  readonly by?: string;
 }
 
 /**
  * Progress of long work, and the command's notes.
- * - On a terminal: one live line — done / total, the tallies, elapsed, ETA, then each item
- *   running now with its stage and how long it has run (`add × gold: session 1 0:12`).
+ * - On a terminal: one live line — done / total, the tallies, items done per worker (on a
+ *   fleet: `per worker: w1 5, w2 4`), elapsed, ETA, then each item running now with its stage
+ *   and how long it has run (`add × gold: session 1 0:12`).
  * - Off a terminal: one line per finished item on stderr (`run 5/16 add × gold #0: solved (0:12)`).
  * - Disabled (`--json`): nothing but the notes.
  * Notes are printed in every mode: on a live terminal above the progress line, elsewhere as
@@ -30,6 +33,7 @@ export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean
   let done = 0;
   let doneHere = 0;
   const tallies = new Map(kind.tallies.map((t) => [t, 0]));
+  const byWho = new Map<string, number>();
   let drawn = false;
   let activity: string | null = null;
   const running = new Map<string, { label: string; stage: string | null; since: number }>();
@@ -43,6 +47,7 @@ export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean
     const parts: [text: string, priority: number][] = [
       [`${kind.noun} ${done}/${total}`, 0],
       ...[...tallies].map(([name, n]): [string, number] => [`${name} ${n}`, 3]),
+      ...(byWho.size === 0 ? [] : [[`per worker: ${[...byWho].map(([who, n]) => `${who} ${n}`).join(', ')}`, 3] as [string, number]]),
       [`${clock(elapsed)} elapsed`, 4],
       [`ETA ${Number.isFinite(eta) ? clock(eta) : '–'}`, 2],
       ...(activity === null ? [] : [[activity, 1] as [string, number]]),
@@ -93,6 +98,7 @@ export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean
       done++;
       doneHere++;
       for (const t of end.tally ?? []) tallies.set(t, (tallies.get(t) ?? 0) + 1);
+      if (end.by !== undefined) byWho.set(end.by, (byWho.get(end.by) ?? 0) + 1);
       if (enabled && !live) {
         const took = item ? ` in ${clock((Date.now() - item.since) / 1000)}` : '';
         const noun = kind.noun === 'runs' ? 'run' : 'task';

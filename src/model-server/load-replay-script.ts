@@ -6,12 +6,14 @@ import { errorBody } from './fault-reply.js';
 import { shortAnswer } from './gold-reply.js';
 import type { ParsedRequest, ScriptReply } from './types.js';
 
+/** Seconds the model waits before it answers (a slow model, for throughput benches and timeouts); at most an hour. */
+const DelaySec = z.number().min(0).max(3600);
 const ReplayReply = z.union([
-  z.strictObject({ text: z.string() }),
-  z.strictObject({ tool: z.strictObject({ name: z.string().min(1), args: z.union([z.record(z.string(), z.unknown()), z.string()]) }) }),
-  z.strictObject({ status: z.number().int().min(400).max(599), body: z.unknown().optional(), headers: z.record(z.string(), z.string()).optional() }),
+  z.strictObject({ text: z.string(), delaySec: DelaySec.optional() }),
+  z.strictObject({ tool: z.strictObject({ name: z.string().min(1), args: z.union([z.record(z.string(), z.unknown()), z.string()]) }), delaySec: DelaySec.optional() }),
+  z.strictObject({ status: z.number().int().min(400).max(599), body: z.unknown().optional(), headers: z.record(z.string(), z.string()).optional(), delaySec: DelaySec.optional() }),
 ]);
-const ReplayFile = z.strictObject({ replies: z.array(ReplayReply).min(1) });
+const ReplayFile = z.strictObject({ delaySec: DelaySec.optional(), replies: z.array(ReplayReply).min(1) });
 type ReplayReply = z.infer<typeof ReplayReply>;
 
 /** Answers generation requests from a replay file, in order. */
@@ -24,8 +26,9 @@ export interface ReplayScript {
 export const REPLAY_EXHAUSTED = 'Done: the replay has no more replies.';
 
 /**
- * Loads a replay file: `{"replies": [{"text"} | {"tool": {"name", "args"}} | {"status", "body"?, "headers"?}, …]}`.
- * Replies are given in order, counted per session token (requests without one share a
+ * Loads a replay file: `{"delaySec"?, "replies": [{"text"} | {"tool": {"name", "args"}} | {"status", "body"?, "headers"?}, …]}`.
+ * `delaySec` (the file's, or a reply's own, which wins) is how long the model waits before each
+ * answer, the tool-less ones included: nothing is sent until then. Replies are given in order, counted per session token (requests without one share a
  * sequence). Requests that offer no tools (titles, routing) get the gold script's short answer and do not use
  * up a reply. A tool whose `args` is a string is sent as a custom tool's input when the
  * request offers it as a custom tool, else as `{input: args}`.
@@ -53,27 +56,29 @@ export async function loadReplayScript(file: string): Promise<ReplayScript> {
           : issue),
     );
   }
-  const replies = parsed.data.replies;
+  const { replies, delaySec } = parsed.data;
   const used = new Map<string, number>();
+  const after = (seconds: number | undefined, reply: Exclude<ScriptReply, { kind: 'delayed' }>): ScriptReply =>
+    seconds ? { kind: 'delayed', delayMs: seconds * 1000, reply } : reply;
   return {
     reply(request, token) {
-      if (request.tools.length === 0) return shortAnswer(request);
+      if (request.tools.length === 0) return after(delaySec, shortAnswer(request));
       const key = token ?? '';
       const n = used.get(key) ?? 0;
       used.set(key, n + 1);
       const next = replies[n];
-      return next === undefined ? { kind: 'text', text: REPLAY_EXHAUSTED } : toScriptReply(next, request);
+      return next === undefined ? after(delaySec, { kind: 'text', text: REPLAY_EXHAUSTED }) : after(next.delaySec ?? delaySec, toScriptReply(next, request));
     },
   };
 }
 
-const REPLY_SHAPE = '{"text"}, {"tool": {"name", "args"}} or {"status", "body"?, "headers"?}';
+const REPLY_SHAPE = '{"text"}, {"tool": {"name", "args"}} or {"status", "body"?, "headers"?}, each with an optional "delaySec"';
 
 function valueAt(json: unknown, at: readonly PropertyKey[]): unknown {
   return at.reduce<unknown>((value, key) => (value as Record<PropertyKey, unknown> | null)?.[key], json);
 }
 
-function toScriptReply(reply: ReplayReply, request: ParsedRequest): ScriptReply {
+function toScriptReply(reply: ReplayReply, request: ParsedRequest): Exclude<ScriptReply, { kind: 'delayed' }> {
   if ('text' in reply) return { kind: 'text', text: reply.text };
   if ('tool' in reply) {
     const { name, args } = reply.tool;

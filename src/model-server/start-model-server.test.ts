@@ -267,6 +267,35 @@ describe('replay scripts', () => {
     expect(chunks.map((c) => c.candidates[0].content.parts)).toEqual([[{ text: '' }], [{ functionCall: { name: 'run_shell_command', args: { command: 'ls' } } }]]);
   });
 
+  it('waits delaySec before each answer (the file\'s, tool-less answers included), a reply\'s own delaySec winning', async () => {
+    const server = await start({ script: await replayFile({ delaySec: 0.6, replies: [{ text: 'slow' }, { text: 'quick', delaySec: 0 }] }) });
+    const timed = async (token: string, body = messages()) => {
+      const t0 = performance.now();
+      const text = (await json(await post(server, '/v1/messages', body, { 'x-bakeoff-session': token }))).content[0].text as string;
+      return { text, ms: performance.now() - t0, at: performance.now() };
+    };
+    const first = await timed('b');
+    expect(first.text).toBe('slow');
+    expect(first.ms).toBeGreaterThanOrEqual(600);
+    const toolless = await timed('c', messages({ tools: [] }));
+    expect(toolless).toMatchObject({ text: 'Scripted answer.' });
+    expect(toolless.ms).toBeGreaterThanOrEqual(600);
+    // b's second reply has no wait: sent together with a's first, it arrives first
+    const [slow, quick] = await Promise.all([timed('a'), timed('b')]);
+    expect([slow.text, quick.text]).toEqual(['slow', 'quick']);
+    expect(quick.at).toBeLessThan(slow.at);
+    expect(slow.ms).toBeGreaterThanOrEqual(600);
+  });
+
+  it('refuses a delaySec that is not a number of seconds from 0 to 3600, naming the field', async () => {
+    const negative = await startModelServer({ listen: {}, script: await replayFile({ delaySec: -1, replies: [{ text: 'x' }] }) }).catch((e: unknown) => e);
+    expect(negative).toBeInstanceOf(InputError);
+    expect((negative as InputError).message).toMatch(/: delaySec: expected .*>=\s?0/);
+    const text = await startModelServer({ listen: {}, script: await replayFile({ replies: [{ text: 'x', delaySec: '5' }] }) }).catch((e: unknown) => e);
+    expect(text).toBeInstanceOf(InputError);
+    expect((text as InputError).message).toContain('replies.0: expected {"text"}, {"tool": {"name", "args"}} or {"status", "body"?, "headers"?}, each with an optional "delaySec"');
+  });
+
   it('refuses a replay file that is missing or malformed, naming the file and the field', async () => {
     await expect(startModelServer({ listen: {}, script: path.join(dir, 'nope.json') })).rejects.toThrow(/nope\.json: cannot read the replay script/);
     const bad = await replayFile({ replies: [{ text: 'ok' }, { tool: { name: 'x' } }] });

@@ -107,13 +107,19 @@ async function answer(req: IncomingMessage, context: AnswerContext): Promise<Ans
     case 'not-found':
       return fixed(jsonReply({ error: { message: `no route for ${req.method} ${url}` } }, 404), 'not-found');
     case 'generate':
-      return { ...generate(parseRequest(route.format, url, body), context), body };
+      return { ...(await generate(parseRequest(route.format, url, body), context)), body };
   }
 }
 
-function generate(request: ParsedRequest, context: AnswerContext): Omit<Answer, 'body'> {
+async function generate(request: ParsedRequest, context: AnswerContext): Promise<Omit<Answer, 'body'>> {
   const session = context.sessionOf(request);
-  const reply = context.script.reply(request, { session, token: context.token });
+  let reply = context.script.reply(request, { session, token: context.token });
+  if (reply.kind === 'delayed') {
+    // a slow model: no header, no byte until the wait is over (the proxy's idle clock runs meanwhile)
+    const { delayMs } = reply;
+    await new Promise((resolve) => setTimeout(resolve, delayMs).unref());
+    reply = reply.reply;
+  }
   const base = { format: request.format, model: request.model };
   switch (reply.kind) {
     case 'hang':

@@ -91,7 +91,9 @@ export type ScriptReply =
   /** The gold script's answer, cut before its wire format's final event (see `truncated` in fault-reply.ts). */
   | { readonly kind: 'truncated'; readonly end: 'clean' | 'disconnect' }
   /** A recorded answer, given verbatim. */
-  | { readonly kind: 'raw'; readonly status: number; readonly contentType: string; readonly body: string };
+  | { readonly kind: 'raw'; readonly status: number; readonly contentType: string; readonly body: string }
+  /** Another reply, given after a wait (a replay file's `delaySec`): a slow model, nothing sent until then. */
+  | { readonly kind: 'delayed'; readonly delayMs: number; readonly reply: Exclude<ScriptReply, { kind: 'delayed' }> };
 
 /** A text or tool reply: the answers the wire renderers encode. */
 export type ModelReply = Extract<ScriptReply, { kind: 'text' | 'tool' }>;

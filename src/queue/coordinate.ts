@@ -2,17 +2,18 @@ import { hostname } from 'node:os';
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Agent } from '../agents/index.js';
-import { UserError } from '../errors.js';
 import type { RunSpec } from '../plan/index.js';
 import { beginBake, lostRunRecord, rejectedTasks, type BakeEvent, type BakeSummary } from '../run/index.js';
 import type { AttemptRow, CheckRow, SessionRow, Store } from '../store/index.js';
 import type { Suite, SuiteLock } from '../suite/index.js';
 import type { RunRecord } from '../types.js';
-import { pidExists, sha256 } from '../util/index.js';
+import { sha256 } from '../util/index.js';
 import { BAKEOFF_VERSION } from '../version.js';
 import { connectQueue, type LinkNotes, type QueueAddress } from './connection.js';
-import { keys, PREFIX, QUEUE, type AttemptStart, type FleetBake, type RunJob, type RunJobResult } from './jobs.js';
-import { packFolder, unpackFolder } from './tarball.js';
+import { keys, PREFIX, QUEUE, type AttemptStart, type RunJob, type RunJobResult, type SpentRequest } from './jobs.js';
+import { attemptRows } from './attempt-rows.js';
+import { BAKE_TTL_SEC, claimQueue, publishBundle, releaseQueue } from './claim-queue.js';
+import { unpackFolder } from './tarball.js';
 
 export interface CoordinateOptions {
   readonly address: QueueAddress;
@@ -47,6 +48,10 @@ export interface FleetSummary extends BakeSummary {
   readonly ingestMs: readonly number[];
   /** Per enqueued run: ms spent enqueueing it. */
   readonly enqueueMs: number;
+  /** Every attempt at the runs stored this time, as stored (abandoned ones with what they spent). */
+  readonly attempts: readonly AttemptRow[];
+  /** Runs stored this time, by the worker that handed them back. */
+  readonly runsPerWorker: Readonly<Record<string, number>>;
 }
 
 /**
@@ -72,7 +77,7 @@ export async function coordinate(options: CoordinateOptions): Promise<FleetSumma
     const { specs, pending: missing } = beginBake(options, emit);
     const pending = new Map(missing.map((s) => [s.id, s]));
     const agentIndexOf = (spec: RunSpec) => options.agents[spec.agentIndex]!;
-    const stats = { reExecuted: 0, abandonedAttempts: 0, duplicatesIgnored: 0, ingestMs: [] as number[] };
+    const stats = { reExecuted: 0, abandonedAttempts: 0, duplicatesIgnored: 0, ingestMs: [] as number[], runsPerWorker: {} as Record<string, number>, attempts: [] as AttemptRow[] };
     const ingesting = new Set<string>();
     let settle: () => void = () => {};
     const allDone = new Promise<void>((resolve) => (settle = resolve));
@@ -116,8 +121,12 @@ export async function coordinate(options: CoordinateOptions): Promise<FleetSumma
         let sessions: readonly SessionRow[] = [];
         let checks: readonly CheckRow[] = [];
         const artifactsDir = store.artifactsTempDir(spec.id);
+        // why no worker handed anything back: lost twice (BullMQ gave up on the job), or its job failed
+        const unfinished = /stalled more than allowable limit/.test(job.failedReason ?? '')
+          ? `its worker was lost twice (${starts.length} attempt(s) abandoned): recorded void rather than run a third time (BullMQ: ${job.failedReason})`
+          : `no worker finished this run: ${job.failedReason ?? 'its job failed'}`;
         if (!result) {
-          record = lost(`no worker finished this run: ${job.failedReason ?? 'its job failed'}`);
+          record = lost(unfinished);
         } else if (result.kind === 'void') {
           record = lost(`worker ${result.worker}: ${result.detail}`);
         } else {
@@ -138,24 +147,30 @@ export async function coordinate(options: CoordinateOptions): Promise<FleetSumma
           }
         }
         const recordedAttempt = result?.attempt ?? null;
-        const attempts: AttemptRow[] = starts.map((a) => ({
+        // what each lost attempt's worker reported of its model requests before it was lost
+        const spent = new Map<number, SpentRequest[]>();
+        for (const a of starts) {
+          if (a.attempt !== recordedAttempt) spent.set(a.attempt, (await redis.lrange(keys.spent(spec.id, a.attempt), 0, -1)).map((row) => JSON.parse(row) as SpentRequest));
+        }
+        const attempts = attemptRows({
           runId: spec.id,
-          attempt: a.attempt,
-          worker: a.worker,
-          startedAt: a.startedAt,
-          state: a.attempt === recordedAttempt ? 'recorded' : 'abandoned',
-          costUsd: a.attempt === recordedAttempt && result?.kind === 'run' ? result.record.costUsd : null,
-        }));
+          starts,
+          recorded: recordedAttempt === null ? null : { attempt: recordedAttempt, record: result?.kind === 'run' ? result.record : null },
+          metered: agentIndexOf(spec).info.model !== null,
+          spent,
+        });
         store.saveRun(record, sessions, checks, artifactsDir, attempts);
+        stats.attempts.push(...attempts);
         pending.delete(spec.id);
         stats.ingestMs.push(Date.now() - finishedOn);
+        if (result) stats.runsPerWorker[result.worker] = (stats.runsPerWorker[result.worker] ?? 0) + 1;
         const abandoned = attempts.filter((a) => a.state === 'abandoned').length;
         stats.abandonedAttempts += abandoned;
         if (abandoned > 0 && recordedAttempt !== null) stats.reExecuted++;
-        const error = result?.kind === 'run' ? result.error : result ? result.detail : job.failedReason;
+        const error = result?.kind === 'run' ? result.error : result ? result.detail : unfinished;
         emit({ type: 'run-end', record, ...(result ? { worker: result.worker } : {}), ...(record.outcome.kind === 'void' && record.outcome.reason === 'infra-error' && error ? { error: new Error(error) } : {}) });
         // the store has it now: the job and what it left in Redis can go (a re-run checks the store first)
-        await redis.del(keys.attempts(spec.id), ...starts.map((a) => keys.artifacts(spec.id, a.attempt)));
+        await redis.del(keys.attempts(spec.id), ...starts.flatMap((a) => [keys.artifacts(spec.id, a.attempt), keys.spent(spec.id, a.attempt)]));
         await job.remove().catch(() => {});
         if (pending.size === 0) settle();
       } finally {
@@ -179,7 +194,19 @@ export async function coordinate(options: CoordinateOptions): Promise<FleetSumma
       if (spec) emit({ type: 'run-start', runId: spec.id, task: spec.task, agent: agentIndexOf(spec).info.id, replay: spec.replay });
     });
     queueEvents.on('stalled', ({ jobId }) => {
-      if (pending.has(jobId)) notes.note(`run ${jobId}: its worker was lost; the run goes back to the queue for another worker (the lost attempt is never recorded as a run)`);
+      if (!pending.has(jobId)) return;
+      // workers let a run be lost once (BullMQ's maxStalledCount): the second loss fails its job
+      void redis
+        .llen(keys.attempts(jobId))
+        .then((starts) =>
+          // stored meanwhile (its attempts gone from Redis): the run's own line says what became of it
+          (starts === 0 && !pending.has(jobId)) || notes.note(
+            starts >= 2
+              ? `run ${jobId}: its worker was lost again; the run is recorded void, not run a third time (neither lost attempt is recorded as a run)`
+              : `run ${jobId}: its worker was lost; the run goes back to the queue for another worker (the lost attempt is never recorded as a run)`,
+          ),
+        )
+        .catch(() => {});
     });
     const onFinished = (jobId: string) => {
       if (pending.has(jobId)) void look(jobId).catch((error: Error) => notes.error(`run ${jobId}: could not store it yet (${error.message}); trying again`));
@@ -238,56 +265,4 @@ export async function coordinate(options: CoordinateOptions): Promise<FleetSumma
     redis.disconnect();
     events.disconnect();
   }
-}
-
-/** Seconds a coordinator's claim on the queue lives without its heartbeat (a killed one's lapses). */
-const BAKE_TTL_SEC = 15;
-
-/**
- * Takes the queue for this bake. One coordinator per queue at a time: another live coordinator
- * is refused, and so is a different suite while runs of the other suite are still outstanding
- * (use another Redis database, or `bakeoff queue clear`).
- */
-async function claimQueue(redis: Redis, queue: Queue, suite: Suite, me: string, url: string): Promise<void> {
-  const held = await redis.get(keys.bake);
-  const other = held ? (JSON.parse(held) as FleetBake) : null;
-  if (other?.coordinator && other.coordinator !== me && !coordinatorGone(other.coordinator)) {
-    throw new UserError(
-      `queue ${url} is being run by another coordinator (${other.coordinator}, suite ${other.suiteId}, since ${other.startedAt}): ` +
-        `one coordinator per queue — wait for it, or give this bake another Redis database (redis://HOST:PORT/1)`,
-    );
-  }
-  if (other && other.suiteHash !== suite.hash) {
-    const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
-    const outstanding = Object.values(counts).reduce((a, b) => a + b, 0);
-    if (outstanding > 0) {
-      throw new UserError(
-        `queue ${url} still holds ${outstanding} run(s) of suite ${other.suiteId} (hash ${other.suiteHash.slice(0, 12)}…), not ${suite.id} (hash ${suite.hash.slice(0, 12)}…): ` +
-          `re-run that bake to finish them, or \`bakeoff queue clear --queue ${url}\`, or use another Redis database`,
-      );
-    }
-  }
-  const bake: FleetBake = { suiteId: suite.id, suiteHash: suite.hash, bakeoffVersion: BAKEOFF_VERSION, coordinator: me, startedAt: new Date().toISOString() };
-  await redis.set(keys.bake, JSON.stringify(bake), 'EX', BAKE_TTL_SEC);
-}
-
-/** A coordinator on this host whose process is gone (killed): its claim can be taken over at once. */
-function coordinatorGone(coordinator: string): boolean {
-  const [host, pid] = coordinator.split(':');
-  return host === hostname() && !pidExists(Number(pid));
-}
-
-async function releaseQueue(redis: Redis, me: string): Promise<void> {
-  const held = await redis.get(keys.bake);
-  if (held && (JSON.parse(held) as FleetBake).coordinator === me) {
-    // the bake's identity stays for workers checking their version; only the claim's liveness goes
-    await redis.set(keys.bake, JSON.stringify({ ...(JSON.parse(held) as FleetBake), coordinator: null }), 'EX', 24 * 3600);
-  }
-}
-
-/** The suite (with its lock) as a tarball under its hash, once. */
-async function publishBundle(redis: Redis, suite: Suite): Promise<void> {
-  if ((await redis.exists(keys.bundle(suite.hash))) === 1) return;
-  const { bytes } = await packFolder(suite.dir);
-  await redis.set(keys.bundle(suite.hash), bytes);
 }

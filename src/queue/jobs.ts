@@ -3,7 +3,7 @@
  * content-addressed run ids, the suite bundles by hash, each run's attempts and artifacts. No
  * secret ever does: API keys stay in each worker's environment.
  */
-import type { CheckRow, SessionRow } from '../store/index.js';
+import type { CheckRow, RequestRow, SessionRow } from '../store/index.js';
 import type { RunRecord } from '../types.js';
 
 /** BullMQ's key prefix and queue name: keys are `bakeoff:runs:…`. */
@@ -18,6 +18,12 @@ export const keys = {
   bake: `${PREFIX}:fleet:bake`,
   /** Each attempt at a run, in the order they started (a list of JSON `AttemptStart`). */
   attempts: (runId: string) => `${PREFIX}:fleet:attempts:${runId}`,
+  /**
+   * What an attempt's model requests cost, one JSON `SpentRequest` per request as it ended, pushed
+   * by its worker while the run goes on: an attempt cut short by a lost worker keeps its cost up
+   * to its last finished request. Read (for abandoned attempts) and deleted when the run is stored.
+   */
+  spent: (runId: string, attempt: number) => `${PREFIX}:fleet:spent:${runId}:${attempt}`,
   /** An attempt's artifacts (a gzipped tarball), until the coordinator has stored them. */
   artifacts: (runId: string, attempt: number) => `${PREFIX}:fleet:artifacts:${runId}:${attempt}`,
   /** Workers' announcements: name → JSON `WorkerInfo` (with a time to live, renewed). */
@@ -70,6 +76,12 @@ export interface AttemptStart {
   readonly worker: string;
   readonly startedAt: string;
 }
+
+/** One finished model request of an attempt: its tokens and its cost as priced then (no content, no header). */
+export type SpentRequest = Pick<RequestRow, 'seq' | 'model' | 'input' | 'cacheRead' | 'cacheWrite' | 'output' | 'reasoning' | 'costUsd'> & {
+  /** The order whose session made it. */
+  readonly order: number;
+};
 
 /** What a worker hands back for a job. */
 export type RunJobResult =

@@ -46,11 +46,14 @@ export async function queueStatus(address: QueueAddress, notes: LinkNotes): Prom
  */
 export async function emptyQueue(address: QueueAddress, notes: LinkNotes, how: 'drain' | 'clear'): Promise<{ readonly removed: number }> {
   return withQueue(address, notes, async (redis, queue) => {
-    const before = await queue.count();
     if (how === 'drain') {
+      const before = await queue.count();
       await queue.drain(true);
       return { removed: before - (await queue.count()) };
     }
+    // every job, in any state: running ones, and finished ones no coordinator has stored yet
+    const counts = await queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'completed', 'failed', 'waiting-children');
+    const before = Object.values(counts).reduce((a, b) => a + b, 0);
     await queue.obliterate({ force: true });
     const ours = await scanKeys(redis, `${PREFIX}:fleet:*`);
     if (ours.length > 0) await redis.del(...ours);

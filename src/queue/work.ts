@@ -5,9 +5,10 @@ import { DelayedError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { InfraError } from '../errors.js';
 import type { RunResult } from '../run/index.js';
+import type { RequestRow } from '../store/index.js';
 import { BAKEOFF_VERSION } from '../version.js';
 import { connectQueue, type LinkNotes, type QueueAddress } from './connection.js';
-import { ARTIFACTS_TTL_SEC, keys, PREFIX, QUEUE, WORKER_TTL_SEC, type AttemptStart, type FleetBake, type RunJob, type RunJobResult, type WorkerInfo } from './jobs.js';
+import { ARTIFACTS_TTL_SEC, keys, PREFIX, QUEUE, WORKER_TTL_SEC, type AttemptStart, type FleetBake, type RunJob, type RunJobResult, type SpentRequest, type WorkerInfo } from './jobs.js';
 import { packFolder, unpackFolder } from './tarball.js';
 import { sha256 } from '../util/index.js';
 
@@ -16,7 +17,7 @@ export type ExecuteJob = (
   job: RunJob,
   bundleDir: string,
   artifactsDir: string,
-  onStage: (stage: string) => void,
+  watch: { onStage(stage: string): void; onRequest(order: number, row: RequestRow): void },
 ) => Promise<{ readonly kind: 'run'; readonly result: RunResult } | { readonly kind: 'void'; readonly detail: string }>;
 
 export interface WorkOptions {
@@ -91,11 +92,24 @@ export async function startWorker(options: WorkOptions): Promise<RunningWorker> 
     options.onEvent?.({ type: 'job-start', runId: data.runId, task: data.task, agent: data.agentId, replay: data.replay, attempt });
     await mkdir(options.cacheDir, { recursive: true });
     const staging = await mkdtemp(path.join(options.cacheDir, 'fleet-artifacts-'));
+    // each model request's spend goes to Redis as it ends: what a lost attempt cost is known up to its last one
+    const spentKey = keys.spent(data.runId, attempt);
+    const reporting = new Set<Promise<unknown>>();
+    const onRequest = (order: number, row: RequestRow) => {
+      const spent: SpentRequest = { order, seq: row.seq, model: row.model, input: row.input, cacheRead: row.cacheRead, cacheWrite: row.cacheWrite, output: row.output, reasoning: row.reasoning, costUsd: row.costUsd };
+      const sent = redis.multi().rpush(spentKey, JSON.stringify(spent)).expire(spentKey, ARTIFACTS_TTL_SEC).exec().catch(() => {});
+      reporting.add(sent);
+      void sent.finally(() => reporting.delete(sent));
+    };
     try {
       await mkdir(path.join(staging, 'artifacts'));
       const bundleDir = await bundleFor(data.suiteHash);
       if (bundleDir === null) return { kind: 'void', attempt, worker: options.name, detail: `the suite bundle ${data.suiteHash.slice(0, 12)}… is not in the queue's Redis (cleared?)` };
-      const done = await options.execute(data, bundleDir, path.join(staging, 'artifacts'), (stage) => void job.updateProgress({ stage }).catch(() => {}));
+      const done = await options.execute(data, bundleDir, path.join(staging, 'artifacts'), {
+        onStage: (stage) => void job.updateProgress({ stage }).catch(() => {}),
+        onRequest,
+      });
+      await Promise.all(reporting);
       if (done.kind === 'void') {
         options.onEvent?.({ type: 'job-end', runId: data.runId, verdict: `void (${done.detail})` });
         return { kind: 'void', attempt, worker: options.name, detail: done.detail };

@@ -9,7 +9,7 @@ export { prepareTask } from './prepare-task.js';
 export { beginBake, lostRunRecord, openRunner, planBake, rejectedTasks, runBake } from './run-bake.js';
 export { runtimeVersions } from './runtime-versions.js';
 export { worstOutcome } from './worst-outcome.js';
-export type { BakeEvent, BakeOptions, BakeSummary, Runner, RunnerOptions, RunResult } from './run-bake.js';
+export type { BakeEvent, BakeOptions, BakeSummary, Runner, RunnerOptions, RunResult, RunWatch } from './run-bake.js';
 export { decideOutcome, judgeOrder, NO_SESSION_FINDINGS, outcomeRules, refusalEvidence } from './decide-outcome.js';
 export type { OrderEvidence, OutcomeRules } from './decide-outcome.js';
 export { gradeEvidence } from './grade-order.js';

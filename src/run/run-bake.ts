@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Agent } from '../agents/index.js';
 import { planRuns, type RunSpec } from '../plan/index.js';
 import { type Isolation, disposeScratch, freshScratchRoot, type SetupProgress } from '../sandbox/index.js';
-import type { CheckRow, ResultsLock, SessionRow, Store } from '../store/index.js';
+import type { CheckRow, RequestRow, ResultsLock, SessionRow, Store } from '../store/index.js';
 import type { SuiteLock, Order, Suite, Task } from '../suite/index.js';
 import { stoppedSentence, stopsPass } from '../report/index.js';
 import { createPasses, type Pass } from './budget.js';
@@ -72,7 +72,7 @@ export async function runBake(options: BakeOptions): Promise<BakeSummary> {
     await runPool(pending, options.concurrency, async (spec) => {
       emit({ type: 'run-start', runId: spec.id, task: spec.task, agent: options.agents[spec.agentIndex]!.info.id, replay: spec.replay });
       const artifactsDir = store.artifactsTempDir(spec.id);
-      const result = await runner.run(spec, artifactsDir, (stage) => emit({ type: 'run-stage', runId: spec.id, ...stage }));
+      const result = await runner.run(spec, artifactsDir, { onStage: (stage) => emit({ type: 'run-stage', runId: spec.id, ...stage }) });
       // saved once, outside the run: a save that fails part-way is never retried over a moved folder
       store.saveRun(result.record, result.sessions, result.checks, artifactsDir);
       emit({ type: 'run-end', record: result.record, ...(result.error ? { error: result.error } : {}) });
@@ -179,6 +179,14 @@ export interface RunResult {
   readonly error?: Error;
 }
 
+/** What the caller of a run is told while it runs. */
+export interface RunWatch {
+  /** An order's session or grading starts (progress). */
+  readonly onStage?: (stage: RunStage) => void;
+  /** A metered model request ended, with its stored row (a fleet's worker reports an attempt's spend as it goes). */
+  readonly onRequest?: (order: number, row: RequestRow) => void;
+}
+
 /**
  * What runs a bake's runs, one at a time or many at once: the local bake and a queue worker
  * both run every run through it, so a run on a fleet is the very code path of a local run.
@@ -187,7 +195,7 @@ export interface Runner {
   /** Sets up the tasks' prepared repos (cached), each at most once per runner. */
   prepare(tasks: readonly string[], emit?: (event: BakeEvent) => void): Promise<void>;
   /** Runs one planned run, its artifacts into `artifactsDir`. */
-  run(spec: RunSpec, artifactsDir: string, onStage?: (stage: RunStage) => void): Promise<RunResult>;
+  run(spec: RunSpec, artifactsDir: string, watch?: RunWatch): Promise<RunResult>;
   close(): Promise<void>;
 }
 
@@ -222,10 +230,10 @@ export async function openRunner(options: RunnerOptions): Promise<Runner> {
     prepare: async (tasks, emit = () => {}) => {
       for (const t of tasks) await prepareOne(t, emit);
     },
-    run: async (spec, artifactsDir, onStage = () => {}) => {
+    run: async (spec, artifactsDir, watch = {}) => {
       const task = byId.get(spec.task);
       if (!task) throw new Error(`openRunner: task ${spec.task} is not in suite ${suite.id}`);
-      return runOne(options, spec, task, await prepareOne(spec.task, () => {}), shared, artifactsDir, onStage);
+      return runOne(options, spec, task, await prepareOne(spec.task, () => {}), shared, artifactsDir, watch);
     },
     close: () => disposeScratch(scratch),
   };
@@ -238,7 +246,7 @@ async function runOne(
   prepared: { repo: string } | { error: string },
   shared: Shared,
   artifactsDir: string,
-  onStage: (stage: RunStage) => void,
+  watch: RunWatch,
 ): Promise<RunResult> {
   const { suite } = options;
   const agent = options.agents[spec.agentIndex]!;
@@ -270,7 +278,7 @@ async function runOne(
       scratchDir,
       artifactsDir,
       runtime: { ...options.runtime, sandbox: options.isolation.sandbox.name },
-      onStage,
+      ...watch,
     });
     if (suite.controls.agentBudget?.stopOnError && pass.stoppedBy === null && stopsPass(result.record.outcome)) pass.stoppedBy = stoppedSentence(result.record);
     return result;

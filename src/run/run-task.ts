@@ -4,7 +4,7 @@ import type { Agent, SessionResult } from '../agents/index.js';
 import { captureChange, type Change, type Isolation, createBoundedDir, createWorkspace, inspectChange } from '../sandbox/index.js';
 import type { TaskLock, Order, Suite, Task } from '../suite/index.js';
 import type { RunRecord } from '../types.js';
-import type { CheckRow, SessionRow } from '../store/index.js';
+import type { CheckRow, RequestRow, SessionRow } from '../store/index.js';
 import type { Budget } from './budget.js';
 import type { GeneratedSet } from './generate-checks.js';
 import { gradeEvidence, gradeOrder } from './grade-order.js';
@@ -39,6 +39,8 @@ export interface RunTaskOptions {
   readonly level: number | null;
   /** Told when an order's session or grading starts (progress). */
   readonly onStage?: (stage: RunStage) => void;
+  /** Told as each metered model request of an order's session ends (see `SessionContext.onRequest`). */
+  readonly onRequest?: (order: number, row: RequestRow) => void;
 }
 
 /** What a run is doing: an order's agent session, or its grading. */
@@ -108,6 +110,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
       timeoutMs: sessionLimitMs,
       outputPath: path.join(orderDir, 'agent.log'),
       maxOutputBytes: controls.outputMb * MB,
+      ...(options.onRequest ? { onRequest: (row: RequestRow) => options.onRequest!(order.index, row) } : {}),
     });
     agentMs += session.durationMs;
     options.budget.spend(session.durationMs);

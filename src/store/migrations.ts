@@ -157,4 +157,11 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, attempt)
   );
   `,
+  // 10: an attempt's metered tokens and model requests beside its cost (an abandoned attempt's as
+  // far as its worker reported them before it was lost); NULL without a meter.
+  `
+  ALTER TABLE attempts ADD COLUMN tokens_in INTEGER;
+  ALTER TABLE attempts ADD COLUMN tokens_out INTEGER;
+  ALTER TABLE attempts ADD COLUMN requests INTEGER;
+  `,
 ];

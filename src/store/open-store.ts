@@ -109,8 +109,15 @@ export interface AttemptRow {
   readonly worker: string;
   readonly startedAt: string;
   readonly state: 'recorded' | 'abandoned';
-  /** Metered model cost of the attempt where known (an abandoned attempt's is known only as far as its worker reported it). */
+  /**
+   * Metered model cost of the attempt: the recorded run's, or what an abandoned attempt's worker
+   * reported up to its last finished model request; null when not known (no meter, no list price).
+   */
   readonly costUsd: number | null;
+  /** Metered input and output tokens and model requests, the same way; null without a meter (a `command:` agent). */
+  readonly tokensIn: number | null;
+  readonly tokensOut: number | null;
+  readonly requests: number | null;
 }
 
 export interface RunSet {
@@ -196,6 +203,7 @@ export function openStore(dir: string, options: { create: boolean }): Store {
   const insertArtifact = db.prepare(namedInsert('artifacts', { run_id: 'runId', path: 'path', sha256: 'sha256', bytes: 'bytes' }));
   const insertAttempt = db.prepare(namedInsert('attempts', {
     run_id: 'runId', attempt: 'attempt', worker: 'worker', started_at: 'startedAt', state: 'state', cost_usd: 'costUsd',
+    tokens_in: 'tokensIn', tokens_out: 'tokensOut', requests: 'requests',
   }));
   const save = db.transaction(
     (run: RunRecord, sessions: readonly SessionRow[], checks: readonly CheckRow[], artifacts: readonly ArtifactDigest[], attempts: readonly AttemptRow[]) => {
@@ -243,7 +251,8 @@ export function openStore(dir: string, options: { create: boolean }): Store {
       save(run, sessions, checks, artifacts, attempts);
     },
     attempts: () =>
-      db.prepare(`SELECT run_id AS runId, attempt, worker, started_at AS startedAt, state, cost_usd AS costUsd FROM attempts ORDER BY run_id, attempt`).all() as AttemptRow[],
+      db.prepare(`SELECT run_id AS runId, attempt, worker, started_at AS startedAt, state, cost_usd AS costUsd,
+        tokens_in AS tokensIn, tokens_out AS tokensOut, requests FROM attempts ORDER BY run_id, attempt`).all() as AttemptRow[],
     saveControls: (digest, controls) => {
       db.prepare('INSERT OR IGNORE INTO controls (digest, json) VALUES (@digest, @json)').run({ digest, json: JSON.stringify(controls) });
     },

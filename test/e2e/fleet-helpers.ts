@@ -104,6 +104,12 @@ export function spawnBakeoff(args: readonly string[], env: Record<string, string
   };
 }
 
+/** Kills what a test file left running (workers, a model server) and stops its Redis: its afterAll. */
+export async function stopFleet(procs: readonly Proc[], redis: TestRedis | undefined): Promise<void> {
+  for (const p of procs) p.child.kill('SIGKILL');
+  await Promise.all(procs.map((p) => p.child));
+  await redis?.stop();
+}
 
 /** A private, validated copy of a fixture suite; `edit` changes the copy before it is validated. */
 export async function validatedCopy(dir: string, edit: (copy: string) => Promise<void> = async () => {}): Promise<string> {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -220,6 +221,16 @@ describe('a bake on a fleet of three workers', () => {
     const runs = storedRuns(path.join(results, 'bakeoff.db'));
     expect(runs.length).toBeGreaterThan(0);
     for (const run of runs) expect([run.outcome, run.reason]).toEqual(['void', 'infra-error']);
+    // the reason is the stored run's own, not just a line on the coordinator's terminal
+    const tamperedWhy = /^worker w-tamper: the suite bundle unpacked here hashes to [0-9a-f]{12}…, not [0-9a-f]{12}… as queued: damaged or tampered with$/;
+    const db = new Database(path.join(results, 'bakeoff.db'), { readonly: true, fileMustExist: true });
+    const details = (db.prepare('SELECT detail FROM runs').all() as { detail: string }[]).map((r) => r.detail);
+    db.close();
+    expect(details).toHaveLength(runs.length);
+    for (const detail of details) expect(detail).toMatch(tamperedWhy);
+    expect(details[0]).toContain(`not ${hash.slice(0, 12)}… as queued`);
+    const shown = await bakeoff(['report', results, '--format', 'json']);
+    expect((JSON.parse(shown.stdout) as { runs: { outcomeDetail: string }[] }).runs.map((r) => r.outcomeDetail).sort()).toEqual([...details].sort());
     expect(coordinator.stderr()).toMatch(/the suite bundle unpacked here hashes to \w+…, not \w+… as queued: damaged or tampered with/);
     client.disconnect();
     worker.child.kill('SIGTERM');
@@ -244,6 +255,15 @@ describe('a bake on a fleet of three workers', () => {
     const agentsFile = await bakeoff(['run', STARTER, '--agents', 'agents.yaml', '--queue', redis.url(2), '--out', path.join(root, 'never')]);
     expect(agentsFile.exitCode).toBe(2);
     expect(agentsFile.stderr).toContain('--agents with --queue');
+
+    // a subscription login refreshed on several machines rotates its single-use refresh token under the others: refused, naming the agents
+    const plan = await bakeoff(['run', STARTER, '--agent', 'gold', '--agent', 'codex:gpt-5.5@lowest', '--agent', 'claude-code:claude-sonnet-4-5', '--auth', 'subscription', '--queue', redis.url(2), '--out', path.join(root, 'never-plan')]);
+    expect(plan.exitCode, plan.stderr).toBe(2);
+    expect(plan.stderr).toContain(
+      "--auth subscription with --queue: codex:gpt-5.5@lowest, claude-code:claude-sonnet-4-5 would run on each worker's own copy of your subscription login, and a login's refresh token is single-use and rotates",
+    );
+    expect(plan.stderr).toMatch(/run subscription agents in a local bake \(without --queue\), or with an API key \(--auth api\)$/);
+    expect(existsSync(path.join(root, 'never-plan'))).toBe(false);
 
     // a bake coordinated by another bakeoff version: this worker refuses it at start, naming both
     const client = redis.client(3);

@@ -11,9 +11,10 @@ import type { Harness } from '../harnesses/types.js';
 import type { HarnessSpec } from '../harness-spec.js';
 import { levelSourceOf, resolveLevel, type LevelSource } from '../effort-levels.js';
 import type { Agent, SessionContext, SessionResult } from '../types.js';
-import type { Price } from './account-session.js';
+import { sessionCost, type Price } from './account-session.js';
 import { accountHarnessSession } from './account-harness-session.js';
 import { goldEdits } from './gold-edits.js';
+import { requestRowsOf } from './request-rows.js';
 import { foreignAttempts, readNetworkTrace, traceNetworkPrefix } from './network-trace.js';
 import { readSandboxFile, writeSessionFiles } from './session-files.js';
 import type { ModelUpstream } from './model-upstream.js';
@@ -170,6 +171,8 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
     onResponse: (response) => answers.push(response),
     onRequestEnd: (request) => {
       if (request.failure === 'truncated') cutAnswer = true;
+      // priced as the session's accounting prices it, one request at a time
+      ctx.onRequest?.(requestRowsOf([request], sessionCost([request], plan.priceOf, plan.model).requests)[0]!);
     },
     onRequestStart: () => {
       if (cutAnswer) stop.abort();

@@ -68,6 +68,6 @@ export async function queueCommand(action: string, flags: QueueFlags, io: CliIo)
   }
   const { removed } = await emptyQueueAt({ queue: flags.queue, ...place }, notes, action as 'drain' | 'clear');
   if (flags.json) io.stdout.write(JSON.stringify({ schemaVersion: 1, action, removed }) + '\n');
-  else io.stdout.write(action === 'drain' ? `took ${removed} run(s) nobody had started out of the queue\n` : `cleared the queue: ${removed} run(s) and bakeoff's keys removed; results folders are untouched\n`);
+  else io.stdout.write(action === 'drain' ? `took ${removed} run(s) nobody had started out of the queue\n` : `cleared the queue: ${removed} run(s) (queued, running or finished but not stored) and bakeoff's keys removed; results folders are untouched\n`);
   return EXIT.ok;
 }

@@ -1,4 +1,4 @@
-import { bake, type BakeOutcome } from '../../api/index.js';
+import { bake, fleetLine, tallyAttempts, type BakeOutcome } from '../../api/index.js';
 import { jsonAgents, median, renderTable } from '../../report/index.js';
 import { createProgress, setupText } from '../progress.js';
 import { EXIT, lockedWork, type CliIo } from '../io.js';
@@ -75,7 +75,7 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
           const { id, task, agent, replay, outcome } = event.record;
           const tally = outcome.kind === 'solved' ? ['solved'] : outcome.kind === 'void' ? ['void'] : [];
           const verdict = outcome.kind === 'solved' ? 'solved' : `${outcome.kind} (${outcome.reason})`;
-          progress.itemEnded(id, runLabel(task, agent.id, replay) + (event.worker ? ` on ${event.worker}` : ''), { verdict, tally });
+          progress.itemEnded(id, runLabel(task, agent.id, replay) + (event.worker ? ` on ${event.worker}` : ''), { verdict, tally, ...(event.worker ? { by: event.worker } : {}) });
         }
       },
     });
@@ -100,8 +100,9 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
       io.stdout.write(renderTable(view, { ...screenOf(io, flags), wideHint: WIDE_HINT }) + '\n');
       io.stdout.write(`results: ${results} (${summary.ran} run(s) this time, ${summary.alreadyDone} already done)\n`);
       const fleet = outcome.fleet;
-      if (fleet && (fleet.reExecuted > 0 || fleet.abandonedAttempts > 0)) {
-        io.stdout.write(`fleet: ${fleet.reExecuted} run(s) redone after a worker was lost; ${fleet.abandonedAttempts} attempt(s) abandoned (not recorded; their cost is unknown)\n`);
+      if (fleet && fleet.attempts.length > 0) {
+        const perWorker = Object.entries(fleet.runsPerWorker).map(([worker, n]) => `${worker} ${n}`);
+        io.stdout.write(`${fleetLine(tallyAttempts(fleet.attempts)).replace(/^fleet: /, 'fleet, this time: ')}; runs per worker: ${perWorker.join(', ') || 'none'}\n`);
       }
     }
     return outcome.infraErrors > 0 ? EXIT.infra : EXIT.ok;
@@ -113,9 +114,15 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
 
 /** `run --queue --json`'s `fleet`: what worker loss cost this bake, and the coordinator's own time per run. */
 function fleetJson(fleet: NonNullable<BakeOutcome['fleet']>) {
+  const tally = tallyAttempts(fleet.attempts);
   return {
     reExecuted: fleet.reExecuted,
     abandonedAttempts: fleet.abandonedAttempts,
+    abandonedCostUsd: tally.abandonedCostUsd,
+    abandonedTokensIn: tally.abandonedTokensIn,
+    abandonedTokensOut: tally.abandonedTokensOut,
+    abandonedRequests: tally.abandonedRequests,
+    runsPerWorker: fleet.runsPerWorker,
     duplicatesIgnored: fleet.duplicatesIgnored,
     enqueueMsPerRun: Math.round(fleet.enqueueMs * 100) / 100,
     medianIngestMs: median(fleet.ingestMs),
