@@ -69,7 +69,7 @@ describe('bad input', () => {
     expect(session.stderr).not.toContain('Invalid input');
     const replay = await bakeoff(['model-server', '--script', path.join(dir, 'replay.json'), '--port', '18798']);
     expect(replay.exitCode).toBe(2);
-    expect(replay.stderr).toContain('replay.json: replies.0: expected {"text"}, {"tool": {"name", "args"}} or {"status", "body"?, "headers"?}, received {"tool":{"x":1}}');
+    expect(replay.stderr).toContain('replay.json: replies.0: expected {"text"}, {"tool": {"name", "args"}} or {"status", "body"?, "headers"?}, each with an optional "delaySec", received {"tool":{"x":1}}');
   });
 
   it('rejects a prompt that is not UTF-8, or too big for every agent to receive, before anything runs (exit 2)', async () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -67,7 +68,8 @@ describe('output on a terminal fits its width; off a terminal it is the full out
   it('bakeoff validate: a setup that takes a while shows its command, its time and its last line of output', async () => {
     const slow = await copySuite(path.join(FIXTURES, 'suites/tiny'));
     const task = path.join(slow, 'tasks/add/task.yaml');
-    const setup = 'echo fetching deps; sleep 3; echo linked 12 packages; sleep 3';
+    // a new setup every time: a prepared repo is cached per machine and task version
+    const setup = `: ${randomBytes(4).toString('hex')}; echo fetching deps; sleep 3; echo linked 12 packages; sleep 3`;
     await writeFile(task, (await readFile(task, 'utf8')).replace('setup: null', `setup: ${JSON.stringify(setup)}`));
     const { exitCode, text } = await onScreen(200, ['validate', slow]);
     expect(exitCode, text).toBe(0);
