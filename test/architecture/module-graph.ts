@@ -60,11 +60,12 @@ export function readImports(root: string): Import[] {
   const imports: Import[] = [];
   for (const from of sourceFiles(root)) {
     const text = readFileSync(path.join(root, from), 'utf8');
-    const lineStarts = ts.computeLineStarts(text);
+    // where each line starts, once per file: the line of an import is the count of starts at or before it
+    const lineStarts = [0, ...[...text.matchAll(/\n/g)].map((m) => m.index + 1)];
     for (const ref of ts.preProcessFile(text, true, true).importedFiles) {
       if (!ref.fileName.startsWith('.')) continue;
       const to = path.posix.normalize(path.posix.join(path.posix.dirname(from), ref.fileName)).replace(/\.js$/, '.ts');
-      const line = ts.computeLineAndCharacterOfPosition(lineStarts, ref.pos).line + 1;
+      const line = lineStarts.filter((start) => start <= ref.pos).length;
       imports.push({ from, to, line });
     }
   }

@@ -7,7 +7,7 @@ import { levelSourceOf } from '../../src/agents/effort-levels.js';
 import { exampleOf } from '../../src/agents/harnesses/index.js';
 import { installDirOf } from '../../src/agents/install-harness.js';
 import { startModelServer } from '../../src/model-server/index.js';
-import { installedClis } from '../installed-clis.js';
+import { installedClis } from '../../src/agents/installed-clis.test-support.js';
 
 /**
  * What the model sees of a prompt: every registered harness's CLI, started exactly as its
