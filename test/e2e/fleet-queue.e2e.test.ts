@@ -73,6 +73,8 @@ describe('managing a fleet queue', () => {
     // one run stored, the next one running on the only worker, two waiting: then the coordinator stops
     await first.waitFor(/run 1\/4 /, 120_000);
     await w.waitFor(/(start .*){2}/s, 60_000);
+    // the coordinator says a run is stored before it removes the run's job: wait for that too
+    await until('the stored run\'s job to be removed', async () => ((await jobsOf(url)).completed === 0 ? true : undefined), 30_000);
     first.child.kill('SIGTERM');
     await first.child;
     expect(await jobsOf(url)).toMatchObject({ waiting: 2, active: 1 });
