@@ -1,9 +1,11 @@
 // Fleet throughput when the work is waiting on the model: the same bake through `bakeoff run
 // --queue` with 1, 2 and 4 `bakeoff worker`s (one run at a time each) on one Redis, all on this
 // machine. The agent is a real CLI (pi) against bakeoff's scripted model, which waits DELAY
-// seconds before each answer (a replay file's `delaySec`) and then says it is done: every run is
-// one model request of DELAY s, plus what the run costs around it (sandbox, the CLI's start,
-// workspace, grading, the queue).
+// seconds before each answer (a replay file's `delaySec`): TURNS answers per session, the first
+// TURNS-1 a shell command for pi's bash tool (`ls`), the last saying it is done. Every run is
+// TURNS model requests of DELAY s, plus what the run costs around it (sandbox, the CLI's start,
+// workspace, grading, the queue). A real agent session is many turns of model time; TURNS=1 is
+// the harshest case (the run's own costs weigh the most).
 //
 // Prints runs per minute as a ratio to 1 worker (over the coordinator's whole command, over the
 // span from the first attempt's start to the last run's end, and in steady state: without each
@@ -15,6 +17,7 @@
 // (other users' load included: on a shared machine, read the ratios with it).
 // Usage: npm run build && node bench/queue-throughput.mjs
 //   BENCH_RUNS (runs per task, default 12: 24 runs, 6 per worker at 4 workers), BENCH_DELAY (s, default 5),
+//   BENCH_TURNS (model answers per session, default 3),
 //   BENCH_FLEETS (default 1,2,4)
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +31,7 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const BIN = path.join(ROOT, 'bin/bakeoff.js');
 const RUNS = Number(process.env.BENCH_RUNS ?? 12);
 const DELAY = Number(process.env.BENCH_DELAY ?? 5);
+const TURNS = Number(process.env.BENCH_TURNS ?? 3);
 const FLEETS = (process.env.BENCH_FLEETS ?? '1,2,4').split(',').map(Number);
 const AGENT = 'pi:anthropic/claude-sonnet-4-5';
 
@@ -126,7 +130,8 @@ const suite = path.join(tmp, 'tiny');
 cpSync(path.join(ROOT, 'test/fixtures/suites/tiny'), suite, { recursive: true });
 execFileSync('node', [BIN, 'validate', suite], { stdio: ['ignore', 'ignore', 'inherit'] });
 const script = path.join(tmp, 'slow-model.json');
-writeFileSync(script, JSON.stringify({ delaySec: DELAY, replies: [{ text: 'Done.' }] }));
+const turns = [...Array.from({ length: TURNS - 1 }, () => ({ tool: { name: 'bash', args: { command: 'ls' } } })), { text: 'Done.' }];
+writeFileSync(script, JSON.stringify({ delaySec: DELAY, replies: turns }));
 
 const port = await freePort();
 const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', tmp, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
@@ -239,7 +244,7 @@ rmSync(tmp, { recursive: true, force: true });
 const base = rows[0].perMin;
 const spanBase = rows[0].spanPerMin;
 const f = (x, w, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '–').padStart(w);
-console.log(`queue throughput: tiny suite, ${AGENT} against a scripted model waiting ${DELAY} s per answer, ${RUNS} runs per task; ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(`queue throughput: tiny suite, ${AGENT} against a scripted model waiting ${DELAY} s per answer, ${TURNS} answer(s) per session, ${RUNS} runs per task; ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 console.log('workers  runs  wall (s)  runs/min  × 1 worker  runs/min (span)  × 1 worker  runs/min (steady)  × 1 worker  coordinator ms/run (enqueue + ingest, median)  cores busy');
 const steadyBase = rows[0].steadyPerMin;
 for (const r of rows) {
