@@ -30,6 +30,20 @@ async function cgroupsOf(pid: number): Promise<string[]> {
   return found;
 }
 
+/** Starts a bake of gold and noop and returns once a sandbox is at work (a workspace mounted under the bake's scratch root). */
+async function bakeAtWork(suite: string) {
+  const results = path.join(await tempDir(), 'results');
+  const args = ['run', suite, '--agent', 'gold', '--agent', 'noop', '--out', results];
+  const child = execa(process.execPath, [BIN, ...args], { cwd: ROOT, env: { NO_COLOR: '1' }, reject: false });
+  const scratch = scratchOf(results);
+  const deadline = performance.now() + 120_000;
+  while ((await mountsUnder(scratch + '/')).length === 0) {
+    expect(performance.now() < deadline, 'no workspace was mounted within 2 minutes').toBe(true);
+    await sleep(50);
+  }
+  return { results, args, child, scratch };
+}
+
 describe('a signal in the middle of a bake', () => {
   let suite: string;
 
@@ -41,16 +55,7 @@ describe('a signal in the middle of a bake', () => {
 
   for (const [signal, exitCode] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     it(`${signal}: cleans up everything, exits ${exitCode} with the resume command, and the same command finishes the bake`, async () => {
-      const results = path.join(await tempDir(), 'results');
-      const args = ['run', suite, '--agent', 'gold', '--agent', 'noop', '--out', results];
-      const child = execa(process.execPath, [BIN, ...args], { cwd: ROOT, env: { NO_COLOR: '1' }, reject: false });
-      const scratch = scratchOf(results);
-      // wait for a sandbox at work: a workspace mounted under the bake's scratch root
-      const deadline = performance.now() + 120_000;
-      while ((await mountsUnder(scratch + '/')).length === 0) {
-        expect(performance.now() < deadline, 'no workspace was mounted within 2 minutes').toBe(true);
-        await sleep(50);
-      }
+      const { results, args, child, scratch } = await bakeAtWork(suite);
       child.kill(signal);
       const ended = await child;
       expect(ended.exitCode, String(ended.stderr)).toBe(exitCode);
@@ -83,15 +88,7 @@ describe('a signal in the middle of a bake', () => {
   }
 
   it('a second Ctrl-C quits at once, and the same command then finishes the bake and clears what was left', async () => {
-    const results = path.join(await tempDir(), 'results');
-    const args = ['run', suite, '--agent', 'gold', '--agent', 'noop', '--out', results];
-    const child = execa(process.execPath, [BIN, ...args], { cwd: ROOT, env: { NO_COLOR: '1' }, reject: false });
-    const scratch = scratchOf(results);
-    const deadline = performance.now() + 120_000;
-    while ((await mountsUnder(scratch + '/')).length === 0) {
-      expect(performance.now() < deadline, 'no workspace was mounted within 2 minutes').toBe(true);
-      await sleep(50);
-    }
+    const { results, args, child, scratch } = await bakeAtWork(suite);
     let said = '';
     child.stderr!.on('data', (chunk: Buffer) => (said += chunk.toString()));
     child.kill('SIGINT');
