@@ -118,7 +118,7 @@ describe('hostile agents against the resource limits', () => {
   it('orphaned background processes: the run ends at once and none survives', async () => {
     const { hostile, log, marker } = await hostileThenGold('orphan.mjs');
     expect(log).toContain(`left sleep 1000.${marker}`);
-    expect(log).toContain('orphan: 2 orphans alive');
+    expect(log).toContain('orphan: 2 orphans alive: shell, sleep');
     // the agent exited 0 once both were running; the run did not wait for what it left behind
     // (a sleep of 1000 s would have held it to the 8 s wall clock)
     expect(hostile.agentSec).toBeLessThan(controls.sessionWallClockSec);
