@@ -66,7 +66,10 @@ describe('managing a fleet queue', () => {
     const url = redis.url(1);
     const suite = await validatedCopy(path.join(FIXTURES, 'suites/tiny'));
     const results = path.join(root, 'drained');
-    const args = ['run', suite, '--agent', 'command:sleep 3', '--runs', '2', '--queue', url, '--out', results];
+    // 10 s per run: between the second run's start and the coordinator's exit the test waits for a
+    // job's removal and a SIGTERM; on a saturated machine that once took over 3 s, and the running
+    // run had finished (waiting 1, active 1) before the queue could be looked at
+    const args = ['run', suite, '--agent', 'command:sleep 10', '--runs', '2', '--queue', url, '--out', results];
     const w = worker(url, 'w-drain');
     await w.waitFor(/ready/, 60_000);
     const first = spawnBakeoff(args);
