@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admitOnly, bakeoff, FIXTURES, tempDir } from './helpers.js';
@@ -46,6 +49,16 @@ function attemptsOf(results: string): { run_id: string; attempt: number; worker:
   }
 }
 
+/** Host pids of the processes whose command line is exactly `line` (sandboxed ones included). */
+async function pidsOf(line: string): Promise<number[]> {
+  const { stdout } = await promisify(execFile)('ps', ['-eo', 'pid=,args='], { maxBuffer: 16 << 20 });
+  return stdout
+    .split('\n')
+    .map((l) => /^\s*(\d+) (.*)$/.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null && m[2] === line)
+    .map((m) => Number(m[1]));
+}
+
 describe('managing a fleet queue', () => {
   let root: string;
   let redis: TestRedis;
@@ -66,16 +79,22 @@ describe('managing a fleet queue', () => {
     const url = redis.url(1);
     const suite = await validatedCopy(path.join(FIXTURES, 'suites/tiny'));
     const results = path.join(root, 'drained');
-    // 10 s per run: between the second run's start and the coordinator's exit the test waits for a
-    // job's removal and a SIGTERM; on a saturated machine that once took over 3 s, and the running
-    // run had finished (waiting 1, active 1) before the queue could be looked at
-    const args = ['run', suite, '--agent', 'command:sleep 10', '--runs', '2', '--queue', url, '--out', results];
+    // The agent sleeps a few seconds. The run the test looks at stays running because the test
+    // holds its sleep with SIGSTOP (the worker's sandbox shares the host's pid view) until the
+    // queue has been looked at: timing alone (sleeps of 3 s, then 10 s) lost that race on a
+    // saturated machine, where ingesting a run, a SIGTERM and each `bakeoff queue` call take
+    // seconds each. The second run's sleep is the second sleep process to appear.
+    const sleep = `sleep 5.${randomInt(100_000_000, 999_999_999)}`;
+    const args = ['run', suite, '--agent', `command:${sleep}`, '--runs', '2', '--queue', url, '--out', results];
     const w = worker(url, 'w-drain');
     await w.waitFor(/ready/, 60_000);
     const first = spawnBakeoff(args);
-    // one run stored, the next one running on the only worker, two waiting: then the coordinator stops
+    const firstSleep = await until('the first run\'s sleep', async () => (await pidsOf(sleep))[0], 120_000);
+    const held = await until('the second run\'s sleep', async () => (await pidsOf(sleep)).find((pid) => pid !== firstSleep), 120_000);
+    process.kill(held, 'SIGSTOP');
+    // one run stored, the next one running on the only worker (held), two waiting: then the coordinator stops
     await first.waitFor(/run 1\/4 /, 120_000);
-    await w.waitFor(/(start .*){2}/s, 60_000);
+    expect(w.stderr().match(/bakeoff: start /g)).toHaveLength(2);
     // the coordinator says a run is stored before it removes the run's job: wait for that too
     await until('the stored run\'s job to be removed', async () => ((await jobsOf(url)).completed === 0 ? true : undefined), 30_000);
     first.child.kill('SIGTERM');
@@ -86,6 +105,7 @@ describe('managing a fleet queue', () => {
     expect(drain.exitCode, drain.stderr).toBe(0);
     expect(JSON.parse(drain.stdout)).toEqual({ schemaVersion: 1, action: 'drain', removed: 2 });
     expect(await jobsOf(url)).toEqual({ waiting: 0, active: 1, delayed: 0, completed: 0, failed: 0 });
+    process.kill(held, 'SIGCONT');
 
     // the running run finishes (nobody stores it: no coordinator), and the worker takes nothing else
     await until('the running run to finish', async () => ((await jobsOf(url)).completed === 1 ? true : undefined), 60_000);
