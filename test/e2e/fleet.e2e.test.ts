@@ -147,9 +147,11 @@ describe('a bake on a fleet of three workers', () => {
     const zombie = startWorker('w-zombie', url);
     await zombie.waitFor(/ready/, 60_000);
     const results = path.join(root, 'zombie-results');
-    const args = ['run', suite, '--agent', 'command:sleep 3', '--runs', '1', '--queue', url, '--out', results, '--json'];
+    // 8 s per run: the zombie must be stopped (on its start line) before its run can end, which a
+    // saturated machine may delay by seconds
+    const args = ['run', suite, '--agent', 'command:sleep 8', '--runs', '1', '--queue', url, '--out', results, '--json'];
     const coordinator = spawnBakeoff(args);
-    const [, runId] = await zombie.waitFor(/start \S+ × command:sleep 3 \(replay 0\), run (\w+)/, 120_000);
+    const [, runId] = await zombie.waitFor(/start \S+ × command:sleep 8 \(replay 0\), run (\w+)/, 120_000);
     zombie.child.kill('SIGSTOP');
     const healthy = startWorker('w-healthy', url);
     const done = await coordinator.child;
