@@ -1,12 +1,10 @@
-import { execFile } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admitOnly, bakeoff, FIXTURES, tempDir } from './helpers.js';
 import { spawnBakeoff, startRedis, stopFleet, validatedCopy, type Proc, type TestRedis } from './fleet-helpers.js';
-import { storedRuns } from './process-helpers.js';
+import { processesOf, storedRuns } from './process-helpers.js';
 
 /*
  * Managing a fleet's queue by hand and losing workers: `bakeoff queue drain` and `queue clear`
@@ -49,16 +47,6 @@ function attemptsOf(results: string): { run_id: string; attempt: number; worker:
   }
 }
 
-/** Host pids of the processes whose command line is exactly `line` (sandboxed ones included). */
-async function pidsOf(line: string): Promise<number[]> {
-  const { stdout } = await promisify(execFile)('ps', ['-eo', 'pid=,args='], { maxBuffer: 16 << 20 });
-  return stdout
-    .split('\n')
-    .map((l) => /^\s*(\d+) (.*)$/.exec(l))
-    .filter((m): m is RegExpExecArray => m !== null && m[2] === line)
-    .map((m) => Number(m[1]));
-}
-
 describe('managing a fleet queue', () => {
   let root: string;
   let redis: TestRedis;
@@ -80,17 +68,17 @@ describe('managing a fleet queue', () => {
     const suite = await validatedCopy(path.join(FIXTURES, 'suites/tiny'));
     const results = path.join(root, 'drained');
     // The agent sleeps a few seconds. The run the test looks at stays running because the test
-    // holds its sleep with SIGSTOP (the worker's sandbox shares the host's pid view) until the
+    // holds its sleep with SIGSTOP (the host sees the sandbox's processes) until the
     // queue has been looked at: timing alone (sleeps of 3 s, then 10 s) lost that race on a
     // saturated machine, where ingesting a run, a SIGTERM and each `bakeoff queue` call take
     // seconds each. The second run's sleep is the second sleep process to appear.
-    const sleep = `sleep 5.${randomInt(100_000_000, 999_999_999)}`;
-    const args = ['run', suite, '--agent', `command:${sleep}`, '--runs', '2', '--queue', url, '--out', results];
+    const seconds = `5.${randomInt(100_000_000, 999_999_999)}`;
+    const args = ['run', suite, '--agent', `command:sleep ${seconds}`, '--runs', '2', '--queue', url, '--out', results];
     const w = worker(url, 'w-drain');
     await w.waitFor(/ready/, 60_000);
     const first = spawnBakeoff(args);
-    const firstSleep = await until('the first run\'s sleep', async () => (await pidsOf(sleep))[0], 120_000);
-    const held = await until('the second run\'s sleep', async () => (await pidsOf(sleep)).find((pid) => pid !== firstSleep), 120_000);
+    const firstSleep = await until('the first run\'s sleep', async () => processesOf('sleep', seconds)[0], 120_000);
+    const held = await until('the second run\'s sleep', async () => processesOf('sleep', seconds).find((pid) => pid !== firstSleep), 120_000);
     process.kill(held, 'SIGSTOP');
     // one run stored, the next one running on the only worker (held), two waiting: then the coordinator stops
     await first.waitFor(/run 1\/4 /, 120_000);

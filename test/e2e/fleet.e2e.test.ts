@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -7,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSuite } from '../../src/suite/index.js';
 import { bakeoff, FIXTURES, ROOT, tempDir } from './helpers.js';
 import { spawnBakeoff, startRedis, validatedCopy, type Proc, type TestRedis } from './fleet-helpers.js';
-import { storedRuns } from './process-helpers.js';
+import { processesOf, storedRuns, waitFor } from './process-helpers.js';
 
 /*
  * One bake on a fleet: Debian's redis-server (append-only persistence on) and three
@@ -147,12 +148,18 @@ describe('a bake on a fleet of three workers', () => {
     const zombie = startWorker('w-zombie', url);
     await zombie.waitFor(/ready/, 60_000);
     const results = path.join(root, 'zombie-results');
-    // 8 s per run: the zombie must be stopped (on its start line) before its run can end, which a
-    // saturated machine may delay by seconds
-    const args = ['run', suite, '--agent', 'command:sleep 8', '--runs', '1', '--queue', url, '--out', results, '--json'];
+    // The zombie's run must not end before the zombie is stopped: the test holds that run's sleep
+    // with SIGSTOP (the host sees the sandbox's processes) as soon as it appears, then stops the
+    // worker, and lets both go on later. (A 3 s sleep raced the test's SIGSTOP of the worker on
+    // its start line, which a saturated machine can delay by seconds.)
+    const seconds = `5.${randomInt(100_000_000, 999_999_999)}`;
+    const args = ['run', suite, '--agent', `command:sleep ${seconds}`, '--runs', '1', '--queue', url, '--out', results, '--json'];
     const coordinator = spawnBakeoff(args);
-    const [, runId] = await zombie.waitFor(/start \S+ × command:sleep 8 \(replay 0\), run (\w+)/, 120_000);
+    expect(await waitFor(() => processesOf('sleep', seconds).length > 0, 120_000), 'the zombie\'s run started its sleep').toBe(true);
+    const [held] = processesOf('sleep', seconds) as [number];
+    process.kill(held, 'SIGSTOP');
     zombie.child.kill('SIGSTOP');
+    const [, runId] = await zombie.waitFor(/start \S+ × command:sleep [\d.]+ \(replay 0\), run (\w+)/, 10_000);
     const healthy = startWorker('w-healthy', url);
     const done = await coordinator.child;
     expect(done.exitCode, coordinator.stderr()).toBe(0);
@@ -166,6 +173,7 @@ describe('a bake on a fleet of three workers', () => {
 
     // resumed, the zombie finishes its run and tries to hand it back: refused by the queue, ignored by the folder
     zombie.child.kill('SIGCONT');
+    process.kill(held, 'SIGCONT');
     await zombie.waitFor(new RegExp(`end   run ${runId}`), 60_000);
     await new Promise((r) => setTimeout(r, 2000));
     const again = await bakeoff(args);

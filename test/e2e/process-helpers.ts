@@ -15,6 +15,17 @@ export function processesWith(token: string): number[] {
   return pids;
 }
 
+/** Pids of processes running `program` (their argv[0]) with an argument containing `token`: the program itself, not a shell that starts it. */
+export function processesOf(program: string, token: string): number[] {
+  return processesWith(token).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith(`${program}\0`);
+    } catch {
+      return false; // ended meanwhile
+    }
+  });
+}
+
 /** True once `check` holds (polled every 100 ms), false when `ms` pass first. */
 export async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bakeoff, BIN, copySuite, FIXTURES, tempDir } from './helpers.js';
-import { describeProcesses, isRunning, parentOf, processesWith, storedRuns, waitFor } from './process-helpers.js';
+import { describeProcesses, isRunning, parentOf, processesOf, processesWith, storedRuns, waitFor } from './process-helpers.js';
 
 /*
  * One bakeoff per results folder, and no process left behind: real bakes of the tiny suite
@@ -54,7 +54,7 @@ describe('one bakeoff per results folder', () => {
     const out = await tempDir();
     const sleep = token();
     const first = startBake([process.execPath, BIN, 'run', suite, '--agent', `command:sleep ${sleep}`, '--runs', '1', '--out', out, '--json']);
-    expect(await waitFor(() => processesWith(sleep).some((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\0')), 60_000)).toBe(true);
+    expect(await waitFor(() => processesOf('sleep', sleep).length > 0, 60_000)).toBe(true);
     const holder = holderPid(out);
     expect(holder).toBe(first.child.pid);
 
@@ -79,7 +79,7 @@ describe('one bakeoff per results folder', () => {
     const out = await tempDir();
     const sleep = token();
     const bake = startBake([process.execPath, BIN, 'run', suite, '--agent', `command:setsid sleep ${sleep} & sleep ${sleep}`, '--runs', '1', '--out', out, '--json', '--unsafe-no-sandbox']);
-    expect(await waitFor(() => processesWith(sleep).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\0')).length >= 2, 60_000)).toBe(true);
+    expect(await waitFor(() => processesOf('sleep', sleep).length >= 2, 60_000)).toBe(true);
     bake.child.kill('SIGKILL');
     expect(await waitFor(() => processesWith(sleep).length === 0, 30_000), `survivors:\n${describeProcesses(processesWith(sleep))}`).toBe(true);
   });
