@@ -64,9 +64,11 @@ async function admitOrders(options: AdmitOptions, logs: StageLog[]): Promise<Adm
   const { command } = options.task.manifest.test;
   for (const order of options.task.orders) {
     const stageOf = (label: string): string => (options.task.orders.length > 1 ? `order ${order.index} ${label}` : label);
+    // the gold runs hold tripwire groups of the tests that failed on the unchanged repo, as grading does of the fail-to-pass ones
+    let templateIds: readonly string[] = [];
     const attempt = async (label: string, goldUpTo: number, extra: { network?: 'none' | 'host'; clock?: ClockShift } = {}): Promise<GradedTests> => {
       options.onStage?.(stageOf(label));
-      const run = await testWithGold(options, `${order.index}-${label}`, order.index, goldUpTo, extra);
+      const run = await testWithGold(options, `${order.index}-${label}`, order.index, goldUpTo, { ...extra, templateIds });
       logs.push({ stage: stageOf(label), path: run.testRun.outputPath });
       return run;
     };
@@ -86,6 +88,7 @@ async function admitOrders(options: AdmitOptions, logs: StageLog[]): Promise<Adm
     if (baselineDrift.length > 0) {
       return reject(`flaky on the unchanged repo: its runs ${stageOf('baseline')} and ${stageOf('baseline-2')} disagree on ${disagreement(baselineDrift, statuses(baseline), statuses(baseline2))} (see their logs)`);
     }
+    templateIds = baseline.report.tests.filter((t) => t.status !== 'pass').map((t) => t.id);
     const gold1 = await attempt('gold-1', order.index);
     testSec += gold1.testRun.exec.durationMs / 1000;
     const testEdits = [...gold1.tree.restored, ...gold1.tree.removed];
@@ -151,7 +154,7 @@ async function testWithGold(
   label: string,
   order: number,
   goldUpTo: number,
-  extra: { network?: 'none' | 'host'; clock?: ClockShift },
+  extra: { network?: 'none' | 'host'; clock?: ClockShift; templateIds: readonly string[] },
 ): Promise<GradedTests> {
   const scratch = path.join(options.scratchDir, label);
   const workspace = await workspaceWithGold({
@@ -173,6 +176,7 @@ async function testWithGold(
       test: options.task.manifest.test,
       hiddenDirs: options.task.orders.filter((o) => o.index <= order).map((o) => o.hiddenDir),
       expectedIds: [],
+      templateIds: extra.templateIds,
       changedPaths: [...new Set(changed)],
       outDir: path.join(scratch, 'out'),
       scratchDir: scratch,
@@ -202,14 +206,20 @@ function checkKnownFailures(known: ReadonlySet<string>, gold: GradedTests, basel
 /** Why the gold run's tripwires say its report cannot be trusted, or null. */
 function tripwireProblem(run: GradedTests): string | null {
   const { tree, tripwires, gradedChanged } = run;
-  if (tree.tripwires.length === 0 && tree.unwired.length === 0) {
+  if (tree.tripwires.length === 0 && tree.groups.length === 0 && tree.unwired.length === 0) {
     return "bakeoff could not place its tripwire tests: no hidden file (nor any file of the repo) is a test file by the runner's file patterns; name the test files with task.yaml test.files";
   }
   if (run.testRun.report.unreadable !== undefined) return `the gold run's report cannot be read: ${run.testRun.report.unreadable}`;
   if (gradedChanged.length > 0) return `the tests change graded test files while they run (${list(gradedChanged)}); graded test files are read-only during grading`;
   const wrong = [...tripwires.flipped, ...tripwires.wrong];
+  const inGroups = wrong.filter((w) => tree.groups.some((g) => w.startsWith(`${g.template} (`)));
+  if (inGroups.length > 0) {
+    // a copy expecting another value passed too: that assertion does not decide its test
+    return `bakeoff's tripwire copies of fail-to-pass tests (the test itself and copies whose equality assertion expects other values) did not come out as they must on the gold run (${list(inGroups)}): the assertion at that line must compare exactly (no custom equality, no approximate match) and give the same result every time`;
+  }
   if (wrong.length > 0) {
-    return `bakeoff's tripwire tests, added to ${list(tree.tripwires.map((t) => t.file))}, did not run as they must on the gold run (${list(wrong)}): the test command must collect those files (task.yaml test.files names them)`;
+    const files = [...new Set([...tree.tripwires.map((t) => t.file), ...tree.groups.map((g) => g.file)])];
+    return `bakeoff's tripwire tests, added to ${list(files)}, did not run as they must on the gold run (${list(wrong)}): the test command must collect those files (task.yaml test.files names them)`;
   }
   return null;
 }

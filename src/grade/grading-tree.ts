@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { appendFile, cp, lstat, mkdir, readFile, rm } from 'node:fs/promises';
+import { cp, lstat, mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { Bind } from '../sandbox/index.js';
 import { listTree } from '../util/index.js';
-import { drawTripwires, type Tripwire } from './tripwires.js';
-import type { TestRunner, TripwireTarget } from './types.js';
+import { placeTripwires } from './place-tripwires.js';
+import type { Tripwire, TripwireGroup } from './tripwires.js';
+import type { TestRunner } from './types.js';
 
 /*
  * The tree a grading runs in is the prepared repo plus the change, made into what the suite
@@ -13,7 +14,7 @@ import type { TestRunner, TripwireTarget } from './types.js';
  *   - test files (the runner's patterns, or task.yaml `test.files`) are the suite's: a test
  *     file the change edited or deleted is put back, one it added is removed;
  *   - hidden files are copied over whatever the change put at their paths;
- *   - bakeoff's tripwire tests are appended to the hidden test files;
+ *   - bakeoff's tripwire tests are placed in the hidden test files (place-tripwires.ts);
  *   - every graded test file is shown to the tests read-only, and every folder above one is a
  *     mount point of its own, so no code that runs during the tests can write, replace,
  *     delete or rename a graded test file, or move its folder away.
@@ -32,6 +33,8 @@ export interface GradingTreeOptions {
   readonly hiddenDirs: readonly string[];
   /** Test ids the lock expects (empty at admission): the files they live in are graded too. */
   readonly expectedIds: readonly string[];
+  /** Ids tripwire groups may be made of: the fail-to-pass tests (place-tripwires.ts). */
+  readonly templateIds?: readonly string[];
 }
 
 export interface GradingTree {
@@ -39,7 +42,12 @@ export interface GradingTree {
   readonly gradedFiles: readonly string[];
   /** sha256 of each graded file as placed (tripwires included), to compare after the run. */
   readonly digests: ReadonlyMap<string, string>;
+  /** The wires placed (files with no test a group could be made of). */
   readonly tripwires: readonly Tripwire[];
+  /** The tripwire groups placed. */
+  readonly groups: readonly TripwireGroup[];
+  /** Fail-to-pass tests a group could have been made of. */
+  readonly eligible: readonly string[];
   /** Graded test files that cannot hold tripwires (`TestRunner.holdsTripwires`): whole-file tests, judged by their own result. */
   readonly unwired: readonly string[];
   /** Test files the change added (removed here) or edited or deleted (put back). */
@@ -64,20 +72,14 @@ export async function buildGradingTree(options: GradingTreeOptions): Promise<Gra
   }
   for (const [rel, source] of hidden) await replaceEntry(repoDir, rel, source);
 
-  const tripwires: Tripwire[] = [];
-  const unwired: string[] = [];
   const targets = await tripwireTargets(repoDir, [...hidden.keys()], options.expectedIds, isTest);
-  for (const rel of targets) {
-    const text = await readFile(path.join(repoDir, rel), 'utf8');
-    if (options.runner.holdsTripwires && !options.runner.holdsTripwires(text, rel)) {
-      unwired.push(rel);
-      continue;
-    }
-    const drawn = drawTripwires(rel, options.runner.testNamePrefix);
-    const target: TripwireTarget = { ...drawn.target, text, moduleKind: await moduleKind(repoDir, rel, text) };
-    await appendFile(path.join(repoDir, rel), options.runner.tripwireSource(target));
-    tripwires.push(...drawn.wires);
-  }
+  const placed = await placeTripwires({
+    repoDir,
+    runner: options.runner,
+    files: targets,
+    templateIds: options.templateIds ?? [],
+    moduleKind: (rel, text) => moduleKind(repoDir, rel, text),
+  });
 
   const graded = new Set<string>(targets);
   for (const rel of hidden.keys()) graded.add(rel);
@@ -88,7 +90,8 @@ export async function buildGradingTree(options: GradingTreeOptions): Promise<Gra
   const gradedFiles: string[] = [];
   for (const rel of [...graded].sort()) if (await isRegularFile(path.join(repoDir, rel))) gradedFiles.push(rel);
   const digests = await digestFiles(repoDir, gradedFiles);
-  return { gradedFiles, digests, tripwires, unwired, removed, restored, binds: immutableBinds(repoDir, gradedFiles) };
+  const { wires: tripwires, groups, eligible, unwired } = placed;
+  return { gradedFiles, digests, tripwires, groups, eligible, unwired, removed, restored, binds: immutableBinds(repoDir, gradedFiles) };
 }
 
 /**

@@ -4,7 +4,7 @@ import type { ClockShift, Sandbox } from '../sandbox/index.js';
 import { buildGradingTree, changedGradedFiles, type GradingTree } from './grading-tree.js';
 import { runTests, type TestRun } from './run-tests.js';
 import { getTestRunner, removeStaleReports } from '../runners/index.js';
-import { judgeTripwires, withoutTripwires, type TripwireVerdict } from './tripwires.js';
+import { judgeTripwires, withGroupsMapped, withoutTripwires, type TripwireVerdict } from './tripwires.js';
 import type { ParsedReport, ReportFormat } from './types.js';
 
 export interface GradedTestsOptions {
@@ -16,6 +16,8 @@ export interface GradedTestsOptions {
   readonly hiddenDirs: readonly string[];
   /** Ids the lock expects (empty at admission). */
   readonly expectedIds: readonly string[];
+  /** Ids bakeoff may make tripwire groups of: the order's fail-to-pass tests (at admission, those failing on the unchanged repo). */
+  readonly templateIds?: readonly string[];
   /** Ids of the task's known failures (task.yaml `knownFailures`). */
   readonly knownFailures?: readonly string[];
   /** Paths the change added, changed or deleted. */
@@ -30,6 +32,7 @@ export interface GradedTestsOptions {
 }
 
 export interface GradedTests {
+  /** The test run; its report holds bakeoff's tripwires, each group's own copy under the test's id again. */
   readonly testRun: TestRun;
   /** The runner's report without bakeoff's tripwires. */
   readonly report: ParsedReport;
@@ -63,10 +66,11 @@ export async function runGradedTests(options: GradedTestsOptions): Promise<Grade
     changedPaths: options.changedPaths,
     hiddenDirs: options.hiddenDirs,
     expectedIds: options.expectedIds,
+    templateIds: options.templateIds ?? [],
   });
   // a JUnit report the change left in the repo is never read: the run must write its own
   const staleReports = options.test.report !== undefined ? await removeStaleReports(options.repoDir, options.test.report) : [];
-  const testRun = await runTests({
+  const ran = await runTests({
     sandbox: options.sandbox,
     repoDir: options.repoDir,
     scratchDir: path.join(options.scratchDir, 'tests'),
@@ -83,13 +87,15 @@ export async function runGradedTests(options: GradedTestsOptions): Promise<Grade
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const gradedChanged = await changedGradedFiles(options.repoDir, tree.digests);
-  const tripwires = judgeTripwires(testRun.report, tree.tripwires);
+  const placed = { groups: tree.groups, wires: tree.tripwires };
+  const tripwires = judgeTripwires(ran.report, placed);
   await mkdir(options.outDir, { recursive: true });
   await writeFile(
     path.join(options.outDir, 'tripwires.json'),
-    JSON.stringify({ tripwires: tree.tripwires, verdict: tripwires, gradedFiles: tree.gradedFiles, removed: tree.removed, restored: tree.restored, staleReports }, null, 1) + '\n',
+    JSON.stringify({ tripwires: tree.tripwires, groups: tree.groups, verdict: tripwires, gradedFiles: tree.gradedFiles, removed: tree.removed, restored: tree.restored, staleReports }, null, 1) + '\n',
   );
-  const report = withoutTripwires(testRun.report, tree.tripwires);
+  const testRun = { ...ran, report: withGroupsMapped(ran.report, tree.groups) };
+  const report = withoutTripwires(ran.report, placed);
   const known = new Set([...options.expectedIds, ...(options.knownFailures ?? [])]);
   const unknownTests =
     runner.forgeableReport === true && options.expectedIds.length > 0

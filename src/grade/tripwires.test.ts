@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate } from './evaluate.js';
-import { drawTripwires, judgeTripwires, withoutTripwires } from './tripwires.js';
+import { drawTripwires, judgeTripwires, withGroupsMapped, withoutTripwires, type TripwireGroup } from './tripwires.js';
 import type { ParsedReport, TestResult } from './types.js';
 
 const drawn = drawTripwires('tests/test_x.py', 'test_');
@@ -63,3 +63,58 @@ describe('tripwires', () => {
     expect(early.failure?.reason).toBe('report-inconsistent');
   });
 });
+
+describe('tripwire groups', () => {
+  const group: TripwireGroup = {
+    file: 'test/a.test.js',
+    template: 'test/a.test.js::sizes > rolls over',
+    real: 'test/a.test.js::sizes > keeps unit value',
+    copies: ['test/a.test.js::sizes > value rolls keeps', 'test/a.test.js::sizes > unit sizes over'],
+    site: { line: 4, expected: '1 MiB', others: ['1 GiB', '1 KiB'] },
+  };
+  const [copyA, copyB] = group.copies as [string, string];
+  const run = (real: TestResult['status'], a: TestResult['status'], b: TestResult['status']): ParsedReport =>
+    report([
+      { id: group.real, status: real },
+      { id: copyA, status: a },
+      { id: copyB, status: b },
+      { id: 'test/a.test.js::sizes > other', status: 'pass' },
+    ]);
+  const placed = { groups: [group], wires: [] };
+
+  it('accepts what honest code gives: the right answer (the test passes), or a wrong one (all fail, or one copy passes)', () => {
+    const honestRuns: [TestResult['status'], TestResult['status'], TestResult['status']][] = [['pass', 'fail', 'fail'], ['fail', 'fail', 'fail'], ['fail', 'pass', 'fail'], ['error', 'error', 'error'], ['skip', 'skip', 'skip']];
+    for (const [real, a, b] of honestRuns) {
+      expect(judgeTripwires(run(real, a, b), placed), [real, a, b].join()).toEqual({ flipped: [], wrong: [] });
+    }
+  });
+
+  it('calls two passes in one group tampering: one value cannot equal two different answers', () => {
+    expect(judgeTripwires(run('pass', 'pass', 'fail'), placed).flipped).toEqual([`${group.template} (its copies at test/a.test.js:4): 2 of 3 tests expecting different values passed`]);
+    expect(judgeTripwires(run('fail', 'pass', 'pass'), placed).flipped).toHaveLength(1);
+    expect(judgeTripwires(run('pass', 'pass', 'pass'), placed).flipped).toHaveLength(1);
+  });
+
+  it('calls a missing member, one reported twice, or a copy skipped beside a passing test wrong', () => {
+    const missing = report([{ id: group.real, status: 'pass' }, { id: copyA, status: 'fail' }]);
+    expect(judgeTripwires(missing, placed).wrong).toHaveLength(1);
+    const twice = report([{ id: group.real, status: 'fail' }, { id: copyA, status: 'fail' }, { id: copyB, status: 'fail' }, { id: copyB, status: 'fail' }]);
+    expect(judgeTripwires(twice, placed).wrong).toHaveLength(1);
+    expect(judgeTripwires(run('pass', 'skip', 'fail'), placed).wrong).toHaveLength(1);
+  });
+
+  it('maps the test itself back to the id the lock knows and leaves its copies out of what the lock compares', () => {
+    const honestRun = run('pass', 'fail', 'fail');
+    expect(withGroupsMapped(honestRun, [group]).tests.map((t) => t.id)).toEqual([group.template, copyA, copyB, 'test/a.test.js::sizes > other']);
+    expect(withoutTripwires(honestRun, placed).tests).toEqual([
+      { id: group.template, status: 'pass' },
+      { id: 'test/a.test.js::sizes > other', status: 'pass' },
+    ]);
+    const e = evaluate({ expected: { failToPass: [group.template], passToPass: [] }, report: withGroupsMapped(honestRun, [group]), exitCode: 1, timedOut: false, protectedChanged: [], tripwires: judgeTripwires(honestRun, placed) });
+    expect(e.failure).toBeNull();
+    const flipped = run('pass', 'pass', 'fail');
+    const tampered = evaluate({ expected: { failToPass: [group.template], passToPass: [] }, report: withGroupsMapped(flipped, [group]), exitCode: 1, timedOut: false, protectedChanged: [], tripwires: judgeTripwires(flipped, placed) });
+    expect(tampered.failure?.reason).toBe('report-tampered');
+  });
+});
+

@@ -2,17 +2,21 @@ import { randomBytes } from 'node:crypto';
 import type { ParsedReport, TestResult, TestRunner, TripwireTarget } from './types.js';
 
 /*
- * Tripwires: tests of bakeoff's own, added to the graded test files themselves (so they run in
- * the same process, after the same imports, under the same framework as the hidden tests),
- * with random names and nonces drawn for every grading. Three per file: one must pass, one
- * must fail through the framework's assertion with its nonce in the message, one must fail by
- * throwing its nonce. A report in which a must-fail passed, a nonce is missing or a tripwire
- * is absent was not written by an honest run of these tests: `report-tampered`. That catches
- * "make every failure pass" sabotage (a patched `expect`, a neutered `node:assert`, a pytest
- * plugin or hook that rewrites reports, a libtest output forger) without knowing how it works.
+ * Tripwires: tests of bakeoff's own in the graded test files themselves (so they run in the
+ * same process, after the same imports, under the same framework as the hidden tests), drawn
+ * anew for every grading (docs/decisions/002).
+ *
+ * Groups (tripwire-groups.ts): a fail-to-pass test becomes itself and k copies that ask the
+ * code under test the same question and expect other answers, under fresh names, in random
+ * order. At most one of a group can pass honestly; two passing is tampering.
+ *
+ * Wires, where a file has no test a group can be made of: three tests appended in the file's
+ * framework — one must pass, one must fail through the framework's assertion with its nonce in
+ * the message, one must fail by throwing its nonce. They catch "make every failure pass"
+ * sabotage, but code that reads the file can tell them from the hidden tests.
  */
 
-/** One tripwire test, as bakeoff expects the report to show it. */
+/** One tripwire test (a wire), as bakeoff expects the report to show it. */
 export interface Tripwire {
   /** Repo-relative test file it was added to. */
   readonly file: string;
@@ -23,6 +27,26 @@ export interface Tripwire {
   readonly nonce: string | null;
 }
 
+/** One fail-to-pass test made a group for this grading, by the ids the report shows. */
+export interface TripwireGroup {
+  /** Repo-relative test file. */
+  readonly file: string;
+  /** The test's id as the lock knows it: what its own copy is reported as again. */
+  readonly template: string;
+  /** The id the test itself is reported under in this grading. */
+  readonly real: string;
+  /** The ids of its copies, each expecting another answer. */
+  readonly copies: readonly string[];
+  /** What the copies change: the literal at `line` (1-based) of the file as graded, and the values they expect instead. */
+  readonly site: { readonly line: number; readonly expected: string; readonly others: readonly string[] };
+}
+
+/** What a grading placed: groups and wires. */
+export interface Tripwires {
+  readonly groups: readonly TripwireGroup[];
+  readonly wires: readonly Tripwire[];
+}
+
 /** A random identifier that reads like a test name and that no agent can know in advance. */
 function randomName(prefix: string): string {
   const letters = 'abcdefghijklmnopqrstuvwxyz';
@@ -30,11 +54,11 @@ function randomName(prefix: string): string {
   return prefix + [...bytes].map((b) => letters[b % 26]).join('');
 }
 
-/** Names and nonces for one file, fresh every time. */
-export function drawTripwires(file: string, namePrefix: string): { target: Omit<TripwireTarget, 'text' | 'moduleKind'>; wires: Tripwire[] } {
-  const pass = randomName(namePrefix);
-  const assertFail = { name: randomName(namePrefix), nonce: randomBytes(9).toString('hex') };
-  const throwFail = { name: randomName(namePrefix), nonce: randomBytes(9).toString('hex') };
+/** Names and nonces for one file's wires, fresh every time (`name` draws them; random letters by default). */
+export function drawTripwires(file: string, namePrefix: string, name: (kind: 'name' | 'nonce') => string = (kind) => (kind === 'name' ? randomName(namePrefix) : randomBytes(9).toString('hex'))): { target: Omit<TripwireTarget, 'text' | 'moduleKind'>; wires: Tripwire[] } {
+  const pass = name('name');
+  const assertFail = { name: name('name'), nonce: name('nonce') };
+  const throwFail = { name: name('name'), nonce: name('nonce') };
   return {
     target: { file, pass, assertFail, throwFail },
     wires: [
@@ -50,26 +74,45 @@ export function tripwireSource(runner: TestRunner, target: TripwireTarget): stri
   return runner.tripwireSource(target);
 }
 
-/** Whether a reported id is the tripwire's. */
+/** Whether a reported id is the wire's. */
 function isWire(id: string, wire: Tripwire): boolean {
-  return id === wire.name || id.endsWith(`::${wire.name}`);
+  return id === wire.name || id.endsWith(`::${wire.name}`) || id.endsWith(` > ${wire.name}`);
 }
 
-/** The report without bakeoff's tripwires (ids the lock never holds). */
-export function withoutTripwires(report: ParsedReport, wires: readonly Tripwire[]): ParsedReport {
-  return { ...report, tests: report.tests.filter((t) => !wires.some((w) => isWire(t.id, w))) };
+/** Accepts what conformance tests and older callers pass: wires alone, or wires and groups. */
+function asTripwires(tripwires: readonly Tripwire[] | Tripwires): Tripwires {
+  return 'wires' in tripwires ? tripwires : { groups: [], wires: tripwires };
+}
+
+/**
+ * The report as the lock reads it: each group's own copy under the test's id again (the
+ * copies stay, so the runner's failing exit status still agrees with the report).
+ */
+export function withGroupsMapped(report: ParsedReport, groups: readonly TripwireGroup[]): ParsedReport {
+  if (groups.length === 0) return report;
+  const back = new Map(groups.map((g) => [g.real, g.template] as const));
+  return { ...report, tests: report.tests.map((t): TestResult => (back.has(t.id) ? { ...t, id: back.get(t.id)! } : t)) };
+}
+
+/** The report without bakeoff's tests (ids the lock never holds): wires and group copies out, groups mapped back. */
+export function withoutTripwires(report: ParsedReport, tripwires: readonly Tripwire[] | Tripwires): ParsedReport {
+  const { groups, wires } = asTripwires(tripwires);
+  const copies = new Set(groups.flatMap((g) => g.copies));
+  const mapped = withGroupsMapped(report, groups);
+  return { ...mapped, tests: mapped.tests.filter((t) => !copies.has(t.id) && !wires.some((w) => isWire(t.id, w))) };
 }
 
 /** How the report disagrees with the tripwires. */
 export interface TripwireVerdict {
-  /** A must-fail tripwire was reported as passed: the report was certainly tampered with. */
+  /** A result no honest run gives (a must-fail reported passed, two of a group passed): the report was certainly tampered with. */
   readonly flipped: readonly string[];
   /** Tripwires missing, with the wrong status, or failing without their nonce. */
   readonly wrong: readonly string[];
 }
 
-/** Compares the report with what the tripwires must show. Pure. */
-export function judgeTripwires(report: ParsedReport, wires: readonly Tripwire[]): TripwireVerdict {
+/** Compares the report (as the runner wrote it: groups not mapped back) with what the tripwires must show. Pure. */
+export function judgeTripwires(report: ParsedReport, tripwires: readonly Tripwire[] | Tripwires): TripwireVerdict {
+  const { groups, wires } = asTripwires(tripwires);
   const flipped: string[] = [];
   const wrong: string[] = [];
   for (const wire of wires) {
@@ -85,6 +128,9 @@ export function judgeTripwires(report: ParsedReport, wires: readonly Tripwire[])
       else if (problem !== null) wrong.push(`${where} ${problem}`);
     }
   }
+  const byId = new Map<string, TestResult[]>();
+  for (const t of report.tests) byId.set(t.id, [...(byId.get(t.id) ?? []), t]);
+  for (const group of groups) judgeGroup(group, byId, flipped, wrong);
   return { flipped, wrong };
 }
 
@@ -94,4 +140,22 @@ function judgeOne(wire: Tripwire, result: TestResult): 'flipped' | string | null
   if (result.status !== 'fail' && result.status !== 'error') return `must fail but was reported ${result.status}`;
   if (wire.nonce !== null && !(result.message ?? '').includes(wire.nonce)) return 'failed without its own message';
   return null;
+}
+
+/**
+ * A group's rules: every member reported once; at most one passed (two different expected
+ * values cannot both equal what the code returned); and no copy skipped while the test itself
+ * passed (a copy runs the same code up to its changed assertion, so it skips only where the
+ * test does).
+ */
+function judgeGroup(group: TripwireGroup, byId: ReadonlyMap<string, readonly TestResult[]>, flipped: string[], wrong: string[]): void {
+  const members = [group.real, ...group.copies];
+  const results = members.map((id) => byId.get(id) ?? []);
+  const what = `${group.template} (its copies at ${group.file}:${group.site.line})`;
+  const missing = members.filter((_, i) => results[i]!.length !== 1);
+  if (missing.length > 0) wrong.push(`${what}: ${missing.length} of its ${members.length} tests reported ${results.some((r) => r.length > 1) ? 'more than once or not at all' : 'missing'}`);
+  const passed = results.filter((r) => r.some((t) => t.status === 'pass')).length;
+  if (passed >= 2) flipped.push(`${what}: ${passed} of ${members.length} tests expecting different values passed`);
+  const realPassed = results[0]!.some((t) => t.status === 'pass');
+  if (realPassed && results.slice(1).some((r) => r.some((t) => t.status === 'skip'))) wrong.push(`${what}: a copy was skipped while the test passed`);
 }

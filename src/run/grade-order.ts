@@ -100,6 +100,7 @@ export async function gradeOrder(options: GradeOrderOptions): Promise<OrderGrade
       test: grading.test,
       hiddenDirs: grading.hiddenDirs,
       expectedIds: [...grading.expected.failToPass, ...grading.expected.passToPass],
+      templateIds: grading.expected.failToPass,
       knownFailures: task.manifest.knownFailures.map((k) => k.id),
       changedPaths: touched.paths,
       outDir: options.outDir,

@@ -23,6 +23,8 @@ export const cargoRunner: TestRunner = {
   reportIsOutput: true,
   testNamePrefix: '',
   tripwireSource: rustTripwires,
+  // integration test files only: a test in src/ belongs to the `lib` binary (and is no hidden file)
+  testIds: (file, path, name) => (/^tests\/([^/]+\.rs|[^/]+\/main\.rs)$/.test(file) ? [`${file}::${[...path, name].join('::')}`] : []),
   instrument(command) {
     return { command: addCargoFlags(command), env: { RUSTC_BOOTSTRAP: '1' } };
   },

@@ -48,6 +48,12 @@ export const junitRunner: TestRunner = {
   reportFiles: ['root.txt'],
   testNamePrefix: 'test_',
   tripwireSource: junitTripwires,
+  // pytest's XML names a test by its dotted module and classes, and the file when the report names it
+  testIds: (file, path, name) => {
+    if (!file.endsWith('.py')) return [];
+    const classname = [file.slice(0, -3).split('/').join('.'), ...path].join('.');
+    return [`${classname}::${name}`, `${file}::${classname}::${name}`];
+  },
   holdsTripwires: (_text, file) => file.endsWith('.py'),
   instrument(command, { reportDir }) {
     return { command: `${recordRepoRoot(reportDir)}; ${command}`, env: {} };

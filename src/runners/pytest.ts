@@ -44,6 +44,7 @@ export const pytestRunner: TestRunner = {
   reportFiles: [REPORT_FILE],
   testNamePrefix: 'test_',
   tripwireSource: pythonTripwires,
+  testIds: (file, path, name) => [`${file}::${[...path, name].join('::')}`],
   instrument(command, { reportDir, configDir, configSource }) {
     // The plugin is loaded under a name the agent cannot know: `python -m pytest` puts the repo
     // root first on sys.path, so a fixed name could be shadowed by a file the agent wrote.

@@ -26,6 +26,8 @@ export function reportFileRunner(spec: ReportFileRunner): TestRunner {
     ...runner,
     reportFiles: [reportFile, 'root.txt'],
     testNamePrefix: '',
+    // `<file>::<describe> > … > <title>`, as every such runner names its tests
+    testIds: (file, path, name) => [`${file}::${[...path, name].join(' > ')}`],
     instrument(command, { reportDir }) {
       const added = addReporter(command, reportDir, path.join(reportDir, reportFile));
       return { command: `${recordRepoRoot(reportDir)}; ${added.command}`, env: added.env };

@@ -36,6 +36,8 @@ export const tapRunner: TestRunner = {
   forgeableReport: true,
   testNamePrefix: '',
   tripwireSource: tapTripwires,
+  // tape names a test by its title alone (node-tap and node:test nest theirs under the file: no groups there)
+  testIds: (_file, path, name, text) => (tapLibrary(text) === 'tape' ? [[...path, name].join(' > ')] : []),
   holdsTripwires: (text) => tapLibrary(text) !== null,
   instrument(command, { reportDir }) {
     // a new line before the brace: the command may end in a comment

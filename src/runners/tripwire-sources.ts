@@ -1,10 +1,12 @@
 import type { TripwireTarget } from './types.js';
 
 /*
- * The tripwire tests each runner appends to a graded test file (see ../tripwires.ts). Each
+ * The wires: the three tripwire tests each runner puts into a graded test file that holds no
+ * test bakeoff can make a group of (see grade/tripwires.ts and grade/tripwire-groups.ts). Each
  * uses the framework the hidden tests use — pytest's assert, node:assert (both flavours),
  * vitest's and jest's expect, Rust's assert_eq! — because sabotage aims at those. Names and
- * nonces are random letters and hex digits, safe in every language's string and identifier.
+ * nonces are words of the file's own test names (random letters and hex digits when bakeoff
+ * could not read the file): letters, digits, `_` and spaces, safe in every language's string.
  */
 
 /** The string reversed: what the must-pass tripwire computes and compares with. */
@@ -12,12 +14,17 @@ function reversed(s: string): string {
   return [...s].reverse().join('');
 }
 
+/** A name as part of an identifier (titles hold spaces). */
+function ident(name: string): string {
+  return name.replace(/[^A-Za-z0-9_]/g, '_');
+}
+
 /**
  * The three tripwires as calls of the test function `t_<id>` asserting with node:assert, both
  * flavours, bound to `a_<id>` and `s_<id>` (node:test, and mocha's `it`).
  */
 function nodeAssertTripwires(t: TripwireTarget): string[] {
-  const id = t.pass;
+  const id = ident(t.pass);
   return [
     `t_${id}('${t.pass}', () => { a_${id}.strictEqual('${t.pass}'.split('').reverse().join(''), '${reversed(t.pass)}'); s_${id}.equal(1, 1); });`,
     `t_${id}('${t.assertFail.name}', () => { a_${id}.strictEqual('${t.assertFail.name}', '${reversed(t.assertFail.name)}', '${t.assertFail.nonce}'); s_${id}.equal(1, 2, '${t.assertFail.nonce}'); });`,
@@ -50,7 +57,7 @@ export function pythonTripwires(t: TripwireTarget): string {
 }
 
 export function nodeTestTripwires(t: TripwireTarget): string {
-  const id = t.pass;
+  const id = ident(t.pass);
   const imports =
     t.moduleKind === 'esm'
       ? [`import { test as t_${id} } from 'node:test';`, `import a_${id} from 'node:assert';`, `import s_${id} from 'node:assert/strict';`]
@@ -59,7 +66,7 @@ export function nodeTestTripwires(t: TripwireTarget): string {
 }
 
 export function vitestTripwires(t: TripwireTarget): string {
-  const id = t.pass;
+  const id = ident(t.pass);
   return [
     '',
     `import { test as t_${id}, expect as e_${id} } from 'vitest';`,
@@ -101,7 +108,7 @@ export function rustTripwires(t: TripwireTarget): string {
 
 /** mocha's `it` (BDD) or `test` (TDD) is a global in every test file; node:assert, both flavours, as the tests use it. */
 export function mochaTripwires(t: TripwireTarget): string {
-  const id = t.pass;
+  const id = ident(t.pass);
   const { g } = globalsOf(t);
   const imports =
     t.moduleKind === 'esm'
@@ -116,7 +123,7 @@ export function mochaTripwires(t: TripwireTarget): string {
  * reporter), from the file's imports.
  */
 export function tapTripwires(t: TripwireTarget): string {
-  const id = t.pass;
+  const id = ident(t.pass);
   if (/(require\(\s*|from\s+|import\s+)['"]node:test['"]/.test(t.text) && !/['"]tap(e)?['"]/.test(t.text)) return nodeTestTripwires(t);
   const library = /(require\(\s*|from\s+|import\s+)['"]tape['"]/.test(t.text) ? 'tape' : 'tap';
   const load = t.moduleKind === 'esm' ? `import l_${id} from '${library}';` : `const l_${id} = require('${library}');`;
@@ -137,14 +144,14 @@ export function tapTripwires(t: TripwireTarget): string {
  * it) and with unittest's own assertEqual.
  */
 export function junitTripwires(t: TripwireTarget): string {
-  const id = t.pass;
+  const id = ident(t.pass);
   return [
     '',
     '',
     `import unittest as u_${id}`,
     '',
     '',
-    `class Bakeoff_${id}(u_${id}.TestCase):`,
+    `class Test${id.replace(/(^|_)([a-z])/g, (_m, _s, c: string) => c.toUpperCase())}(u_${id}.TestCase):`,
     `    def ${t.pass}(self):`,
     `        assert "${t.pass}"[::-1] == "${reversed(t.pass)}"`,
     `        self.assertEqual("${t.pass}"[::-1], "${reversed(t.pass)}")`,

@@ -81,6 +81,13 @@ export interface TestRunner {
    */
   tripwireSource(target: TripwireTarget): string;
   /**
+   * The ids a test defined in `file` (its containers `path`: describe titles, classes, modules)
+   * under `name` may be reported as, for the tripwire groups (grade/tripwire-groups.ts); a
+   * pytest-style parametrized test's ids add `[…]` to one of them. Absent (or empty for a file):
+   * bakeoff does not know how the runner names that file's tests, and puts no group there.
+   */
+  readonly testIds?: (file: string, path: readonly string[], name: string, text: string) => readonly string[];
+  /**
    * Whether a test file can hold tripwires without changing what it is (default: yes). node:test
    * reports a file that does not use node:test (a plain script, tape) only as a whole; tests
    * appended to it would turn it into a file of tests and hide its own result.

@@ -1,0 +1,146 @@
+import type { Leaf } from './tripwire-cases.js';
+import { cryptoRandom, shuffle, type Random } from './tripwire-names.js';
+
+/*
+ * The other answers a tripwire group's copies expect (grade/tripwire-groups.ts): for one literal
+ * leaf of a test's expected side, `k` other values, all different from it and from each other
+ * under the comparison the assertion makes, and drawn so that nothing in their form singles out
+ * the real one:
+ *   - a value the file writes elsewhere too (in another expected side) gets others the file also
+ *     writes elsewhere (same kind, same quotes), those closest in how often they are written;
+ *   - a value the file writes only here gets values it writes nowhere: one character position
+ *     of it (a digit when it has one, else a letter) takes k other characters of the same class,
+ *     so that every two of the k+1 values differ in that one place and none is their centre;
+ *   - a boolean gets the other boolean.
+ * A draw in which one value is the unique centre of the others (least total edit distance) is
+ * drawn again, whichever value that is.
+ */
+
+export interface LeafVariants {
+  /** The k other literals, as they are to be written. */
+  readonly raws: readonly string[];
+  /** How they were drawn: from the file's other expected values, or by changing one character. */
+  readonly how: 'pool' | 'position' | 'boolean';
+}
+
+/** Whether a leaf can be varied at all (a string with escapes, or with no letter or digit, cannot). */
+export function isVariable(leaf: Leaf): boolean {
+  if (leaf.kind === 'boolean') return true;
+  const body = content(leaf);
+  return !body.includes('\\') && /[A-Za-z0-9]/.test(body);
+}
+
+/** `k` other literals for `leaf` (fewer when the file has fewer to offer; none when it has none). */
+export function drawVariants(leaf: Leaf, pool: readonly Leaf[], k: number, random: Random = cryptoRandom): LeafVariants {
+  if (leaf.kind === 'boolean') return { raws: [flipBoolean(leaf.raw)], how: 'boolean' };
+  const key = valueKey(leaf);
+  const others = pool.filter((l) => l.span.start !== leaf.span.start);
+  const count = new Map<string, number>();
+  for (const l of others) if (l.kind === leaf.kind) count.set(valueKey(l), (count.get(valueKey(l)) ?? 0) + 1);
+  const written = count.get(key) ?? 0;
+  const how = written > 0 ? 'pool' : 'position';
+  // fewer values when no draw of k is free of a centre (two values never have one)
+  for (let size = k; size >= 1; size--) {
+    for (let attempt = 0; attempt < 6; attempt++) {
+      const raws = how === 'pool' ? fromPool(leaf, others, count, written, size, random) : byPosition(leaf, size, random, new Set(count.keys()));
+      if (raws.length === 0) return { raws, how };
+      if (!hasUniqueCentre([leaf.raw, ...raws].map((r) => content({ ...leaf, raw: r })))) return { raws, how };
+    }
+  }
+  return { raws: [], how };
+}
+
+/** Other expected values of the file (same kind, same quoting, written elsewhere), closest in how often first. */
+function fromPool(leaf: Leaf, others: readonly Leaf[], count: ReadonlyMap<string, number>, written: number, k: number, random: Random): string[] {
+  const key = valueKey(leaf);
+  const byValue = new Map<string, string>();
+  for (const l of others) {
+    if (l.kind !== leaf.kind || !isVariable(l) || valueKey(l) === key) continue;
+    if (leaf.kind === 'string' && (l.raw.slice(0, l.open) !== leaf.raw.slice(0, leaf.open) || l.raw.slice(l.raw.length - l.close) !== leaf.raw.slice(leaf.raw.length - leaf.close))) continue;
+    if (leaf.kind === 'number' && numberShape(l.raw) !== numberShape(leaf.raw)) continue;
+    byValue.set(valueKey(l), l.raw);
+  }
+  const shuffled = shuffle([...byValue.keys()], random);
+  shuffled.sort((a, b) => Math.abs((count.get(a) ?? 0) - written) - Math.abs((count.get(b) ?? 0) - written));
+  return shuffled.slice(0, k).map((v) => byValue.get(v)!);
+}
+
+const CLASSES = ['0123456789', 'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
+
+/** k values differing from the leaf, and from each other, in one character position. */
+function byPosition(leaf: Leaf, k: number, random: Random, writtenElsewhere: ReadonlySet<string>): string[] {
+  const body = content(leaf);
+  const digits = [...body].flatMap((c, i) => (/[0-9]/.test(c) && !inExponent(leaf, body, i) ? [i] : []));
+  const letters = leaf.kind === 'string' ? [...body].flatMap((c, i) => (/[A-Za-z]/.test(c) ? [i] : [])) : [];
+  const positions = digits.length > 0 ? digits : letters;
+  if (positions.length === 0) return [];
+  const at = positions[random(positions.length)]!;
+  const current = body[at]!;
+  let alphabet = CLASSES.find((c) => c.includes(current))!;
+  // no new leading zero in a number of several digits (a syntax error in Python, octal-ish in JavaScript)
+  if (leaf.kind === 'number' && at === 0 && /^[0-9]{2}/.test(body)) alphabet = alphabet.slice(1);
+  const choices = shuffle([...alphabet].filter((c) => c !== current), random);
+  const out: string[] = [];
+  const seen = new Set([valueKey(leaf)]);
+  for (const c of choices) {
+    if (out.length === k) break;
+    const raw = leaf.raw.slice(0, leaf.open) + body.slice(0, at) + c + body.slice(at + 1) + leaf.raw.slice(leaf.raw.length - leaf.close);
+    const variant = { ...leaf, raw };
+    const key = valueKey(variant);
+    if (seen.has(key) || writtenElsewhere.has(key) || (leaf.kind === 'number' && !Number.isFinite(Number(numeric(raw))))) continue;
+    seen.add(key);
+    out.push(raw);
+  }
+  return out;
+}
+
+/** The leaf's text between its quotes (the whole literal for numbers and booleans). */
+export function content(leaf: Leaf): string {
+  return leaf.raw.slice(leaf.open, leaf.raw.length - leaf.close);
+}
+
+/** What the assertion compares: a string's text, a number's value. */
+export function valueKey(leaf: Leaf): string {
+  return leaf.kind === 'number' ? String(Number(numeric(leaf.raw))) : `${leaf.kind}:${content(leaf)}`;
+}
+
+function numeric(raw: string): string {
+  return raw.replace(/(f32|f64)$/, '').replace(/_/g, '');
+}
+
+function numberShape(raw: string): string {
+  return /[.eE]/.test(numeric(raw)) ? 'float' : 'int';
+}
+
+function inExponent(leaf: Leaf, body: string, i: number): boolean {
+  return leaf.kind === 'number' && /[eE]/.test(body.slice(0, i));
+}
+
+function flipBoolean(raw: string): string {
+  const flipped = { true: 'false', false: 'true', True: 'False', False: 'True' }[raw];
+  return flipped ?? raw;
+}
+
+
+/** Whether exactly one of the texts has the least total edit distance to the others. */
+export function hasUniqueCentre(texts: readonly string[]): boolean {
+  if (texts.length < 3) return false;
+  const totals = texts.map((a) => texts.reduce((sum, b) => sum + editDistance(a, b), 0));
+  const least = Math.min(...totals);
+  return totals.filter((t) => t === least).length === 1;
+}
+
+/** Levenshtein distance. */
+export function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const kept = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = kept;
+    }
+  }
+  return row[b.length]!;
+}
