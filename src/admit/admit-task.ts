@@ -66,9 +66,10 @@ async function admitOrders(options: AdmitOptions, logs: StageLog[]): Promise<Adm
     const stageOf = (label: string): string => (options.task.orders.length > 1 ? `order ${order.index} ${label}` : label);
     // the gold runs hold tripwire groups of the tests that failed on the unchanged repo, as grading does of the fail-to-pass ones
     let templateIds: readonly string[] = [];
+    let knownIds: readonly string[] = [];
     const attempt = async (label: string, goldUpTo: number, extra: { network?: 'none' | 'host'; clock?: ClockShift } = {}): Promise<GradedTests> => {
       options.onStage?.(stageOf(label));
-      const run = await testWithGold(options, `${order.index}-${label}`, order.index, goldUpTo, { ...extra, templateIds });
+      const run = await testWithGold(options, `${order.index}-${label}`, order.index, goldUpTo, { ...extra, templateIds, knownIds });
       logs.push({ stage: stageOf(label), path: run.testRun.outputPath });
       return run;
     };
@@ -89,6 +90,7 @@ async function admitOrders(options: AdmitOptions, logs: StageLog[]): Promise<Adm
       return reject(`flaky on the unchanged repo: its runs ${stageOf('baseline')} and ${stageOf('baseline-2')} disagree on ${disagreement(baselineDrift, statuses(baseline), statuses(baseline2))} (see their logs)`);
     }
     templateIds = baseline.report.tests.filter((t) => t.status !== 'pass').map((t) => t.id);
+    knownIds = baseline.report.tests.map((t) => t.id);
     const gold1 = await attempt('gold-1', order.index);
     testSec += gold1.testRun.exec.durationMs / 1000;
     const testEdits = [...gold1.tree.restored, ...gold1.tree.removed];
@@ -154,7 +156,7 @@ async function testWithGold(
   label: string,
   order: number,
   goldUpTo: number,
-  extra: { network?: 'none' | 'host'; clock?: ClockShift; templateIds: readonly string[] },
+  extra: { network?: 'none' | 'host'; clock?: ClockShift; templateIds: readonly string[]; knownIds: readonly string[] },
 ): Promise<GradedTests> {
   const scratch = path.join(options.scratchDir, label);
   const workspace = await workspaceWithGold({
@@ -177,6 +179,7 @@ async function testWithGold(
       hiddenDirs: options.task.orders.filter((o) => o.index <= order).map((o) => o.hiddenDir),
       expectedIds: [],
       templateIds: extra.templateIds,
+      knownIds: extra.knownIds,
       changedPaths: [...new Set(changed)],
       outDir: path.join(scratch, 'out'),
       scratchDir: scratch,

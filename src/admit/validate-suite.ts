@@ -7,6 +7,7 @@ import { admitTask, type AdmitResult } from './admit-task.js';
 import { keepStageLogs } from './keep-stage-logs.js';
 import { compareLocks, type LockDifference, admissionFromLock, lockFromAdmissions, readLockFile, writeLock, LOCK_FILE, type SuiteLock, renderTasksMd, type Suite } from '../suite/index.js';
 import { GoldPatchError } from './workspace-with-gold.js';
+import { tamperResistance } from '../grade/index.js';
 import { UserError } from '../errors.js';
 
 /**
@@ -93,9 +94,19 @@ export async function validateSuite(suite: Suite, options: ValidateOptions): Pro
   const tasksMdPath = path.join(suite.dir, 'TASKS.md');
   if (written) {
     await writeLock(suite.dir, lock);
-    await writeFile(tasksMdPath, renderTasksMd(suite, admissions));
+    await writeFile(tasksMdPath, renderTasksMd(suite, admissions, await resistanceOf(suite, admissions)));
   }
   return { suite, admissions, comparison, written, lockPath, tasksMdPath };
+}
+
+/** Each admitted task's tamper resistance (TASKS.md), for the tasks graded by hidden tests. */
+async function resistanceOf(suite: Suite, admissions: ReadonlyMap<string, NotedAdmission>): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const task of suite.tasks) {
+    const a = admissions.get(task.id);
+    if (a?.admitted && task.manifest.grading !== 'checks') out.set(task.id, (await tamperResistance(task, a.orders)).text);
+  }
+  return out;
 }
 
 /**

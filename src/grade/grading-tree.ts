@@ -35,6 +35,8 @@ export interface GradingTreeOptions {
   readonly expectedIds: readonly string[];
   /** Ids tripwire groups may be made of: the fail-to-pass tests (place-tripwires.ts). */
   readonly templateIds?: readonly string[];
+  /** Every id the report is known to hold besides `expectedIds` (known failures; at admission, the baseline run's). */
+  readonly knownIds?: readonly string[];
 }
 
 export interface GradingTree {
@@ -78,6 +80,7 @@ export async function buildGradingTree(options: GradingTreeOptions): Promise<Gra
     runner: options.runner,
     files: targets,
     templateIds: options.templateIds ?? [],
+    knownIds: [...options.expectedIds, ...(options.knownIds ?? [])],
     moduleKind: (rel, text) => moduleKind(repoDir, rel, text),
   });
 

@@ -11,3 +11,5 @@ export type { GradedTests } from './run-graded-tests.js';
 export type { TestRun } from './run-tests.js';
 export { getTestRunner } from '../runners/index.js';
 export type { ReportFormat, TestStatus } from './types.js';
+export { tamperResistance } from './tamper-resistance.js';
+export type { TamperResistance } from './tamper-resistance.js';

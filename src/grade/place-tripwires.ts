@@ -19,6 +19,8 @@ export interface PlaceTripwiresOptions {
   readonly files: readonly string[];
   /** Ids tests may be made groups of: the order's fail-to-pass tests (none at a baseline admission run). */
   readonly templateIds: readonly string[];
+  /** Every id the report is known to hold (see DrawGroupsOptions.knownIds). */
+  readonly knownIds: readonly string[];
   /** How node loads a JavaScript file (for the wires' imports). */
   readonly moduleKind: (rel: string, text: string) => Promise<'esm' | 'cjs'>;
   readonly random?: Random;
@@ -46,14 +48,8 @@ export async function placeTripwires(options: PlaceTripwiresOptions): Promise<Pl
     }
     read.push({ rel, text, cases: await findTestCases(rel, text) });
   }
-  const groupFiles: GroupFile[] = [];
-  for (const { rel, text, cases } of read) {
-    const testIds = runner.testIds;
-    if (cases === null || testIds === undefined) continue;
-    const style = cases.language === 'python' || cases.language === 'rust' ? 'identifier' : 'title';
-    groupFiles.push({ file: rel, text, cases, ids: (p, name) => testIds(rel, p, name, text), names: { style, prefix: cases.language === 'python' ? runner.testNamePrefix || 'test_' : '' } });
-  }
-  const drawn = drawGroups(groupFiles, { templateIds: options.templateIds, random });
+  const groupFiles = read.flatMap(({ rel, text, cases }) => groupFileOf(runner, rel, text, cases) ?? []);
+  const drawn = drawGroups(groupFiles, { templateIds: options.templateIds, knownIds: options.knownIds, random });
   const wires: Tripwire[] = [];
   for (const { rel, text, cases } of read) {
     const grouped = drawn.texts.get(rel);
@@ -69,6 +65,14 @@ export async function placeTripwires(options: PlaceTripwiresOptions): Promise<Pl
     wires.push(...placed.wires);
   }
   return { groups: drawn.groups, wires, unwired, eligible: drawn.eligible };
+}
+
+/** A file as the groups see it, or null when the runner cannot tell how its tests are named. */
+export function groupFileOf(runner: TestRunner, rel: string, text: string, cases: TestFileCases | null): GroupFile | null {
+  const testIds = runner.testIds;
+  if (cases === null || testIds === undefined) return null;
+  const style = cases.language === 'python' || cases.language === 'rust' ? 'identifier' : 'title';
+  return { file: rel, text, cases, ids: (p, name) => testIds(rel, p, name, text), names: { style, prefix: cases.language === 'python' ? runner.testNamePrefix || 'test_' : '' } };
 }
 
 /** Wires named from the file's own words when bakeoff could read it. */

@@ -1,4 +1,4 @@
-import { content, createNamer, cryptoRandom, drawVariants, isVariable, shuffle, type Random, type TestCase, type TestFileCases } from '../runners/index.js';
+import { content, createNamer, cryptoRandom, drawVariants, isVariable, shuffle, type Random, type TestCase, type TestFileCases, type VariantContext } from '../runners/index.js';
 import type { TripwireGroup } from './tripwires.js';
 
 /*
@@ -36,6 +36,12 @@ export interface GroupFile {
 export interface DrawGroupsOptions {
   /** The ids a group may be made of (the order's fail-to-pass tests). */
   readonly templateIds: readonly string[];
+  /**
+   * Every id the report is known to hold (the lock's, or a baseline run's): a test renamed into
+   * a group has every one of its known ids mapped back (a parametrized test's other cases too).
+   * Default: `templateIds`.
+   */
+  readonly knownIds?: readonly string[];
   readonly random?: Random;
 }
 
@@ -57,10 +63,10 @@ interface Candidate {
 /** Draws the groups of one order. Pure but for `random`. */
 export function drawGroups(files: readonly GroupFile[], options: DrawGroupsOptions): DrawnGroups {
   const random = options.random ?? cryptoRandom;
-  const candidates = files.flatMap((file) => candidatesOf(file, options.templateIds));
+  const candidates = files.flatMap((file) => candidatesOf(file, options.templateIds, options.knownIds ?? options.templateIds));
   const eligible = candidates.flatMap((c) => c.ids.map((i) => i.id)).sort();
   const chosen = shuffle([...candidates], random).slice(0, MAX_GROUPS);
-  const base = Math.max(MIN_COPIES, Math.min(MAX_COPIES, Math.floor(COPIES_PER_ORDER / Math.max(1, chosen.length))));
+  const base = copiesPerGroup(chosen.length);
   const edits = new Map<GroupFile, { span: { start: number; end: number }; text: string }[]>();
   const namers = new Map(files.map((f) => [f, createNamer(f.cases.names, { ...f.names, random })] as const));
   const groups: TripwireGroup[] = [];
@@ -80,20 +86,70 @@ export function drawGroups(files: readonly GroupFile[], options: DrawGroupsOptio
   return { texts, groups, eligible };
 }
 
-/** The file's tests that are fail-to-pass, named once in the file, with a site whose literal can vary. */
-function candidatesOf(file: GroupFile, templateIds: readonly string[]): Candidate[] {
-  const seen = new Map<string, number>();
-  for (const test of file.cases.cases) seen.set(key(test), (seen.get(key(test)) ?? 0) + 1);
+/** Copies per group (before the random one less) when an order has `groups` groups. */
+function copiesPerGroup(groups: number): number {
+  return Math.max(MIN_COPIES, Math.min(MAX_COPIES, Math.floor(COPIES_PER_ORDER / Math.max(1, groups))));
+}
+
+/**
+ * How many ways a blind pick has to choose from, at least, when one order's groups are drawn:
+ * the product over the groups of their sizes (the fewest copies each may get, the fewest values
+ * its leaves can be given), so that code picking one test of each group at random passes with
+ * probability 1 / odds. 1: no group at all.
+ */
+export function groupOdds(files: readonly GroupFile[], templateIds: readonly string[], knownIds: readonly string[]): { readonly groups: number; readonly odds: number } {
+  const candidates = files.flatMap((file) => candidatesOf(file, templateIds, knownIds));
+  const groups = Math.min(MAX_GROUPS, candidates.length);
+  const fewest = Math.max(MIN_COPIES, copiesPerGroup(groups) - 1);
+  // the groups a draw may leave out are the ones that would count most: count the smallest
+  const sizes = candidates.map((c) => 1 + widestVariation(c, fewest)).sort((a, b) => a - b).slice(0, groups);
+  return { groups, odds: sizes.reduce((a, b) => a * b, 1) };
+}
+
+/** The most values one of the candidate's usable leaves can be given, up to k. */
+function widestVariation(candidate: Candidate, k: number): number {
+  const actuals = actualCounts(candidate.file);
+  let widest = 0;
+  for (const s of candidate.test.sites) {
+    if (!usable(s, actuals)) continue;
+    for (const leaf of s.leaves.filter(isVariable)) widest = Math.max(widest, drawVariants(leaf, contextOf(candidate), k).raws.length);
+  }
+  return widest;
+}
+
+/** What a candidate's values are drawn against (tripwire-variants.ts). */
+function contextOf(candidate: Candidate): VariantContext {
+  return { literals: candidate.file.cases.literals, text: candidate.file.text, test: candidate.test.span };
+}
+
+function actualCounts(file: GroupFile): Map<string, number> {
   const actuals = new Map<string, number>();
   for (const test of file.cases.cases) for (const s of test.sites) actuals.set(s.actual, (actuals.get(s.actual) ?? 0) + 1);
+  return actuals;
+}
+
+/**
+ * The file's tests that are fail-to-pass, named once in the file, with a site whose literal can
+ * vary, and every known id of which can be mapped back (none numbered as a repeat).
+ */
+function candidatesOf(file: GroupFile, templateIds: readonly string[], knownIds: readonly string[]): Candidate[] {
+  const known = [...new Set([...knownIds, ...templateIds])];
+  const failToPass = new Set(templateIds);
+  const seen = new Map<string, number>();
+  for (const test of file.cases.cases) seen.set(key(test), (seen.get(key(test)) ?? 0) + 1);
+  const actuals = actualCounts(file);
   const out: Candidate[] = [];
   for (const test of file.cases.cases) {
     if (seen.get(key(test)) !== 1 || !test.sites.some((s) => usable(s, actuals))) continue;
     const ids: { id: string; base: string }[] = [];
+    let repeated = false;
     for (const base of file.ids(test.path, test.name)) {
-      for (const id of templateIds) if (id === base || (id.startsWith(`${base}[`) && id.endsWith(']'))) ids.push({ id, base });
+      for (const id of known) {
+        if (id === base || (id.startsWith(`${base}[`) && id.endsWith(']'))) ids.push({ id, base });
+        else if (id.startsWith(`${base} #`) || (id.startsWith(`${base}[`) && / #\d+$/.test(id))) repeated = true;
+      }
     }
-    if (ids.length > 0) out.push({ file, test, ids });
+    if (!repeated && ids.some((i) => failToPass.has(i.id))) out.push({ file, test, ids });
   }
   return out;
 }
@@ -109,13 +165,12 @@ function key(test: TestCase): string {
 
 function makeGroup(candidate: Candidate, k: number, namer: () => string, random: Random): { edit: { span: { start: number; end: number }; text: string }; groups: TripwireGroup[] } | null {
   const { file, test } = candidate;
-  const actuals = new Map<string, number>();
-  for (const t of file.cases.cases) for (const s of t.sites) actuals.set(s.actual, (actuals.get(s.actual) ?? 0) + 1);
+  const actuals = actualCounts(file);
   const leaves = test.sites.filter((s) => usable(s, actuals)).flatMap((s) => s.leaves.filter(isVariable).map((leaf) => ({ site: s, leaf })));
   // a boolean gives one copy only: other leaves first
   const preferred = leaves.some((l) => l.leaf.kind !== 'boolean') ? leaves.filter((l) => l.leaf.kind !== 'boolean') : leaves;
   for (const { leaf } of shuffle([...preferred], random)) {
-    const variants = drawVariants(leaf, file.cases.expectedLeaves, k, random);
+    const variants = drawVariants(leaf, contextOf(candidate), k, random);
     if (variants.raws.length === 0) continue;
     const values = [leaf.raw, ...variants.raws];
     const names = values.map(() => namer());

@@ -13,3 +13,4 @@ export type { Leaf, Site, Span, TestCase, TestFileCases } from './tripwire-cases
 export { createNamer, cryptoRandom, shuffle } from './tripwire-names.js';
 export type { NameStyle, Random } from './tripwire-names.js';
 export { content, drawVariants, isVariable } from './tripwire-variants.js';
+export type { VariantContext } from './tripwire-variants.js';

@@ -23,7 +23,6 @@ const ASSERT_METHODS = new Set(['equal', 'equals', 'strictEqual', 'deepEqual', '
 export function jsTestCases(root: SyntaxNode, text: string, language: SourceLanguage): TestFileCases {
   const cases: TestCase[] = [];
   const names = new Set<string>();
-  const expectedLeaves: Leaf[] = [];
   const visit = (statements: readonly SyntaxNode[], path: readonly string[]): void => {
     for (const statement of statements) {
       const call = callOf(statement);
@@ -35,7 +34,6 @@ export function jsTestCases(root: SyntaxNode, text: string, language: SourceLang
       if (GROUP_FUNCTIONS.has(callee) && body?.type === 'statement_block') visit(named(body), [...path, title.value]);
       if (!TEST_FUNCTIONS.has(callee)) continue;
       const sites = body?.type === 'statement_block' ? named(body).map(site).filter((s): s is Site => s !== null) : [];
-      for (const s of sites) expectedLeaves.push(...s.leaves);
       cases.push({ path, name: title.value, nameSpan: title.span, span: { start: statement.startIndex, end: statement.endIndex }, indent: indentAt(text, statement.startIndex), sites });
     }
   };
@@ -45,7 +43,8 @@ export function jsTestCases(root: SyntaxNode, text: string, language: SourceLang
     const value = node ? plainString(node) : null;
     if (value !== null) names.add(value);
   }
-  return { language, cases, names, expectedLeaves, insertPoints: insertPoints(root) };
+  const literals = root.descendantsOfType(['string', 'template_string', 'number']).flatMap((n) => (n ? (leaves(n) ?? []) : []));
+  return { language, cases, names, literals, insertPoints: insertPoints(root) };
 }
 
 interface TestCall {

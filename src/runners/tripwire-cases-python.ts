@@ -19,7 +19,6 @@ export function pythonTestCases(root: SyntaxNode, text: string): TestFileCases {
   const values = stdlibValueNames(root);
   const cases: TestCase[] = [];
   const names = new Set<string>();
-  const expectedLeaves: Leaf[] = [];
   const visit = (block: SyntaxNode, path: readonly string[]): void => {
     for (const statement of named(block)) {
       const definition = statement.type === 'decorated_definition' ? statement.childForFieldName('definition') : statement;
@@ -30,7 +29,6 @@ export function pythonTestCases(root: SyntaxNode, text: string): TestFileCases {
       if (definition.type === 'class_definition' && body) visit(body, [...path, name.text]);
       if (definition.type !== 'function_definition' || !body || !name.text.startsWith('test')) continue;
       const sites = named(body).map((s) => site(s, values)).filter((s): s is Site => s !== null);
-      for (const s of sites) expectedLeaves.push(...s.leaves);
       cases.push({
         path,
         name: name.text,
@@ -43,7 +41,8 @@ export function pythonTestCases(root: SyntaxNode, text: string): TestFileCases {
   };
   visit(root, []);
   for (const node of root.descendantsOfType('identifier')) if (node) names.add(node.text);
-  return { language: 'python', cases, names, expectedLeaves, insertPoints: insertPoints(root) };
+  const literals = root.descendantsOfType(['string', 'integer', 'float']).flatMap((n) => (n ? (leaves(n, values) ?? []) : []));
+  return { language: 'python', cases, names, literals, insertPoints: insertPoints(root) };
 }
 
 /** Names bound to standard-library value constructors by `from decimal import Decimal` and the like. */

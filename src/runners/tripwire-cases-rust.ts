@@ -13,7 +13,6 @@ import { indentAt, normalized, type Leaf, type Site, type TestCase, type TestFil
 export function rustTestCases(root: SyntaxNode, text: string): TestFileCases {
   const cases: TestCase[] = [];
   const names = new Set<string>();
-  const expectedLeaves: Leaf[] = [];
   const visit = (items: readonly SyntaxNode[], path: readonly string[]): void => {
     let attributes: SyntaxNode[] = [];
     for (const item of items) {
@@ -30,7 +29,6 @@ export function rustTestCases(root: SyntaxNode, text: string): TestFileCases {
       if (item.type === 'mod_item' && name && body) visit(named(body), [...path, name.text]);
       if (item.type !== 'function_item' || !name || !body || !pending.some((a) => /^#\[\s*test\s*\]$/.test(a.text))) continue;
       const sites = named(body).map(site).filter((s): s is Site => s !== null);
-      for (const s of sites) expectedLeaves.push(...s.leaves);
       const start = pending[0]!.startIndex;
       cases.push({ path, name: name.text, nameSpan: { start: name.startIndex, end: name.endIndex }, span: { start, end: item.endIndex }, indent: indentAt(text, start), sites });
     }
@@ -41,7 +39,8 @@ export function rustTestCases(root: SyntaxNode, text: string): TestFileCases {
   const lastUse = lastIndexOf(items, (s) => s.type === 'use_declaration' || s.type === 'extern_crate_declaration');
   // after an item, never between an attribute and what it belongs to
   const insertPoints = items.slice(Math.max(0, lastUse)).filter((s) => s.type !== 'attribute_item' && s.type !== 'inner_attribute_item').map((s) => s.endIndex);
-  return { language: 'rust', cases, names, expectedLeaves, insertPoints };
+  const literals = root.descendantsOfType(['string_literal', 'raw_string_literal', 'char_literal', 'integer_literal', 'float_literal']).flatMap((n) => (n ? (single(n) ?? []) : []));
+  return { language: 'rust', cases, names, literals, insertPoints };
 }
 
 function site(statement: SyntaxNode): Site | null {

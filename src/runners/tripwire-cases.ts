@@ -56,8 +56,8 @@ export interface TestFileCases {
   readonly cases: readonly TestCase[];
   /** Every test name, title and container name the file has (a new name must not be one). */
   readonly names: ReadonlySet<string>;
-  /** Every literal leaf of an assertion's expected side in the file, sites or not. */
-  readonly expectedLeaves: readonly Leaf[];
+  /** Every literal of the file (strings, numbers; inputs and expected values alike), as leaves. */
+  readonly literals: readonly Leaf[];
   /** Offsets just after a top-level statement, past the imports: where a test of bakeoff's own may go. */
   readonly insertPoints: readonly number[];
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Leaf } from './tripwire-cases.js';
-import { content, drawVariants, editDistance, hasUniqueCentre, isVariable, valueKey } from './tripwire-variants.js';
+import { content, drawVariants, editDistance, hasUniqueCentre, isVariable, valueKey, type VariantContext } from './tripwire-variants.js';
 
 let at = 0;
 /** A leaf as a file would hold it (each at its own offset). */
@@ -10,11 +10,16 @@ function leaf(raw: string, kind: Leaf['kind'] = raw.startsWith("'") || raw.start
   return { span: { start: at, end: at + raw.length }, kind, raw, open, close: open };
 }
 
+/** The leaf's test spans the leaf alone; `literals` are the file's (the leaf among them). */
+function within(real: Leaf, literals: readonly Leaf[], text = ''): VariantContext {
+  return { literals, text, test: real.span };
+}
+
 describe('drawVariants', () => {
   it('changes one character position of a value the file writes nowhere else: k other values, pairwise one apart, no centre', () => {
     for (let i = 0; i < 200; i++) {
       const real = leaf("'EUR 0.13'");
-      const { raws, how } = drawVariants(real, [real, leaf("'other'")], 4);
+      const { raws, how } = drawVariants(real, within(real, [real, leaf("'other'")]), 4);
       expect(how).toBe('position');
       expect(raws).toHaveLength(4);
       const all = [real.raw, ...raws];
@@ -30,7 +35,7 @@ describe('drawVariants', () => {
     const pool = ["'1 MiB'", "'1 MiB'", "'1 GiB'", "'1 TiB'", "'1023 KiB'", "'1 MB'", '"dq"'].map((r) => leaf(r));
     const real = pool[0]!;
     for (let i = 0; i < 100; i++) {
-      const { raws, how } = drawVariants(real, pool, 3);
+      const { raws, how } = drawVariants(real, within(real, pool), 3);
       expect(how).toBe('pool');
       expect(raws.length).toBeGreaterThan(0);
       // same quotes only, never the real value, never twice
@@ -43,18 +48,25 @@ describe('drawVariants', () => {
   it('keeps numbers numbers of the same form, never with a new leading zero, and distinct in value', () => {
     for (let i = 0; i < 200; i++) {
       const real = leaf('12');
-      const { raws } = drawVariants(real, [real], 8);
+      const { raws } = drawVariants(real, within(real, [real]), 8);
       expect(raws.length).toBe(8);
       expect(raws.every((r) => /^[1-9][0-9]$/.test(r) && r !== '12')).toBe(true);
       expect(new Set(raws.map(Number)).size).toBe(8);
     }
     const float = leaf('2.5f64');
-    expect(drawVariants(float, [float], 3).raws.every((r) => /^\d\.\df64$/.test(r))).toBe(true);
+    expect(drawVariants(float, within(float, [float]), 3).raws.every((r) => /^\d\.\df64$/.test(r))).toBe(true);
   });
 
   it('gives a boolean the other boolean, in the language’s spelling', () => {
-    expect(drawVariants(leaf('True', 'boolean'), [], 4).raws).toEqual(['False']);
-    expect(drawVariants(leaf('false', 'boolean'), [], 4).raws).toEqual(['true']);
+    expect(drawVariants(leaf('True', 'boolean'), within(leaf('x'), []), 4).raws).toEqual(['False']);
+    expect(drawVariants(leaf('false', 'boolean'), within(leaf('x'), []), 4).raws).toEqual(['true']);
+  });
+
+  it('varies no value the test writes again in its own code: every copy would write it once more', () => {
+    const real = leaf("'0'");
+    const input = leaf("'0'");
+    const test = { start: real.span.start - 50, end: input.span.end };
+    expect(drawVariants(real, { literals: [real, input], text: '', test }, 3).raws).toEqual([]);
   });
 
   it('varies no string with escapes or without a letter or digit', () => {

@@ -5,12 +5,15 @@ import { cryptoRandom, shuffle, type Random } from './tripwire-names.js';
  * The other answers a tripwire group's copies expect (grade/tripwire-groups.ts): for one literal
  * leaf of a test's expected side, `k` other values, all different from it and from each other
  * under the comparison the assertion makes, and drawn so that nothing in their form singles out
- * the real one:
- *   - a value the file writes elsewhere too (in another expected side) gets others the file also
- *     writes elsewhere (same kind, same quotes), those closest in how often they are written;
- *   - a value the file writes only here gets values it writes nowhere: one character position
+ * the real one. Every member of a group repeats the test's whole code, so a value that the test
+ * writes again elsewhere in its own code (an input, another expected value) would be written k+1
+ * times more than any other: such a leaf is not varied. Then:
+ *   - a value the file writes elsewhere (outside the test) gets others the file writes elsewhere
+ *     and the test does not (same kind, same quotes), those closest in how often they are written;
+ *   - a value the file writes nowhere else gets values it writes nowhere: one character position
  *     of it (a digit when it has one, else a letter) takes k other characters of the same class,
- *     so that every two of the k+1 values differ in that one place and none is their centre;
+ *     those the file's text uses about as often as the real one, so that every two of the k+1
+ *     values differ in that one place, none is their centre and none is the more common letter;
  *   - a boolean gets the other boolean.
  * A draw in which one value is the unique centre of the others (least total edit distance) is
  * drawn again, whichever value that is.
@@ -19,8 +22,18 @@ import { cryptoRandom, shuffle, type Random } from './tripwire-names.js';
 export interface LeafVariants {
   /** The k other literals, as they are to be written. */
   readonly raws: readonly string[];
-  /** How they were drawn: from the file's other expected values, or by changing one character. */
+  /** How they were drawn: from the file's other values, or by changing one character. */
   readonly how: 'pool' | 'position' | 'boolean';
+}
+
+/** What the values are drawn against: the file's literals and text, and the test the leaf is in. */
+export interface VariantContext {
+  /** Every literal of the file (`TestFileCases.literals`). */
+  readonly literals: readonly Leaf[];
+  /** The file's text. */
+  readonly text: string;
+  /** The test's whole definition: what every copy repeats. */
+  readonly test: { readonly start: number; readonly end: number };
 }
 
 /** Whether a leaf can be varied at all (a string with escapes, or with no letter or digit, cannot). */
@@ -30,19 +43,23 @@ export function isVariable(leaf: Leaf): boolean {
   return !body.includes('\\') && /[A-Za-z0-9]/.test(body);
 }
 
-/** `k` other literals for `leaf` (fewer when the file has fewer to offer; none when it has none). */
-export function drawVariants(leaf: Leaf, pool: readonly Leaf[], k: number, random: Random = cryptoRandom): LeafVariants {
+/** `k` other literals for `leaf` (fewer when the file has fewer to offer; none when it has none, or the test writes the value twice). */
+export function drawVariants(leaf: Leaf, context: VariantContext, k: number, random: Random = cryptoRandom): LeafVariants {
   if (leaf.kind === 'boolean') return { raws: [flipBoolean(leaf.raw)], how: 'boolean' };
   const key = valueKey(leaf);
-  const others = pool.filter((l) => l.span.start !== leaf.span.start);
+  const inside = (l: Leaf): boolean => l.span.start >= context.test.start && l.span.end <= context.test.end;
+  const inTest = new Set(context.literals.filter((l) => inside(l) && l.span.start !== leaf.span.start).map(valueKey));
+  const how = context.literals.some((l) => !inside(l) && valueKey(l) === key) ? 'pool' : 'position';
+  if (inTest.has(key)) return { raws: [], how };
+  const others = context.literals.filter((l) => !inside(l));
   const count = new Map<string, number>();
   for (const l of others) if (l.kind === leaf.kind) count.set(valueKey(l), (count.get(valueKey(l)) ?? 0) + 1);
   const written = count.get(key) ?? 0;
-  const how = written > 0 ? 'pool' : 'position';
+  const taken = new Set([...count.keys(), ...inTest]);
   // fewer values when no draw of k is free of a centre (two values never have one)
   for (let size = k; size >= 1; size--) {
     for (let attempt = 0; attempt < 6; attempt++) {
-      const raws = how === 'pool' ? fromPool(leaf, others, count, written, size, random) : byPosition(leaf, size, random, new Set(count.keys()));
+      const raws = how === 'pool' ? fromPool(leaf, others, { count, written, inTest }, size, random) : byPosition(leaf, size, random, { taken, text: context.text });
       if (raws.length === 0) return { raws, how };
       if (!hasUniqueCentre([leaf.raw, ...raws].map((r) => content({ ...leaf, raw: r })))) return { raws, how };
     }
@@ -50,25 +67,25 @@ export function drawVariants(leaf: Leaf, pool: readonly Leaf[], k: number, rando
   return { raws: [], how };
 }
 
-/** Other expected values of the file (same kind, same quoting, written elsewhere), closest in how often first. */
-function fromPool(leaf: Leaf, others: readonly Leaf[], count: ReadonlyMap<string, number>, written: number, k: number, random: Random): string[] {
+/** Other values the file writes outside the test (same kind, same quoting, not in the test), closest in how often first. */
+function fromPool(leaf: Leaf, others: readonly Leaf[], stats: { count: ReadonlyMap<string, number>; written: number; inTest: ReadonlySet<string> }, k: number, random: Random): string[] {
   const key = valueKey(leaf);
   const byValue = new Map<string, string>();
   for (const l of others) {
-    if (l.kind !== leaf.kind || !isVariable(l) || valueKey(l) === key) continue;
+    if (l.kind !== leaf.kind || !isVariable(l) || valueKey(l) === key || stats.inTest.has(valueKey(l))) continue;
     if (leaf.kind === 'string' && (l.raw.slice(0, l.open) !== leaf.raw.slice(0, leaf.open) || l.raw.slice(l.raw.length - l.close) !== leaf.raw.slice(leaf.raw.length - leaf.close))) continue;
     if (leaf.kind === 'number' && numberShape(l.raw) !== numberShape(leaf.raw)) continue;
     byValue.set(valueKey(l), l.raw);
   }
   const shuffled = shuffle([...byValue.keys()], random);
-  shuffled.sort((a, b) => Math.abs((count.get(a) ?? 0) - written) - Math.abs((count.get(b) ?? 0) - written));
+  shuffled.sort((a, b) => Math.abs((stats.count.get(a) ?? 0) - stats.written) - Math.abs((stats.count.get(b) ?? 0) - stats.written));
   return shuffled.slice(0, k).map((v) => byValue.get(v)!);
 }
 
 const CLASSES = ['0123456789', 'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
 
 /** k values differing from the leaf, and from each other, in one character position. */
-function byPosition(leaf: Leaf, k: number, random: Random, writtenElsewhere: ReadonlySet<string>): string[] {
+function byPosition(leaf: Leaf, k: number, random: Random, context: { taken: ReadonlySet<string>; text: string }): string[] {
   const body = content(leaf);
   const digits = [...body].flatMap((c, i) => (/[0-9]/.test(c) && !inExponent(leaf, body, i) ? [i] : []));
   const letters = leaf.kind === 'string' ? [...body].flatMap((c, i) => (/[A-Za-z]/.test(c) ? [i] : [])) : [];
@@ -79,7 +96,11 @@ function byPosition(leaf: Leaf, k: number, random: Random, writtenElsewhere: Rea
   let alphabet = CLASSES.find((c) => c.includes(current))!;
   // no new leading zero in a number of several digits (a syntax error in Python, octal-ish in JavaScript)
   if (leaf.kind === 'number' && at === 0 && /^[0-9]{2}/.test(body)) alphabet = alphabet.slice(1);
-  const choices = shuffle([...alphabet].filter((c) => c !== current), random);
+  // the characters the file uses about as often as the real one first: a rare letter would point at the copies
+  const uses = new Map<string, number>();
+  for (const c of context.text) if (alphabet.includes(c)) uses.set(c, (uses.get(c) ?? 0) + 1);
+  const apart = (c: string): number => Math.abs((uses.get(c) ?? 0) - (uses.get(current) ?? 0));
+  const choices = shuffle([...alphabet].filter((c) => c !== current), random).sort((a, b) => apart(a) - apart(b));
   const out: string[] = [];
   const seen = new Set([valueKey(leaf)]);
   for (const c of choices) {
@@ -87,11 +108,11 @@ function byPosition(leaf: Leaf, k: number, random: Random, writtenElsewhere: Rea
     const raw = leaf.raw.slice(0, leaf.open) + body.slice(0, at) + c + body.slice(at + 1) + leaf.raw.slice(leaf.raw.length - leaf.close);
     const variant = { ...leaf, raw };
     const key = valueKey(variant);
-    if (seen.has(key) || writtenElsewhere.has(key) || (leaf.kind === 'number' && !Number.isFinite(Number(numeric(raw))))) continue;
+    if (seen.has(key) || context.taken.has(key) || (leaf.kind === 'number' && !Number.isFinite(Number(numeric(raw))))) continue;
     seen.add(key);
     out.push(raw);
   }
-  return out;
+  return shuffle(out, random);
 }
 
 /** The leaf's text between its quotes (the whole literal for numbers and booleans). */

@@ -1,8 +1,11 @@
 import type { TaskAdmission } from './types.js';
 import type { Suite } from './types.js';
 
-/** TASKS.md: the human contract of a suite, one row per task. Pure. */
-export function renderTasksMd(suite: Suite, admissions: ReadonlyMap<string, TaskAdmission>): string {
+/**
+ * TASKS.md: the human contract of a suite, one row per task. `resistance`: what each admitted
+ * task's tripwires stand against (grading's `tamperResistance`), by task id. Pure.
+ */
+export function renderTasksMd(suite: Suite, admissions: ReadonlyMap<string, TaskAdmission>, resistance: ReadonlyMap<string, string> = new Map()): string {
   const rows = suite.tasks.map((task) => {
     const a = admissions.get(task.id);
     const byChecks = task.manifest.grading === 'checks';
@@ -14,7 +17,7 @@ export function renderTasksMd(suite: Suite, admissions: ReadonlyMap<string, Task
     const status = a?.admitted ? 'admitted' : `rejected: ${a?.reason ?? 'not validated'}`;
     const own = [...suite.controls.protectedPaths, ...task.manifest.protectedPaths];
     const known = task.manifest.knownFailures.length;
-    return [task.id, task.manifest.kind, task.manifest.language, task.manifest.summary, task.orders.length, gradedBy, f2p, p2p, known, own.map((p) => `\`${p}\``).join(' ') || '–', status];
+    return [task.id, task.manifest.kind, task.manifest.language, task.manifest.summary, task.orders.length, gradedBy, f2p, p2p, known, own.map((p) => `\`${p}\``).join(' ') || '–', resistance.get(task.id) ?? '–', status];
   });
   return [
     `# ${suite.id} — tasks`,
@@ -26,10 +29,11 @@ export function renderTasksMd(suite: Suite, admissions: ReadonlyMap<string, Task
     'Written by `bakeoff validate`; do not edit. F→P: hidden tests that fail on the unchanged repo and must pass.',
     'P→P: tests that pass before and must keep passing. Known failures: tests that fail at this commit whatever',
     'the change, expected of no run (listed below). Besides the protected paths listed, no order may change',
-    'test-runner configuration (docs/runner-configuration.md) or hold compiled or binary files.',
+    'test-runner configuration (docs/runner-configuration.md) or hold compiled or binary files. Tamper resistance:',
+    "what bakeoff's tripwire tests stand against (docs/decisions/002): full, or partial with the runner and why.",
     '',
-    '| task | kind | language | summary | orders | graded by | F→P | P→P | known failures | protected paths | status |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| task | kind | language | summary | orders | graded by | F→P | P→P | known failures | protected paths | tamper resistance | status |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map((r) => `| ${r.map((c) => String(c).replace(/\|/g, '\\|')).join(' | ')} |`),
     '',
     ...knownFailureLines(suite),
