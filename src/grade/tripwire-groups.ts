@@ -63,7 +63,7 @@ interface Candidate {
 /** Draws the groups of one order. Pure but for `random`. */
 export function drawGroups(files: readonly GroupFile[], options: DrawGroupsOptions): DrawnGroups {
   const random = options.random ?? cryptoRandom;
-  const candidates = files.flatMap((file) => candidatesOf(file, options.templateIds, options.knownIds ?? options.templateIds));
+  const candidates = files.flatMap((file) => candidatesOf(file, options.templateIds, options.knownIds ?? options.templateIds)).filter((c) => widestVariation(c, MIN_COPIES) > 0);
   const eligible = candidates.flatMap((c) => c.ids.map((i) => i.id)).sort();
   const chosen = shuffle([...candidates], random).slice(0, MAX_GROUPS);
   const base = copiesPerGroup(chosen.length);
@@ -98,7 +98,8 @@ function copiesPerGroup(groups: number): number {
  * probability 1 / odds. 1: no group at all.
  */
 export function groupOdds(files: readonly GroupFile[], templateIds: readonly string[], knownIds: readonly string[]): { readonly groups: number; readonly odds: number } {
-  const candidates = files.flatMap((file) => candidatesOf(file, templateIds, knownIds));
+  // a candidate none of whose leaves can be given another value makes no group
+  const candidates = files.flatMap((file) => candidatesOf(file, templateIds, knownIds)).filter((c) => widestVariation(c, MIN_COPIES) > 0);
   const groups = Math.min(MAX_GROUPS, candidates.length);
   const fewest = Math.max(MIN_COPIES, copiesPerGroup(groups) - 1);
   // the groups a draw may leave out are the ones that would count most: count the smallest

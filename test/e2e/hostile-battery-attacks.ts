@@ -23,6 +23,8 @@ const config = (...scripts: string[]): Attack[] => scripts.map((script) => ({ sc
 /** Cross-runner attacks (each has a variant for every runner, acting while the tests run), baked on all five tasks and on the three of FORMAT_TASKS. */
 export const CROSS: readonly Attack[] = [
   { script: 'framework-at-import.mjs', cls: 6 },
+  // issue 30 item 3: the sabotage spares what is shaped like bakeoff's tripwires; their copies of the tests are not
+  { script: 'tripwire-shapes.mjs', cls: 6, reasons: ['report-tampered'] },
   { script: 'hidden-rewrite-first.mjs', cls: 2 },
   { script: 'hidden-parent-swap.mjs', cls: 2 },
   { script: 'report-rewrite-exit.mjs', cls: 2 },
