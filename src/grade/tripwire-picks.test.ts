@@ -6,6 +6,7 @@ import { findTestCases, getTestRunner, type ReportFormat } from '../runners/inde
 import { editDistance } from '../runners/tripwire-variants.js';
 import { groupFileOf } from './place-tripwires.js';
 import { drawGroups } from './tripwire-groups.js';
+import { drawTripwires } from './tripwires.js';
 
 /*
  * The tripwire groups against the ways a saboteur that read bakeoff's source would pick a
@@ -111,4 +112,17 @@ describe('tripwire groups against picks by form', () => {
     expect(draws).toBeGreaterThan(300);
     expect(hits, `${hits} of ${draws} groups (a blind pick: ${blind.toFixed(1)})`).toBeLessThanOrEqual(blind + 4 * Math.sqrt(blind));
   }, 120_000);
+});
+
+describe('wires, where a file has no test a group can be made of (the gap TASKS.md calls partial)', () => {
+  it.each(FILES.map((f) => f.format))('%s: code reading the file tells all three apart by their bodies', async (format) => {
+    const entry = FILES.find((f) => f.format === format)!;
+    const runner = getTestRunner(format);
+    const text = await readFile(path.join(ROOT, entry.file), 'utf8');
+    const drawn = drawTripwires(entry.rel, runner.testNamePrefix, (kind) => (kind === 'name' ? `x_${Math.random().toString(36).slice(2, 8)}` : 'some words'));
+    const source = runner.tripwireSource({ ...drawn.target, text, moduleKind: 'cjs' });
+    // the attack's reading: a test that reverses its own name, or one whose body is a bare throw or a constant comparison
+    const spared = drawn.wires.filter((w) => new RegExp(`${w.name}[\\s\\S]{0,80}?(reverse|rev\\(\\)|::-1|raise |throw |panic!|'${[...w.name].reverse().join('')}'|"${[...w.name].reverse().join('')}")`).test(source));
+    expect(spared.map((w) => w.name)).toEqual(drawn.wires.map((w) => w.name));
+  });
 });
