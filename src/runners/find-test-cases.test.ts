@@ -61,11 +61,12 @@ describe('findTestCases', () => {
       '  });',
       '});',
       "test('two', { timeout: 1 }, function () { assert.equal('lit', g()); });",
+      "test('three', () => { expect(h()).toEqual([1]); }, 5000);",
       "it.each([1])('each %s', (n) => { expect(n).toBe(1); });",
       "test(`computed ${x}`, () => {});",
     ].join('\n');
     const cases = await findTestCases('test/x.test.ts', text);
-    expect(outline(cases)).toEqual(["group > inner > one: 'x',1 ; '1 MiB' ; 2.5 ; 3 ; 'a\\nb'", "two: 'lit'"]);
+    expect(outline(cases)).toEqual(["group > inner > one: 'x',1 ; '1 MiB' ; 2.5 ; 3 ; 'a\\nb'", "two: 'lit'", 'three: 1']);
     expect(cases!.cases[0]!.indent).toBe('    ');
     const title = cases!.cases[0]!.nameSpan;
     expect(text.slice(title.start, title.end)).toBe("'one'");

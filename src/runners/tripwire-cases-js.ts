@@ -63,12 +63,9 @@ function callOf(statement: SyntaxNode): TestCall | null {
   const args = named(call.childForFieldName('arguments')).filter((a) => a.type !== 'comment');
   const first = args[0];
   const value = first ? plainString(first) : null;
-  const fn = args.length >= 2 ? args[args.length - 1]! : null;
-  return {
-    callee: callee.text,
-    title: first && value !== null ? { value, span: { start: first.startIndex, end: first.endIndex } } : null,
-    fn: fn && (fn.type === 'arrow_function' || fn.type === 'function_expression' || fn.type === 'function') ? fn : null,
-  };
+  // the test function: after the title (node:test puts options between, jest a timeout after)
+  const fn = args.slice(1).find((a) => a.type === 'arrow_function' || a.type === 'function_expression' || a.type === 'function') ?? null;
+  return { callee: callee.text, title: first && value !== null ? { value, span: { start: first.startIndex, end: first.endIndex } } : null, fn };
 }
 
 /** The value of a string or template string with no escapes and no substitutions, else null. */
