@@ -120,7 +120,7 @@ function widestVariation(candidate: Candidate, k: number): number {
 
 /** What a candidate's values are drawn against (tripwire-variants.ts). */
 function contextOf(candidate: Candidate): VariantContext {
-  return { literals: candidate.file.cases.literals, text: candidate.file.text, test: candidate.test.span };
+  return { literals: candidate.file.cases.literals, expected: candidate.file.cases.expectedLeaves, text: candidate.file.text, test: candidate.test.span };
 }
 
 function actualCounts(file: GroupFile): Map<string, number> {

@@ -44,7 +44,7 @@ export function jsTestCases(root: SyntaxNode, text: string, language: SourceLang
     if (value !== null) names.add(value);
   }
   const literals = root.descendantsOfType(['string', 'template_string', 'number']).flatMap((n) => (n ? (leaves(n) ?? []) : []));
-  return { language, cases, names, literals, insertPoints: insertPoints(root) };
+  return { language, cases, names, literals, expectedLeaves: cases.flatMap((c) => c.sites.flatMap((site) => site.leaves)), insertPoints: insertPoints(root) };
 }
 
 interface TestCall {

@@ -42,7 +42,7 @@ export function pythonTestCases(root: SyntaxNode, text: string): TestFileCases {
   visit(root, []);
   for (const node of root.descendantsOfType('identifier')) if (node) names.add(node.text);
   const literals = root.descendantsOfType(['string', 'integer', 'float']).flatMap((n) => (n ? (leaves(n, values) ?? []) : []));
-  return { language: 'python', cases, names, literals, insertPoints: insertPoints(root) };
+  return { language: 'python', cases, names, literals, expectedLeaves: cases.flatMap((c) => c.sites.flatMap((site) => site.leaves)), insertPoints: insertPoints(root) };
 }
 
 /** Names bound to standard-library value constructors by `from decimal import Decimal` and the like. */

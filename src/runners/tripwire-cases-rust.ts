@@ -40,7 +40,7 @@ export function rustTestCases(root: SyntaxNode, text: string): TestFileCases {
   // after an item, never between an attribute and what it belongs to
   const insertPoints = items.slice(Math.max(0, lastUse)).filter((s) => s.type !== 'attribute_item' && s.type !== 'inner_attribute_item').map((s) => s.endIndex);
   const literals = root.descendantsOfType(['string_literal', 'raw_string_literal', 'char_literal', 'integer_literal', 'float_literal']).flatMap((n) => (n ? (single(n) ?? []) : []));
-  return { language: 'rust', cases, names, literals, insertPoints };
+  return { language: 'rust', cases, names, literals, expectedLeaves: cases.flatMap((c) => c.sites.flatMap((site) => site.leaves)), insertPoints };
 }
 
 function site(statement: SyntaxNode): Site | null {

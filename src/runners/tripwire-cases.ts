@@ -56,8 +56,10 @@ export interface TestFileCases {
   readonly cases: readonly TestCase[];
   /** Every test name, title and container name the file has (a new name must not be one). */
   readonly names: ReadonlySet<string>;
-  /** Every literal of the file (strings, numbers; inputs and expected values alike), as leaves. */
+  /** Every literal of the file (strings, numbers; inputs, titles and expected values alike), as leaves: what is counted. */
   readonly literals: readonly Leaf[];
+  /** The leaves of every site's expected side: the answers the file's tests expect, what other answers are drawn from. */
+  readonly expectedLeaves: readonly Leaf[];
   /** Offsets just after a top-level statement, past the imports: where a test of bakeoff's own may go. */
   readonly insertPoints: readonly number[];
 }

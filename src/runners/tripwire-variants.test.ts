@@ -12,7 +12,7 @@ function leaf(raw: string, kind: Leaf['kind'] = raw.startsWith("'") || raw.start
 
 /** The leaf's test spans the leaf alone; `literals` are the file's (the leaf among them). */
 function within(real: Leaf, literals: readonly Leaf[], text = ''): VariantContext {
-  return { literals, text, test: real.span };
+  return { literals, expected: literals, text, test: real.span };
 }
 
 describe('drawVariants', () => {
@@ -45,6 +45,14 @@ describe('drawVariants', () => {
     }
   });
 
+  it("draws other answers from the file's expected values only, never from its titles or import paths", () => {
+    const real = leaf("'hello-world'");
+    const twice = leaf("'hello-world'");
+    const expected = [real, twice, leaf("'hello'")];
+    const titles = [leaf("'become one dash'"), leaf("'node:assert/strict'")];
+    for (let i = 0; i < 50; i++) expect(drawVariants(real, { literals: [...expected, ...titles], expected, text: '', test: real.span }, 4).raws).toEqual(["'hello'"]);
+  });
+
   it('keeps numbers numbers of the same form, never with a new leading zero, and distinct in value', () => {
     for (let i = 0; i < 200; i++) {
       const real = leaf('12');
@@ -66,7 +74,7 @@ describe('drawVariants', () => {
     const real = leaf("'0'");
     const input = leaf("'0'");
     const test = { start: real.span.start - 50, end: input.span.end };
-    expect(drawVariants(real, { literals: [real, input], text: '', test }, 3).raws).toEqual([]);
+    expect(drawVariants(real, { literals: [real, input], expected: [real], text: '', test }, 3).raws).toEqual([]);
   });
 
   it('varies no string with escapes or without a letter or digit', () => {

@@ -8,8 +8,9 @@ import { cryptoRandom, shuffle, type Random } from './tripwire-names.js';
  * the real one. Every member of a group repeats the test's whole code, so a value that the test
  * writes again elsewhere in its own code (an input, another expected value) would be written k+1
  * times more than any other: such a leaf is not varied. Then:
- *   - a value the file writes elsewhere (outside the test) gets others the file writes elsewhere
- *     and the test does not (same kind, same quotes), those closest in how often they are written;
+ *   - a value the file writes elsewhere (outside the test) gets other answers the file's tests
+ *     expect and this test does not write (same kind, same quotes), written as often as it is
+ *     (else once more or less; else the leaf is not varied);
  *   - a value the file writes nowhere else gets values it writes nowhere: one character position
  *     of it (a digit when it has one, else a letter) takes k other characters of the same class,
  *     those the file's text uses about as often as the real one, so that every two of the k+1
@@ -28,8 +29,10 @@ export interface LeafVariants {
 
 /** What the values are drawn against: the file's literals and text, and the test the leaf is in. */
 export interface VariantContext {
-  /** Every literal of the file (`TestFileCases.literals`). */
+  /** Every literal of the file (`TestFileCases.literals`): what is counted. */
   readonly literals: readonly Leaf[];
+  /** The file's expected values (`TestFileCases.expectedLeaves`): what other answers are drawn from. */
+  readonly expected: readonly Leaf[];
   /** The file's text. */
   readonly text: string;
   /** The test's whole definition: what every copy repeats. */
@@ -59,7 +62,7 @@ export function drawVariants(leaf: Leaf, context: VariantContext, k: number, ran
   // fewer values when no draw of k is free of a centre (two values never have one)
   for (let size = k; size >= 1; size--) {
     for (let attempt = 0; attempt < 6; attempt++) {
-      const raws = how === 'pool' ? fromPool(leaf, others, { count, written, inTest }, size, random) : byPosition(leaf, size, random, { taken, text: context.text });
+      const raws = how === 'pool' ? fromPool(leaf, context.expected.filter((l) => !inside(l)), { count, written, inTest }, size, random) : byPosition(leaf, size, random, { taken, text: context.text });
       if (raws.length === 0) return { raws, how };
       if (!hasUniqueCentre([leaf.raw, ...raws].map((r) => content({ ...leaf, raw: r })))) return { raws, how };
     }
@@ -77,9 +80,13 @@ function fromPool(leaf: Leaf, others: readonly Leaf[], stats: { count: ReadonlyM
     if (leaf.kind === 'number' && numberShape(l.raw) !== numberShape(leaf.raw)) continue;
     byValue.set(valueKey(l), l.raw);
   }
-  const shuffled = shuffle([...byValue.keys()], random);
-  shuffled.sort((a, b) => Math.abs((stats.count.get(a) ?? 0) - stats.written) - Math.abs((stats.count.get(b) ?? 0) - stats.written));
-  return shuffled.slice(0, k).map((v) => byValue.get(v)!);
+  // written as often as the real one (or one time more or less when none is): a value written more
+  // often than all the others would be the real one
+  const apart = (v: string): number => Math.abs((stats.count.get(v) ?? 0) - stats.written);
+  const values = shuffle([...byValue.keys()], random);
+  const same = values.filter((v) => apart(v) === 0);
+  const chosen = same.length > 0 ? same : values.filter((v) => apart(v) === 1);
+  return chosen.slice(0, k).map((v) => byValue.get(v)!);
 }
 
 const CLASSES = ['0123456789', 'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
