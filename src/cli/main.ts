@@ -66,6 +66,8 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--wait', 'when another bakeoff is using the results folder, wait for it to finish instead of refusing', false)
     .option('--unsafe-no-sandbox', 'development only: run agents and tests without the sandbox (recorded in every run)', false)
     .option('--wide', 'print every column of the leaderboard at full width, even when it is wider than the terminal', false)
+    .option('--explain', 'under the leaderboard, how each number is counted (share and interval, void as failed, points, replay rule, void limit)', false)
+    .option('--matrix', 'under the leaderboard, the task × agent matrix of runs solved', false)
     .option('--no-color', 'no ANSI styling (also when $NO_COLOR is set)')
     .option('--queue <url>', 'run on a fleet: enqueue the runs on this Redis (redis://HOST:PORT[/DB]) for `bakeoff worker`s, store each one they hand back')
     .option('--upstream-concurrency <n>', 'with --queue: model sessions at once per model API over the whole fleet', parsePositiveInt)
@@ -102,6 +104,8 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--out <path>', 'write to a file instead of stdout')
     .option('--compare <agents...>', 'paired comparison of two agent ids (A B): wins, ties, void, exact McNemar p, paired difference')
     .option('--wide', 'print every column of the leaderboard at full width, even when it is wider than the terminal', false)
+    .option('--explain', 'under the leaderboard, how each number is counted (share and interval, void as failed, points, replay rule, void limit)', false)
+    .option('--matrix', 'under the leaderboard, the task × agent matrix of runs solved', false)
     .option('--no-color', 'no ANSI styling (also when $NO_COLOR is set)')
     .action(async (results: string, flags) => {
       code = await (await import('./commands/report.js')).reportCommand(results, flags, io);

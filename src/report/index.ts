@@ -26,6 +26,7 @@ export { renderComparisonMarkdown } from './render/render-comparison-markdown.js
 export { renderComparisonJson, type JsonComparisonReport } from './render/render-comparison-json.js';
 export { renderTable, type RenderTableOptions } from './render/render-table.js';
 export { renderMarkdown } from './render/render-markdown.js';
+export { renderMatrix } from './render/render-matrix.js';
 export {
   buildJsonReport,
   jsonAgents,

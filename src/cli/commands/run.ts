@@ -1,12 +1,12 @@
 import { bake, fleetLine, tallyAttempts, type BakeOutcome } from '../../api/index.js';
-import { jsonAgents, median, renderTable } from '../../report/index.js';
+import { jsonAgents, median, renderMatrix, renderTable } from '../../report/index.js';
 import { createProgress, setupText } from '../progress.js';
 import { EXIT, lockedWork, type CliIo } from '../io.js';
 import { printNote } from '../notes.js';
 import { sayOnStop } from '../stop-on-signals.js';
-import { screenOf, WIDE_HINT, type ScreenFlags } from '../screen.js';
+import { EXPLAIN_HINT, screenOf, WIDE_HINT, type TableFlags } from '../screen.js';
 
-export interface RunFlags extends ScreenFlags {
+export interface RunFlags extends TableFlags {
   readonly agent: readonly string[];
   /** An agents file of named model agents. */
   readonly agents?: string;
@@ -97,7 +97,9 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
       };
       io.stdout.write(JSON.stringify(json, null, 2) + '\n');
     } else {
-      io.stdout.write(renderTable(view, { ...screenOf(io, flags), wideHint: WIDE_HINT }) + '\n');
+      const screen = screenOf(io, flags);
+      io.stdout.write(renderTable(view, { ...screen, wideHint: WIDE_HINT, explain: flags.explain === true, explainHint: EXPLAIN_HINT }) + '\n');
+      if (flags.matrix === true) io.stdout.write(renderMatrix(view, screen.width) + '\n\n');
       io.stdout.write(`results: ${results} (${summary.ran} run(s) this time, ${summary.alreadyDone} already done)\n`);
       const fleet = outcome.fleet;
       if (fleet && fleet.attempts.length > 0) {
