@@ -33,7 +33,12 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .description('Fair, replayable bake-offs of AI coding agents')
     .version(BAKEOFF_VERSION)
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      // commander's own messages (a bad option value, an unknown command) say `bakeoff:` like every other error
+      outputError: (s, write) => write(s.replace(/^error: /, 'bakeoff: ')),
+    });
 
   program
     .command('validate <suite>')
@@ -60,6 +65,8 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--trace-network', 'run model agents under strace; every address they try other than the proxy is flagged on the run', false)
     .addOption(new Option('--patch-missing <what>', 'patch: agents on tasks their file does not name: skip them, or give them empty changes').choices(['skip', 'empty']).default('skip'))
     .option('--runs <n>', 'runs per task and agent (default: the suite\'s runsPerTask)', parsePositiveInt)
+    .option('--task <id>', 'run this task only (repeatable); the leaderboard says how many of the admitted tasks each agent ran', collect, [])
+    .option('--limit <n>', 'run the first N admitted tasks only (in suite order, after --task)', parsePositiveInt)
     .option('--out <dir>', 'results folder (default: results/<suite id>)')
     .option('--concurrency <n>', 'runs at once', parsePositiveInt, 2)
     .option('--json', 'no progress; print a JSON summary', false)

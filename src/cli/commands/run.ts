@@ -23,6 +23,10 @@ export interface RunFlags extends TableFlags {
   /** patch: agents on tasks their file does not name: `skip` (default) or `empty` changes. */
   readonly patchMissing?: 'skip' | 'empty';
   readonly runs?: number;
+  /** These tasks only (`--task`, repeatable). */
+  readonly task?: readonly string[];
+  /** The first N admitted tasks only. */
+  readonly limit?: number;
   readonly out?: string;
   readonly concurrency: number;
   readonly json: boolean;
@@ -60,6 +64,8 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
       traceNetwork: flags.traceNetwork,
       ...(flags.patchMissing ? { patchMissing: flags.patchMissing } : {}),
       ...(flags.runs ? { runs: flags.runs } : {}),
+      ...(flags.task && flags.task.length > 0 ? { tasks: flags.task } : {}),
+      ...(flags.limit ? { limit: flags.limit } : {}),
       ...(flags.out ? { out: flags.out } : {}),
       ...lockedWork(flags, io),
       ...(flags.queue ? { queue: flags.queue } : {}),

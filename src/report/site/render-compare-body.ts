@@ -1,4 +1,5 @@
 import type { ComparePairedResult } from '../view/compare-paired.js';
+import { resultCell } from '../render/render-comparison.js';
 import { escapeHtml } from './escape-html.js';
 import type { TaskNames } from './task-labels.js';
 
@@ -19,7 +20,7 @@ export function renderCompareBody(result: ComparePairedResult | null, tasks: Tas
     ['mean difference A − B [95% CI]', diff],
   ];
   const rows = c.perTask.map(
-    (t) => `<tr><td>${tasks.html(t.task)}</td><td>${escapeHtml(t.result)}</td><td class="num">${escapeHtml(t.aVoid ?? pct(t.aShare))}</td><td class="num">${escapeHtml(t.bVoid ?? pct(t.bShare))}</td></tr>`,
+    (t) => `<tr><td>${tasks.html(t.task)}</td><td>${escapeHtml(resultCell(c, t))}</td><td class="num">${escapeHtml(t.aVoid ?? pct(t.aShare))}</td><td class="num">${escapeHtml(t.bVoid ?? pct(t.bShare))}</td></tr>`,
   );
   return [
     `<p>${escapeHtml(c.sentence)}</p>`,
