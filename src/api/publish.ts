@@ -21,6 +21,11 @@ export interface PublishRequest extends VerifyRequest {
   readonly private?: boolean;
   /** Publish although some prompts are still drafts bakeoff wrote (refused by default). */
   readonly allowDraftPrompts?: boolean;
+  /**
+   * Re-grade every run even when an earlier clean re-check of the same, unchanged folder stands
+   * (by default that one is used: same bakeoff, runs, artifacts, suite and lock).
+   */
+  readonly reverify?: boolean;
 }
 
 export type PublishOutcome =
@@ -40,7 +45,10 @@ export function publish(request: PublishRequest): Promise<PublishOutcome> {
     // drafts are refused before the re-check, which takes minutes
     const early = await bakedSuite(request);
     if (drafts && early !== null) refuseDraftsOf(early);
-    const verified = await reverify(request, notify);
+    const verified = await reverify(request, notify, undefined, request.reverify !== true);
+    if (verified.reusedFrom !== undefined) {
+      notify.note(`using the re-check of ${verified.reusedFrom} (${verified.runs.length} runs, 0 mismatches): nothing it checked has changed since (--reverify re-grades anyway)`);
+    }
     if (verified.mismatches > 0 || verified.unverified > 0) return { published: false, verified, why: verified.mismatches > 0 ? 'mismatches' : 'unverified' };
     const cwd = cwdOf(request);
     const graded = early !== null && early.dir === verified.suite.dir && early.hash === verified.suite.hash ? early : await loadSuite(verified.suite.dir);

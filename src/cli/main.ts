@@ -140,6 +140,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--wait', 'when another bakeoff is using the results folder, wait for it to finish instead of refusing', false)
     .option('--unsafe-no-sandbox', 'development only: verify without the sandbox', false)
     .option('--allow-draft-prompts', 'publish although some prompts are still drafts bakeoff wrote (task from-commit)', false)
+    .option('--reverify', 're-grade every run even when an earlier clean re-check of the same, unchanged results folder stands (verified.json)', false)
     .action(async (results: string, flags) => {
       code = await (await import('./commands/publish.js')).publishCommand(results, flags, io);
     });

@@ -94,6 +94,9 @@ describe('bakeoff publish', () => {
     const privateSite = path.join(await tempDir(), 'private');
     const priv = await bakeoff(['publish', baked, '--out', privateSite, '--private']);
     expect(priv.exitCode, priv.stderr).toBe(0);
+    // the unchanged folder was re-checked once: the second publish uses that re-check
+    expect(priv.stderr).toMatch(/bakeoff: using the re-check of \S+ \(8 runs, 0 mismatches\): nothing it checked has changed since/);
+    expect(priv.stderr).not.toContain('verified 8 runs');
     const runPages = await Promise.all((await filesUnder(path.join(privateSite, 'runs'))).map((f) => readFile(f, 'utf8')));
     // every run page shows its prompt; the gold runs' also their change, which adds canary.txt
     expect(runPages.filter((html) => html.includes(`<pre class="prompt">`) && html.includes(CANARY))).toHaveLength(8);
@@ -107,6 +110,8 @@ describe('bakeoff publish', () => {
   it('refuses to publish a tampered results folder (exit 1, naming the run) and writes no site', async () => {
     const results = path.join(await tempDir(), 'results');
     await cp(baked, results, { recursive: true });
+    // the copy carries the stamp of the clean re-check above: a changed run must not pass on it
+    expect(existsSync(path.join(results, 'verified.json'))).toBe(true);
     const db = new Database(path.join(results, 'bakeoff.db'));
     const { id } = db.prepare("SELECT id FROM runs WHERE agent_id = 'noop' AND task = ? ORDER BY replay LIMIT 1").get(JS_TASK) as { id: string };
     db.prepare("UPDATE runs SET outcome = 'solved', reason = NULL, detail = NULL WHERE id = ?").run(id);
