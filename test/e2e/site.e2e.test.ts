@@ -58,7 +58,7 @@ describe('bakeoff publish', () => {
     expect(publish.exitCode, publish.stderr).toBe(0);
     const files = await filesUnder(site);
     expect(files.map((f) => path.relative(site, f)).filter((f) => !f.startsWith('runs/')).sort()).toEqual(
-      ['agents/gold.html', 'agents/noop.html', 'compare.html', 'index.html', 'matrix.html', 'methodology.html'],
+      ['agents/gold.html', 'agents/noop.html', 'compare.html', 'index.html', 'matrix.html', 'methodology.html', 'runs.html'],
     );
     // the methodology page is written from the tiny suite's controls (runsPerTask 2, 60 s clocks)
     const methodology = await readFile(path.join(site, 'methodology.html'), 'utf8');

@@ -43,7 +43,7 @@ const CSS = `
 html{background:var(--bg);color:var(--fg);-webkit-text-size-adjust:100%}
 body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1400px;padding:0 16px 40px;overflow-wrap:anywhere}
 a{color:var(--link)}
-a:focus-visible,button:focus-visible,.scroll:focus-visible{outline:2px solid var(--focus);outline-offset:2px}
+a:focus-visible,button:focus-visible,select:focus-visible,input:focus-visible,.scroll:focus-visible{outline:2px solid var(--focus);outline-offset:2px}
 header{border-bottom:1px solid var(--border);margin-bottom:8px;padding:10px 0 4px}
 header nav{display:flex;flex-wrap:wrap;gap:4px 18px;margin:0 0 8px;font-weight:600}
 header nav a{display:inline-block;padding:4px 0}
@@ -65,6 +65,11 @@ table.facts th{background:var(--head);white-space:nowrap}
 table.facts td{overflow-wrap:anywhere}
 table.agents td{white-space:nowrap}table.agents tbody th{min-width:12em}
 table.runs td.run{min-width:12em}table.runs a.run-link{white-space:nowrap}
+form.filters{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:flex-end;margin:8px 0}
+form.filters label{display:flex;flex-direction:column;gap:2px;font-size:13px;color:var(--muted);min-width:0;max-width:100%}
+form.filters select,form.filters input{font:inherit;font-size:14px;color:var(--fg);background:var(--bg);border:1px solid var(--border);border-radius:4px;padding:4px 6px;min-width:8em;max-width:100%}
+p.count{font-size:13px;color:var(--muted)}
+table.matrix td a{color:inherit}
 button.sort{font:inherit;font-weight:700;color:inherit;background:none;border:0;padding:0;margin:0;cursor:pointer;text-align:inherit;text-decoration:underline dotted;text-underline-offset:3px}
 button.sort::after{content:"\\2195" / "";padding-left:2px;color:var(--muted)}
 th[aria-sort=ascending] button.sort::after{content:"\\25B2" / "";color:inherit}
@@ -175,7 +180,7 @@ ${options.standalone ? REPORT_MARKER : SITE_MARKER}
 </head>
 <body>
 <header>
-${options.standalone ? '' : `<nav aria-label="site"><a href="${root}index.html">leaderboard</a><a href="${root}matrix.html">task × agent</a><a href="${root}compare.html">paired comparison</a><a href="${root}methodology.html">methodology</a></nav>`}
+${options.standalone ? '' : `<nav aria-label="site"><a href="${root}index.html">leaderboard</a><a href="${root}matrix.html">task × agent</a><a href="${root}runs.html">runs</a><a href="${root}compare.html">paired comparison</a><a href="${root}methodology.html">methodology</a></nav>`}
 ${renderContext(view)}
 ${warning ? `<p class="warn">${escapeHtml(warning)}</p>` : ''}
 ${scriptedWarning(view) ? `<p class="warn">${escapeHtml(scriptedWarning(view)!)}</p>` : ''}

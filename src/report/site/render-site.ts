@@ -6,6 +6,7 @@ import { renderMatrixBody } from './render-matrix-body.js';
 import { renderMethodologyBody } from './methodology/render-methodology-body.js';
 import { renderPage } from './render-page.js';
 import { renderRunBody } from './render-run-body.js';
+import { renderRunsBody } from './render-runs-body.js';
 import type { SiteInput } from './site-input.js';
 import { createSiteNames } from './site-names.js';
 
@@ -14,7 +15,8 @@ import { createSiteNames } from './site-names.js';
  *
  *   index.html            leaderboard (sortable), charts, void and replay tables
  *   methodology.html      how the bake was run, written from the suite, controls and runs
- *   matrix.html           task × agent
+ *   matrix.html           task × agent, each cell linking to its runs
+ *   runs.html             every run, with filters by agent, task, outcome, reason and text
  *   compare.html          paired comparison of the top two agents (or why there is none)
  *   agents/<slug>.html    one per agent: identity, numbers, void reasons, replay agreement, runs
  *   runs/<name>.html      one per run: outcome, reason, time, points per order, lines
@@ -40,7 +42,14 @@ export function renderSite(input: SiteInput): Map<string, string> {
   files.set('index.html', page(`Leaderboard: ${view.suite?.id ?? 'no runs'}`, renderIndexBody(view, agentPath), ''));
   const methodology = renderMethodologyBody({ suite: input.suite, view, runs, isPrivate, ...(input.workers ? { workers: input.workers } : {}) });
   files.set('methodology.html', page(`How the ${view.suite?.id ?? input.suite.id} bake is run`, methodology, ''));
-  files.set('matrix.html', page('Task × agent', renderMatrixBody(view, agentPath, names.tasks), ''));
+  const cellHref = (task: string, agentId: string): string | null => {
+    const cell = runs.filter((r) => r.task === task && r.agent.id === agentId);
+    if (cell.length === 0) return null;
+    if (cell.length === 1) return names.runPath(cell[0]!);
+    return `runs.html?${new URLSearchParams({ task: names.tasks.text(task), agent: agentId }).toString()}`;
+  };
+  files.set('matrix.html', page('Task × agent', renderMatrixBody(view, agentPath, names.tasks, cellHref), ''));
+  files.set('runs.html', page('Runs', renderRunsBody(runs, names), ''));
   const pair = view.agents.length >= 2 ? `${view.agents[0]!.agent.id} vs ${view.agents[1]!.agent.id}` : 'none';
   files.set('compare.html', page(`Paired comparison: ${pair}`, renderCompareBody(input.comparison, names.tasks), ''));
   for (const agent of view.agents) {
