@@ -13,6 +13,7 @@ import { loadSuite, readLock, type Suite, type SuiteLock } from '../suite/index.
 import { BAKEOFF_VERSION } from '../version.js';
 import { notifyVia, type NoteEvent, type Notify } from './events.js';
 import { isolationFor } from './isolation-for.js';
+import { createLiveRuns } from './live-runs.js';
 import { lockResultsFor } from './lock-results-for.js';
 import { refuseOtherSuite } from './one-suite-per-folder.js';
 import { cacheDirOf, cwdOf, envOf, type Place } from './paths.js';
@@ -184,6 +185,7 @@ export async function bake(request: BakeRequest): Promise<BakeOutcome> {
   if (request.queue === undefined && request.upstreamConcurrency !== undefined) throw new UserError('--upstream-concurrency: only with --queue (it caps sessions over a whole fleet; a local bake has --concurrency)');
   const address = request.queue === undefined ? undefined : fleetAddress(request);
   const open = await openBake(request);
+  let undoLive = (): void => {};
   try {
     const selection: TaskSelection = { ...(request.tasks && request.tasks.length > 0 ? { tasks: request.tasks } : {}), ...(request.limit !== undefined ? { limit: request.limit } : {}) };
     const picked = selectTasks(open.suite.tasks.map((t) => t.id), new Set(Object.entries(open.lock.tasks).flatMap(([id, v]) => (v.admitted ? [id] : []))), selection);
@@ -195,7 +197,10 @@ export async function bake(request: BakeRequest): Promise<BakeOutcome> {
       throw new UserError(`${open.suite.id}: controls.agentBudget.scope is "replay" (one agent's time shared over all its runs of a replay), which a fleet cannot hold across machines: run it locally, or use scope "run"`);
     }
     let infraErrors = 0;
+    const live = createLiveRuns(open.store.dir);
+    undoLive = () => live.close();
     const onEvent = (event: BakeEvent): void => {
+        live.onEvent(event);
         if (event.type === 'plan') for (const r of event.rejected) notify.note(`skipping ${r.task}: rejected by validate (${r.reason})`);
         if (event.type === 'prepare' && !event.ok) notify.error(`setup failed for ${event.task}: its runs are void (${event.reason ?? 'no reason given'})`);
         if (event.type === 'prepare' && event.ok && !event.cached) notify.note(`set up ${event.task}`);
@@ -231,6 +236,7 @@ export async function bake(request: BakeRequest): Promise<BakeOutcome> {
     const view = summarize(runs, { standardRunsPerTask: suite.controls.runsPerTask, controls: suite.controls, tasks: admitted });
     return { results: open.store.dir, suite: { id: suite.id, hash: suite.hash }, summary, view, infraErrors, ...(fleet ? { fleet } : {}) };
   } finally {
+    undoLive();
     await open.close();
   }
 }

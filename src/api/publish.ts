@@ -134,7 +134,7 @@ async function clearOldSite(out: string, shown: string): Promise<void> {
  *   grade/test-output.log (or grade/checks.json)
  * and from the store: the run's checks, and each order's session with its model requests.
  */
-async function readPrivateDetail(store: Store, runs: readonly RunRecord[]): Promise<Map<string, PrivateOrderDetail[]>> {
+export async function readPrivateDetail(store: Store, runs: readonly RunRecord[]): Promise<Map<string, PrivateOrderDetail[]>> {
   const detail = new Map<string, PrivateOrderDetail[]>();
   for (const run of runs) {
     const checks = store.checks(run.id);
@@ -151,7 +151,7 @@ async function readPrivateDetail(store: Store, runs: readonly RunRecord[]): Prom
         agentLog: await readText(path.join(base, 'agent.log')),
         testOutput: (await readText(path.join(base, 'grade', 'test-output.log'))) ?? (await readText(path.join(base, 'grade', 'checks.json'))),
         transcript: stream === null ? null : transcriptOf(run.agent.harness, stream),
-        checks: checks.filter((c) => c.order === order).map(({ id, expected, status }) => ({ id, expected, status })),
+        checks: checks.filter((c) => c.order === order).map(({ id, expected, status, message }) => ({ id, expected, status, ...(message ? { message } : {}) })),
         session: session === undefined ? null : siteSessionOf(session),
       });
     }
@@ -212,7 +212,7 @@ function refuseDraftsOf(suite: Suite): void {
  * Each model agent's metered tokens priced class by class at the catalog's list price of its
  * model on each run's day; an agent whose model (on any run's day) the catalog lacks is left out.
  */
-function costByClassOf(runs: readonly RunRecord[]): Map<string, CostByClass> {
+export function costByClassOf(runs: readonly RunRecord[]): Map<string, CostByClass> {
   const catalog = catalogInfo();
   const source = `${catalog.package} ${catalog.version}${catalog.dataDate ? ` (data of ${catalog.dataDate})` : ''}`;
   const out = new Map<string, CostByClass>();

@@ -119,6 +119,15 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     });
 
   program
+    .command('view <results>')
+    .description('a live, read-only web viewer of a results folder (this machine only, a random token in the URL): the private site\'s pages, runs as they finish, filters, search, any two agents compared; until Ctrl-C')
+    .option('--host <host>', 'address to listen on (anything but 127.0.0.1 lets others who have the URL read the private pages)', '127.0.0.1')
+    .option('--port <n>', 'port to listen on (default: a free one)', parsePort)
+    .action(async (results: string, flags) => {
+      code = await (await import('./commands/view.js')).viewCommand(results, flags, io);
+    });
+
+  program
     .command('verify <results>')
     .description('re-grade every stored change from scratch and re-hash every artifact; exit 1 on any mismatch')
     .option('--suite <dir>', 'the suite to re-grade with (default: the folder the runs were baked from)')

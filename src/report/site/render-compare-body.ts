@@ -29,3 +29,15 @@ export function renderCompareBody(result: ComparePairedResult | null, tasks: Tas
     `<h2>Per task</h2><table class="paired"><thead><tr><th>task</th><th>result</th><th class="num">${escapeHtml(c.a)}</th><th class="num">${escapeHtml(c.b)}</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
   ].join('\n');
 }
+
+/** A form picking the two agents of the comparison (`compare.html?a=…&b=…`), for pages a server draws. */
+export function renderPairPicker(agents: readonly string[], chosen: readonly [string, string] | null): string {
+  const select = (name: 'a' | 'b', label: string, value: string | undefined): string =>
+    `<label>${label} <select name="${name}">${agents.map((id) => `<option${id === value ? ' selected' : ''}>${escapeHtml(id)}</option>`).join('')}</select></label>`;
+  return (
+    '<form class="filters" method="get" action="compare.html" aria-label="pick two agents">' +
+    select('a', 'agent A', chosen?.[0] ?? agents[0]) +
+    select('b', 'agent B', chosen?.[1] ?? agents[1]) +
+    '<button type="submit">compare</button></form>'
+  );
+}

@@ -39,7 +39,7 @@ describe('renderHtmlReport', () => {
     expect(html).toContain('<h1>Leaderboard: demo</h1>');
     expect(html).not.toMatch(/<nav|href=|src=|https?:/);
     expect(html).toContain('<meta name="generator" content="bakeoff report">');
-    expect(html).toContain('<script>\ndocument.querySelectorAll');
+    expect(html).toContain("<script>\ndocument.addEventListener('click'");
   });
 
   it('escapes every text, the agent id included', () => {

@@ -111,6 +111,15 @@ describe('renderChecks', () => {
     ]);
   });
 
+  it('shows a failing test\'s message under its id, escaped', () => {
+    const html = renderChecks([
+      { id: 'tests/test_calc.py::test_adds', expected: 'fail-to-pass', status: 'fail', message: `AssertionError: assert 1 == 3 ${EVIL}` },
+      { id: 'tests/test_calc.py::test_zero', expected: 'pass-to-pass', status: 'pass' },
+    ]);
+    expect(html).toContain('<code>tests/test_calc.py::test_adds</code><span class="check-message">AssertionError: assert 1 == 3 &lt;script&gt;alert(1)&lt;/script&gt;</span>');
+    expect(html).toContain('<code>tests/test_calc.py::test_zero</code></td>');
+  });
+
   it('says when an order has no test results', () => {
     expect(renderChecks([])).toContain('No test results stored for this order');
   });

@@ -64,17 +64,18 @@ function compare(a: string, b: string): number {
  * Narrows the rows of `table.run-list` to those matching every filter: the selects by their
  * row's data attribute, the text by the row's text — and, when the page is served by
  * `bakeoff view` (`window.BAKEOFF_SEARCH` set), by the run names the server finds the text in.
- * Filters come from and go to the query string.
+ * Filters come from and go to the query string. `window.bakeoffFilter` applies them again
+ * (the live view calls it after it puts new rows in).
  */
 const FILTER_SCRIPT = `
 (function(){
   var form = document.querySelector('form.filters');
-  var rows = Array.prototype.slice.call(document.querySelectorAll('table.run-list tbody tr'));
   var shown = document.querySelector('p.count .shown');
   var params = new URLSearchParams(location.search);
   var found = null, asked = 0;
   Array.prototype.forEach.call(form.elements, function(el){ if (el.name && params.has(el.name)) el.value = params.get(el.name); });
   function apply(){
+    var rows = Array.prototype.slice.call(document.querySelectorAll('table.run-list tbody tr'));
     var want = {}, n = 0, query = new URLSearchParams();
     Array.prototype.forEach.call(form.elements, function(el){ if (el.name && el.value) { want[el.name] = el.value; query.set(el.name, el.value); } });
     rows.forEach(function(row){
@@ -95,6 +96,7 @@ const FILTER_SCRIPT = `
       found = new Set(body.runs); apply();
     });
   }
+  window.bakeoffFilter = apply;
   form.addEventListener('change', apply);
   form.addEventListener('submit', function(e){ e.preventDefault(); search(); });
   var timer;
