@@ -5,6 +5,7 @@ import { catalogInfo, listPrice } from '../meter/index.js';
 import { UserError } from '../errors.js';
 import { comparePaired, renderSite, SITE_MARKER, type CostByClass, type PrivateOrderDetail, type SiteSession, type SiteSuite, type SiteTask } from '../report/index.js';
 import { loadSuite, readLock, type Suite } from '../suite/index.js';
+import { AT_KILL_FILE } from '../sandbox/index.js';
 import { openStore, type SessionRow, type Store } from '../store/index.js';
 import type { RunRecord } from '../types.js';
 import type { VerifyResult } from '../verify/index.js';
@@ -149,6 +150,7 @@ export async function readPrivateDetail(store: Store, runs: readonly RunRecord[]
         prompt: await readText(path.join(base, 'prompt.md')),
         patch: await readText(path.join(base, 'change.patch')),
         agentLog: await readText(path.join(base, 'agent.log')),
+        atKill: await readText(path.join(base, AT_KILL_FILE)),
         testOutput: (await readText(path.join(base, 'grade', 'test-output.log'))) ?? (await readText(path.join(base, 'grade', 'checks.json'))),
         transcript: stream === null ? null : transcriptOf(run.agent.harness, stream),
         checks: checks.filter((c) => c.order === order).map(({ id, expected, status, message }) => ({ id, expected, status, ...(message ? { message } : {}) })),

@@ -19,6 +19,12 @@ export interface PrivateOrderDetail {
    * stream was recorded (the session never started).
    */
   readonly transcript: readonly TranscriptEntry[] | null;
+  /**
+   * `order-<n>/at-kill.txt`: what the session's processes were doing when its wall clock (or idle
+   * clock) killed it — pid, state, wait channel, command; null when no clock killed it (or the
+   * run was stored before bakeoff wrote it).
+   */
+  readonly atKill?: string | null;
   /** The order's rows of the store's `checks` table: every graded test or generated check. */
   readonly checks: readonly SiteCheck[];
   /** The order's row of the store's `sessions` table, with its model requests; null when the order had no session. */
