@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import path from 'node:path';
 import { UserError } from '../errors.js';
 import { comparePaired, renderComparePage, sitePages, type SiteInput, type SiteSuite } from '../report/index.js';
-import { describeHolder, openStore, readHolder, type Store } from '../store/index.js';
+import { openStore, readHolder, type Store } from '../store/index.js';
 import { loadSuite } from '../suite/index.js';
 import { judgeProcess } from '../util/index.js';
 import { notifyVia, type NoteEvent } from './events.js';
@@ -152,7 +152,7 @@ function stateOf(store: Store, key: string) {
     key,
     nowMs: Date.now(),
     alive,
-    holder: alive ? `a bake is running (${describeHolder(holder)})` : null,
+    holder: alive ? `a bake is running (pid ${holder.pid} on ${holder.host}, started ${holder.startedAt})` : null,
     running: alive ? readLiveRuns(store.dir).running : [],
   };
 }

@@ -81,7 +81,7 @@ describe('the published site in a real browser', () => {
 
   it('the --private site, light and dark, 375 and 1440 px wide: run pages with a diff and a transcript pass the same checks', async () => {
     const written = await siteFiles(privateSite);
-    expect(written).toHaveLength(16);
+    expect(written).toHaveLength(17);
     // the private run pages draw what the public ones leave out: without them this crawl would prove nothing more
     const runPages = await Promise.all(written.filter((f) => f.startsWith('runs/')).map((f) => readFile(path.join(privateSite, f), 'utf8')));
     expect(runPages).toHaveLength(6);
