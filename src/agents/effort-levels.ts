@@ -61,29 +61,28 @@ export function orderLevels(levels: readonly string[]): readonly string[] {
 
 /**
  * The level an effort as written selects, from the model's levels: `lowest` / `highest` → the
- * lowest / highest under the canonical order, a named level → itself when listed. An error
- * (a sentence naming what was expected) for a level the source does not list.
+ * lowest / highest under the canonical order, a named level → itself when listed. For a level
+ * the source does not list: what was expected, and why when that does not say it (`error`).
  */
 export function resolveLevel(
   written: { readonly harness: string; readonly model: string; readonly effort: string | null },
   source: LevelSource,
-): { readonly effort: string | null; readonly ref: EffortCatalogRef } | { readonly error: string; readonly expected: string } {
+): { readonly effort: string | null; readonly ref: EffortCatalogRef } | { readonly error: string | null; readonly expected: string } {
   const listed = source.levels(written.model);
   const ref = (effort: string | null): EffortCatalogRef => ({ source: source.source, digest: source.digest, requested: written.effort, resolved: effort });
   if (written.effort === null) return { effort: null, ref: ref(null) };
-  const name = `${written.harness}:${written.model}@${written.effort}`;
   if (listed === null) {
-    return { error: `${name}: the model catalog (${source.source}) has no model "${written.model}", so it has no effort levels`, expected: `a model of that catalog, or no @effort` };
+    return { error: `the model catalog (${source.source}) has no model "${written.model}", so it has no effort levels`, expected: `a model of that catalog, or no @effort` };
   }
   const levels = orderLevels(listed);
   // a model without levels at its lowest / highest is the model as it comes
   if (levels.length === 0 && (written.effort === 'lowest' || written.effort === 'highest')) return { effort: null, ref: ref(null) };
   if (levels.length === 0) {
-    return { error: `${name}: ${written.harness} has no effort setting for ${written.model} (${source.source})`, expected: 'no @effort (or @lowest)' };
+    return { error: `${written.harness} has no effort setting for ${written.model} (${source.source})`, expected: 'no @effort (or @lowest)' };
   }
   const expected = `one of ${levels.join(', ')}, lowest or highest (from ${source.source})`;
   if (written.effort === 'lowest') return { effort: levels[0]!, ref: ref(levels[0]!) };
   if (written.effort === 'highest') return { effort: levels.at(-1)!, ref: ref(levels.at(-1)!) };
   if (levels.includes(written.effort)) return { effort: written.effort, ref: ref(written.effort) };
-  return { error: `${name}: expected ${expected}, received "${written.effort}"`, expected };
+  return { error: null, expected };
 }

@@ -4,6 +4,7 @@ import { openModelUpstream, parseHarnessSpec, resolveAgents, type Agent } from '
 import { UserError } from '../errors.js';
 import type { PriceBook } from '../meter/index.js';
 import { summarize, type LeaderboardView } from '../report/index.js';
+import { selectTasks, type TaskSelection } from '../plan/index.js';
 import { coordinate, parseQueueUrl, type FleetSummary, type QueueAddress, type RunJob } from '../queue/index.js';
 import { runBake, runtimeVersions, type BakeEvent, type BakeSummary } from '../run/index.js';
 import { requireTools, type Isolation } from '../sandbox/index.js';
@@ -12,6 +13,7 @@ import { loadSuite, readLock, type Suite, type SuiteLock } from '../suite/index.
 import { BAKEOFF_VERSION } from '../version.js';
 import { notifyVia, type NoteEvent, type Notify } from './events.js';
 import { isolationFor } from './isolation-for.js';
+import { createLiveRuns } from './live-runs.js';
 import { lockResultsFor } from './lock-results-for.js';
 import { refuseOtherSuite } from './one-suite-per-folder.js';
 import { cacheDirOf, cwdOf, envOf, type Place } from './paths.js';
@@ -37,6 +39,10 @@ export interface BakeRequest extends Place {
   readonly patchMissing?: 'skip' | 'empty';
   /** Runs per (task, agent); default: the suite's `runsPerTask`. */
   readonly runs?: number;
+  /** These tasks only (`--task`); the leaderboard says how many of the admitted tasks each agent ran. */
+  readonly tasks?: readonly string[];
+  /** At most this many tasks (`--limit`): the first admitted ones in suite order (after `tasks`). */
+  readonly limit?: number;
   /** The results folder; default `results/<suite id>`. */
   readonly out?: string;
   /** Runs at once (default 2). */
@@ -179,12 +185,22 @@ export async function bake(request: BakeRequest): Promise<BakeOutcome> {
   if (request.queue === undefined && request.upstreamConcurrency !== undefined) throw new UserError('--upstream-concurrency: only with --queue (it caps sessions over a whole fleet; a local bake has --concurrency)');
   const address = request.queue === undefined ? undefined : fleetAddress(request);
   const open = await openBake(request);
+  let undoLive = (): void => {};
   try {
+    const selection: TaskSelection = { ...(request.tasks && request.tasks.length > 0 ? { tasks: request.tasks } : {}), ...(request.limit !== undefined ? { limit: request.limit } : {}) };
+    const picked = selectTasks(open.suite.tasks.map((t) => t.id), new Set(Object.entries(open.lock.tasks).flatMap(([id, v]) => (v.admitted ? [id] : []))), selection);
+    for (const id of picked.rejected) notify.note(`--task ${id}: not admitted by validate, so not run`);
+    if (selection.tasks || selection.limit !== undefined) {
+      notify.note(`running ${picked.tasks.length} of the suite's admitted tasks (${picked.tasks.join(', ') || 'none'}): the leaderboard says how many tasks each agent ran until the rest are baked`);
+    }
     if (address && open.suite.controls.agentBudget?.scope === 'replay') {
       throw new UserError(`${open.suite.id}: controls.agentBudget.scope is "replay" (one agent's time shared over all its runs of a replay), which a fleet cannot hold across machines: run it locally, or use scope "run"`);
     }
     let infraErrors = 0;
+    const live = createLiveRuns(open.store.dir);
+    undoLive = () => live.close();
     const onEvent = (event: BakeEvent): void => {
+        live.onEvent(event);
         if (event.type === 'plan') for (const r of event.rejected) notify.note(`skipping ${r.task}: rejected by validate (${r.reason})`);
         if (event.type === 'prepare' && !event.ok) notify.error(`setup failed for ${event.task}: its runs are void (${event.reason ?? 'no reason given'})`);
         if (event.type === 'prepare' && event.ok && !event.cached) notify.note(`set up ${event.task}`);
@@ -200,6 +216,7 @@ export async function bake(request: BakeRequest): Promise<BakeOutcome> {
       agents: open.agents,
       ...(request.runs ? { runsPerTask: request.runs } : {}),
       ...(request.patchMissing ? { patchMissing: request.patchMissing } : {}),
+      selection,
       store: open.store,
       runtime: open.runtime,
       onEvent,
@@ -219,6 +236,7 @@ export async function bake(request: BakeRequest): Promise<BakeOutcome> {
     const view = summarize(runs, { standardRunsPerTask: suite.controls.runsPerTask, controls: suite.controls, tasks: admitted });
     return { results: open.store.dir, suite: { id: suite.id, hash: suite.hash }, summary, view, infraErrors, ...(fleet ? { fleet } : {}) };
   } finally {
+    undoLive();
     await open.close();
   }
 }

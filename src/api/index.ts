@@ -17,5 +17,6 @@ export { fleetLine, leaderboard, report, tallyAttempts, type FleetTally, type Re
 export { validate, type TaskVerdict, type ValidateEvent, type ValidateOutcome, type ValidateRequest } from './validate.js';
 export type { LockWrite } from '../admit/index.js';
 export { verify, type VerifyEvent, type VerifyRequest } from './verify.js';
+export { view, type Viewer, type ViewRequest } from './view.js';
 export { emptyQueueAt, queueStatusAt, work, type WorkRequest } from './work.js';
 export type { FleetSummary, QueueStatus, RunningWorker, WorkerEvent } from '../queue/index.js';

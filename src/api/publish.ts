@@ -5,6 +5,7 @@ import { catalogInfo, listPrice } from '../meter/index.js';
 import { UserError } from '../errors.js';
 import { comparePaired, renderSite, SITE_MARKER, type CostByClass, type PrivateOrderDetail, type SiteSession, type SiteSuite, type SiteTask } from '../report/index.js';
 import { loadSuite, readLock, type Suite } from '../suite/index.js';
+import { AT_KILL_FILE } from '../sandbox/index.js';
 import { openStore, type SessionRow, type Store } from '../store/index.js';
 import type { RunRecord } from '../types.js';
 import type { VerifyResult } from '../verify/index.js';
@@ -21,6 +22,11 @@ export interface PublishRequest extends VerifyRequest {
   readonly private?: boolean;
   /** Publish although some prompts are still drafts bakeoff wrote (refused by default). */
   readonly allowDraftPrompts?: boolean;
+  /**
+   * Re-grade every run even when an earlier clean re-check of the same, unchanged folder stands
+   * (by default that one is used: same bakeoff, runs, artifacts, suite and lock).
+   */
+  readonly reverify?: boolean;
 }
 
 export type PublishOutcome =
@@ -40,7 +46,10 @@ export function publish(request: PublishRequest): Promise<PublishOutcome> {
     // drafts are refused before the re-check, which takes minutes
     const early = await bakedSuite(request);
     if (drafts && early !== null) refuseDraftsOf(early);
-    const verified = await reverify(request, notify);
+    const verified = await reverify(request, notify, undefined, request.reverify !== true);
+    if (verified.reusedFrom !== undefined) {
+      notify.note(`using the re-check of ${verified.reusedFrom} (${verified.runs.length} runs, 0 mismatches): nothing it checked has changed since (--reverify re-grades anyway)`);
+    }
     if (verified.mismatches > 0 || verified.unverified > 0) return { published: false, verified, why: verified.mismatches > 0 ? 'mismatches' : 'unverified' };
     const cwd = cwdOf(request);
     const graded = early !== null && early.dir === verified.suite.dir && early.hash === verified.suite.hash ? early : await loadSuite(verified.suite.dir);
@@ -126,7 +135,7 @@ async function clearOldSite(out: string, shown: string): Promise<void> {
  *   grade/test-output.log (or grade/checks.json)
  * and from the store: the run's checks, and each order's session with its model requests.
  */
-async function readPrivateDetail(store: Store, runs: readonly RunRecord[]): Promise<Map<string, PrivateOrderDetail[]>> {
+export async function readPrivateDetail(store: Store, runs: readonly RunRecord[]): Promise<Map<string, PrivateOrderDetail[]>> {
   const detail = new Map<string, PrivateOrderDetail[]>();
   for (const run of runs) {
     const checks = store.checks(run.id);
@@ -141,9 +150,10 @@ async function readPrivateDetail(store: Store, runs: readonly RunRecord[]): Prom
         prompt: await readText(path.join(base, 'prompt.md')),
         patch: await readText(path.join(base, 'change.patch')),
         agentLog: await readText(path.join(base, 'agent.log')),
+        atKill: await readText(path.join(base, AT_KILL_FILE)),
         testOutput: (await readText(path.join(base, 'grade', 'test-output.log'))) ?? (await readText(path.join(base, 'grade', 'checks.json'))),
         transcript: stream === null ? null : transcriptOf(run.agent.harness, stream),
-        checks: checks.filter((c) => c.order === order).map(({ id, expected, status }) => ({ id, expected, status })),
+        checks: checks.filter((c) => c.order === order).map(({ id, expected, status, message }) => ({ id, expected, status, ...(message ? { message } : {}) })),
         session: session === undefined ? null : siteSessionOf(session),
       });
     }
@@ -204,7 +214,7 @@ function refuseDraftsOf(suite: Suite): void {
  * Each model agent's metered tokens priced class by class at the catalog's list price of its
  * model on each run's day; an agent whose model (on any run's day) the catalog lacks is left out.
  */
-function costByClassOf(runs: readonly RunRecord[]): Map<string, CostByClass> {
+export function costByClassOf(runs: readonly RunRecord[]): Map<string, CostByClass> {
   const catalog = catalogInfo();
   const source = `${catalog.package} ${catalog.version}${catalog.dataDate ? ` (data of ${catalog.dataDate})` : ''}`;
   const out = new Map<string, CostByClass>();

@@ -60,9 +60,11 @@ export async function withResultsLocked<T>(request: VerifyRequest, command: stri
 }
 
 /** The re-check itself; the caller holds the folder's lock. */
-export function reverify(request: VerifyRequest, notify: Notify, onEvent?: (event: Exclude<VerifyEvent, NoteEvent>) => void): Promise<VerifyResult> {
+export function reverify(request: VerifyRequest, notify: Notify, onEvent?: (event: Exclude<VerifyEvent, NoteEvent>) => void, reuseStamp = false): Promise<VerifyResult> {
   const cwd = cwdOf(request);
   return verifyResults(path.resolve(cwd, request.results), {
+    unsafeNoSandbox: request.unsafeNoSandbox === true,
+    reuseStamp,
     ...(request.suite ? { suiteDir: path.resolve(cwd, request.suite) } : {}),
     isolationFor: (controls) => isolationFor(controls, request.unsafeNoSandbox === true, notify),
     cacheDir: cacheDirOf(request),

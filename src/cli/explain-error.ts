@@ -1,5 +1,6 @@
 import { DISK_FULL_CODES, errorCode } from '../errors.js';
 import { isDamage } from '../store/index.js';
+import { invokedAs } from './stop-on-signals.js';
 
 /**
  * The sentence for an error the environment caused that reached the CLI as a plain Node or
@@ -12,7 +13,7 @@ export function explainEnvironmentError(error: unknown, command: string | null):
   const code = errorCode(error);
   if (code === null) return null;
   const where = typeof (error as { path?: unknown }).path === 'string' ? ` (${(error as { path: string }).path})` : '';
-  const again = command ? `, then run the same \`bakeoff ${command}\` again: every finished run is kept and the rest resumes` : ', then run the same command again';
+  const again = command ? `, then run the same \`${invokedAs()} ${command}\` again: every finished run is kept and the rest resumes` : ', then run the same command again';
   if (DISK_FULL_CODES.has(code)) return `the disk is full${where} (${code}): free some space${again}`;
   if (isDamage(error)) return `a results database is damaged (SQLite: ${(error as Error).message}): restore it from a backup, or bake into a new folder (--out)`;
   switch (code) {

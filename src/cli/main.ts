@@ -33,7 +33,12 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .description('Fair, replayable bake-offs of AI coding agents')
     .version(BAKEOFF_VERSION)
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      // commander's own messages (a bad option value, an unknown command) say `bakeoff:` like every other error
+      outputError: (s, write) => write(s.replace(/^error: /, 'bakeoff: ')),
+    });
 
   program
     .command('validate <suite>')
@@ -60,12 +65,16 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--trace-network', 'run model agents under strace; every address they try other than the proxy is flagged on the run', false)
     .addOption(new Option('--patch-missing <what>', 'patch: agents on tasks their file does not name: skip them, or give them empty changes').choices(['skip', 'empty']).default('skip'))
     .option('--runs <n>', 'runs per task and agent (default: the suite\'s runsPerTask)', parsePositiveInt)
+    .option('--task <id>', 'run this task only (repeatable); the leaderboard says how many of the admitted tasks each agent ran', collect, [])
+    .option('--limit <n>', 'run the first N admitted tasks only (in suite order, after --task)', parsePositiveInt)
     .option('--out <dir>', 'results folder (default: results/<suite id>)')
     .option('--concurrency <n>', 'runs at once', parsePositiveInt, 2)
     .option('--json', 'no progress; print a JSON summary', false)
     .option('--wait', 'when another bakeoff is using the results folder, wait for it to finish instead of refusing', false)
     .option('--unsafe-no-sandbox', 'development only: run agents and tests without the sandbox (recorded in every run)', false)
     .option('--wide', 'print every column of the leaderboard at full width, even when it is wider than the terminal', false)
+    .option('--explain', 'under the leaderboard, how each number is counted (share and interval, void as failed, points, replay rule, void limit)', false)
+    .option('--matrix', 'under the leaderboard, the task × agent matrix of runs solved', false)
     .option('--no-color', 'no ANSI styling (also when $NO_COLOR is set)')
     .option('--queue <url>', 'run on a fleet: enqueue the runs on this Redis (redis://HOST:PORT[/DB]) for `bakeoff worker`s, store each one they hand back')
     .option('--upstream-concurrency <n>', 'with --queue: model sessions at once per model API over the whole fleet', parsePositiveInt)
@@ -102,9 +111,20 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--out <path>', 'write to a file instead of stdout')
     .option('--compare <agents...>', 'paired comparison of two agent ids (A B): wins, ties, void, exact McNemar p, paired difference')
     .option('--wide', 'print every column of the leaderboard at full width, even when it is wider than the terminal', false)
+    .option('--explain', 'under the leaderboard, how each number is counted (share and interval, void as failed, points, replay rule, void limit)', false)
+    .option('--matrix', 'under the leaderboard, the task × agent matrix of runs solved', false)
     .option('--no-color', 'no ANSI styling (also when $NO_COLOR is set)')
     .action(async (results: string, flags) => {
       code = await (await import('./commands/report.js')).reportCommand(results, flags, io);
+    });
+
+  program
+    .command('view <results>')
+    .description('a live, read-only web viewer of a results folder (this machine only, a random token in the URL): the private site\'s pages, runs as they finish, filters, search, any two agents compared; until Ctrl-C')
+    .option('--host <host>', 'address to listen on (anything but 127.0.0.1 lets others who have the URL read the private pages)', '127.0.0.1')
+    .option('--port <n>', 'port to listen on (default: a free one)', parsePort)
+    .action(async (results: string, flags) => {
+      code = await (await import('./commands/view.js')).viewCommand(results, flags, io);
     });
 
   program
@@ -129,6 +149,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--wait', 'when another bakeoff is using the results folder, wait for it to finish instead of refusing', false)
     .option('--unsafe-no-sandbox', 'development only: verify without the sandbox', false)
     .option('--allow-draft-prompts', 'publish although some prompts are still drafts bakeoff wrote (task from-commit)', false)
+    .option('--reverify', 're-grade every run even when an earlier clean re-check of the same, unchanged results folder stands (verified.json)', false)
     .action(async (results: string, flags) => {
       code = await (await import('./commands/publish.js')).publishCommand(results, flags, io);
     });

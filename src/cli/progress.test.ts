@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
-import { createProgress } from './progress.js';
+import { describe, expect, it, vi } from 'vitest';
+import { createProgress, fitProgressLine } from './progress.js';
 
 function stream(isTTY: boolean): PassThrough & { isTTY: boolean; text(): string } {
   const s = new PassThrough() as PassThrough & { isTTY: boolean; text(): string };
@@ -39,7 +39,7 @@ describe('createProgress', () => {
     expect(text.endsWith('\r\x1b[2K')).toBe(true);
   });
 
-  it('on a terminal, the live line names each item running, its stage and time, and drops the least needed parts to fit', () => {
+  it('on a terminal, the live line keeps the counts, elapsed and ETA first and cuts the running items to fit', () => {
     const err = stream(true) as ReturnType<typeof stream> & { columns: number };
     err.columns = 200;
     const progress = createProgress(err, true);
@@ -54,14 +54,61 @@ describe('createProgress', () => {
     progress.itemStage('r1', 'grading 1');
     const narrow = lastDrawn(err.text());
     expect(narrow.length).toBeLessThanOrEqual(79);
-    expect(narrow).toMatch(/^runs 4\/16 · add × gold \(replay 0\): grading 1 0:00 · fizz × noop/);
-    progress.itemEnded('r1', 'add × gold (replay 0)', { verdict: 'solved', tally: ['solved'] });
+    expect(narrow).toMatch(/^runs 4\/16 · solved 0 · void 0 · 0:00 elapsed · ETA – · add × gold \(r… · \+1 more$/);
+    err.columns = 66;
+    progress.itemStage('r1', 'grading 1');
+    expect(lastDrawn(err.text())).toMatch(/^runs 4\/16 · solved 0 · void 0 · 0:00 elapsed · ETA – · \+2 more$/);
+    err.columns = 56;
+    progress.itemStage('r1', 'grading 1');
+    expect(lastDrawn(err.text())).toMatch(/^runs 4\/16 · solved 0 · void 0 · 0:00 elapsed · ETA –$/);
     err.columns = 200;
+    progress.itemEnded('r1', 'add × gold (replay 0)', { verdict: 'solved', tally: ['solved'] });
     progress.activity(null);
     expect(lastDrawn(err.text())).toMatch(/^runs 5\/16 · solved 1 · void 0 · .* · fizz × noop \(replay 1\): grading 2 0:00$/);
     progress.finish();
-    // nothing but the live line: no per-item lines on a terminal
-    expect(err.text()).not.toContain('\n');
+    // a finished run leaves its line in the scrollback, above the live line
+    expect(err.text()).toContain('\r\x1b[2Krun 5/16 add × gold (replay 0): solved in 0:00\n');
+    expect(err.text().split('\n')).toHaveLength(2);
+  });
+
+  it('on a terminal, a stage clock counts from the stage start, not the run start; a stage detail changing keeps it', () => {
+    vi.useFakeTimers({ now: 0 });
+    try {
+      const err = stream(true) as ReturnType<typeof stream> & { columns: number };
+      err.columns = 200;
+      const progress = createProgress(err, true, { noun: 'tasks', tallies: [] });
+      progress.start(2, 0);
+      progress.itemStarted('a', 'a');
+      progress.itemStage('a', 'setup: npm ci (0:00)');
+      vi.setSystemTime(70_000);
+      progress.itemStage('a', 'setup: npm ci (1:10) — added 4 packages');
+      expect(lastDrawn(err.text())).toContain('a: setup: npm ci (1:10) — added 4 packages 1:10');
+      progress.itemStage('a', 'gold-1');
+      vi.setSystemTime(75_000);
+      progress.itemStage('a', 'gold-1');
+      expect(lastDrawn(err.text())).toContain('a: gold-1 0:05');
+      progress.itemEnded('a', 'a', { verdict: 'admitted' });
+      expect(err.text()).toContain('task 1/2 a: admitted in 1:15');
+      progress.finish();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('on a terminal, a resize redraws the live line at the new width', () => {
+    const err = stream(true) as ReturnType<typeof stream> & { columns: number };
+    err.columns = 200;
+    const progress = createProgress(err, true);
+    progress.start(4, 0);
+    progress.itemStarted('r1', 'a-long-task-name × claude-code:claude-sonnet-4-5 (replay 0)');
+    const before = err.text().length;
+    err.columns = 50;
+    err.emit('resize');
+    const redrawn = err.text().slice(before);
+    expect(redrawn.startsWith('\r\x1b[2K')).toBe(true);
+    expect(lastDrawn(redrawn).length).toBeLessThanOrEqual(49);
+    progress.finish();
+    expect(err.listenerCount('resize')).toBe(0);
   });
 
   it('on a terminal, counts the runs each worker of a fleet did, after the tallies, in the order the workers first finished one', () => {
@@ -73,7 +120,7 @@ describe('createProgress', () => {
     progress.itemEnded('r1', 'add × gold (replay 0) on w2', { verdict: 'solved', tally: ['solved'], by: 'w2' });
     progress.itemEnded('r2', 'add × noop (replay 0) on w1', { verdict: 'failed (tests-failed)', by: 'w1' });
     progress.itemEnded('r3', 'add × gold (replay 1) on w2', { verdict: 'void (infra-error)', tally: ['void'], by: 'w2' });
-    expect(lastDrawn(err.text())).toMatch(/^runs 3\/6 · solved 1 · void 1 · per worker: w2 2, w1 1 · 0:00 elapsed · ETA \d+:\d\d$/);
+    expect(lastDrawn(err.text())).toMatch(/^runs 3\/6 · solved 1 · void 1 · 0:00 elapsed · ETA \d+:\d\d · per worker: w2 2, w1 1$/);
     progress.finish();
   });
 
@@ -90,6 +137,19 @@ describe('createProgress', () => {
       progress.finish();
       expect(err.text()).toBe(enabled ? 'task 2/3 b: REJECTED in 0:00 — flaky: t1 (pass, then \\x1b[31mfail)\ntask 3/3 a: admitted in 0:00\n' : '');
     }
+  });
+});
+
+describe('fitProgressLine', () => {
+  it('never cuts the counts; cuts the last item that partly fits with … and counts those left out', () => {
+    const counts = ['runs 1/9', 'solved 0', '0:10 elapsed', 'ETA 1:00'];
+    expect(fitProgressLine(counts, null, ['aaaaaaaaaa: session 1 0:01', 'bbbbbbbbbbbbbbbbbbbb: grading 1 0:02'], 200)).toBe(
+      'runs 1/9 · solved 0 · 0:10 elapsed · ETA 1:00 · aaaaaaaaaa: session 1 0:01 · bbbbbbbbbbbbbbbbbbbb: grading 1 0:02',
+    );
+    const cut = fitProgressLine(counts, null, ['aaaaaaaaaa: session 1 0:01', 'bbbbbbbbbbbbbbbbbbbb: grading 1 0:02', 'c: session 1 0:00'], 100);
+    expect(cut).toBe('runs 1/9 · solved 0 · 0:10 elapsed · ETA 1:00 · aaaaaaaaaa: session 1 0:01 · bbbbbbbbbbbb… · +1 more');
+    expect(cut.length).toBeLessThanOrEqual(100);
+    expect(fitProgressLine(counts, 'per worker: w1 3', ['x'], 47)).toBe('runs 1/9 · solved 0 · 0:10 elapsed · ETA 1:00');
   });
 });
 

@@ -1,4 +1,4 @@
-import { escapeControl } from '../util/index.js';
+import { escapeControl, isStopping } from '../util/index.js';
 import { createNotes, type Notes } from './notes.js';
 
 /** What a progress display counts: `runs` for run and verify, `tasks` for validate, and the tallies it keeps (e.g. solved, void). */
@@ -18,10 +18,13 @@ export interface ItemEnd {
 
 /**
  * Progress of long work, and the command's notes.
- * - On a terminal: one live line — done / total, the tallies, items done per worker (on a
- *   fleet: `per worker: w1 5, w2 4`), elapsed, ETA, then each item running now with its stage
- *   and how long it has run (`add × gold: session 1 0:12`).
- * - Off a terminal: one line per finished item on stderr (`run 5/16 add × gold #0: solved (0:12)`).
+ * - On a terminal: one live line — done / total, the tallies, elapsed and ETA first (they never
+ *   leave), items done per worker (on a fleet: `per worker: w1 5, w2 4`), then each item
+ *   running now with its stage and how long that stage has run (`add × gold: session 1 0:12`),
+ *   cut to the width (names are cut, never the counts; `+2 more` says what did not fit).
+ *   Each finished item leaves a line in the scrollback above it, as off a terminal; a resize
+ *   redraws it; a stop (SIGINT) clears it for good.
+ * - Off a terminal: one line per finished item on stderr (`run 5/16 add × gold #0: solved in 0:12`).
  * - Disabled (`--json`): nothing but the notes.
  * Notes are printed in every mode: on a live terminal above the progress line, elsewhere as
  * plain lines.
@@ -36,37 +39,38 @@ export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean
   const byWho = new Map<string, number>();
   let drawn = false;
   let activity: string | null = null;
-  const running = new Map<string, { label: string; stage: string | null; since: number }>();
+  const running = new Map<string, { label: string; stage: string | null; since: number; stageSince: number }>();
   const width = (): number => (stream as { columns?: number }).columns ?? 100;
   const draw = (): void => {
     if (!live || !drawn) return;
+    if (isStopping()) return clear();
     const now = Date.now();
     const elapsed = (now - started) / 1000;
     const eta = doneHere > 0 ? ((total - done) * elapsed) / doneHere : NaN;
-    // in display order, each with its priority: what does not fit the width goes, least needed first
-    const parts: [text: string, priority: number][] = [
-      [`${kind.noun} ${done}/${total}`, 0],
-      ...[...tallies].map(([name, n]): [string, number] => [`${name} ${n}`, 3]),
-      ...(byWho.size === 0 ? [] : [[`per worker: ${[...byWho].map(([who, n]) => `${who} ${n}`).join(', ')}`, 3] as [string, number]]),
-      [`${clock(elapsed)} elapsed`, 4],
-      [`ETA ${Number.isFinite(eta) ? clock(eta) : '–'}`, 2],
-      ...(activity === null ? [] : [[activity, 1] as [string, number]]),
-      ...[...running.values()].map((r): [string, number] => [`${r.label}: ${r.stage ?? 'starting'} ${clock((now - r.since) / 1000)}`, 1]),
+    const items = [
+      ...(activity === null ? [] : [activity]),
+      ...[...running.values()].map((r) => `${r.label}: ${r.stage ?? 'starting'} ${clock((now - r.stageSince) / 1000)}`),
     ];
-    const room = Math.max(20, width() - 1);
-    let shown = parts;
-    for (let drop = 4; drop >= 2 && escapeControl(shown.map((p) => p[0]).join(' · ')).length > room; drop--) shown = shown.filter((p) => p[1] < drop);
-    const line = escapeControl(shown.map((p) => p[0]).join(' · '));
-    stream.write(`\r\x1b[2K${line.slice(0, room)}`);
+    const line = fitProgressLine(
+      [`${kind.noun} ${done}/${total}`, ...[...tallies].map(([name, n]) => `${name} ${n}`), `${clock(elapsed)} elapsed`, `ETA ${Number.isFinite(eta) ? clock(eta) : '–'}`],
+      byWho.size === 0 ? null : `per worker: ${[...byWho].map(([who, n]) => `${who} ${n}`).join(', ')}`,
+      items.map((text) => escapeControl(text)),
+      Math.max(20, width() - 1),
+    );
+    stream.write(`\r\x1b[2K${line}`);
+  };
+  const clear = (): void => {
+    if (live && drawn) stream.write('\r\x1b[2K');
   };
   const notes: Notes = createNotes(stream, {
     around: (write) => {
-      if (live && drawn) stream.write('\r\x1b[2K');
+      clear();
       write();
       draw();
     },
   });
   let ticker: NodeJS.Timeout | undefined;
+  const onResize = (): void => draw();
   return {
     notes,
     start(planned: number, alreadyDone: number): void {
@@ -74,7 +78,10 @@ export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean
       done = alreadyDone;
       drawn = live;
       draw();
-      if (live) ticker = setInterval(draw, 1000).unref();
+      if (live) {
+        ticker = setInterval(draw, 1000).unref();
+        stream.on('resize', onResize);
+      }
     },
     /** What is happening besides the items (a setup command and its last line); null clears it. */
     activity(text: string | null): void {
@@ -83,13 +90,21 @@ export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean
     },
     /** An item started (`label` names it: a task, or task × agent). */
     itemStarted(key: string, label: string): void {
-      running.set(key, { label, stage: null, since: Date.now() });
+      const now = Date.now();
+      running.set(key, { label, stage: null, since: now, stageSince: now });
       draw();
     },
-    /** What a running item is doing now (`session 1`, `grading 1`, `gold-2`). */
+    /**
+     * What a running item is doing now (`session 1`, `grading 1`, `gold-2`, `setup: npm ci (0:42)`).
+     * The stage's clock restarts when the stage changes (what comes before a `:`), so
+     * `grading 1 0:05` is the grading's five seconds, not the run's.
+     */
     itemStage(key: string, stage: string): void {
       const item = running.get(key);
-      if (item) item.stage = stage;
+      if (item) {
+        if (item.stage === null || stageName(item.stage) !== stageName(stage)) item.stageSince = Date.now();
+        item.stage = stage;
+      }
       draw();
     },
     itemEnded(key: string, label: string, end: ItemEnd): void {
@@ -99,9 +114,10 @@ export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean
       doneHere++;
       for (const t of end.tally ?? []) tallies.set(t, (tallies.get(t) ?? 0) + 1);
       if (end.by !== undefined) byWho.set(end.by, (byWho.get(end.by) ?? 0) + 1);
-      if (enabled && !live) {
+      if (enabled) {
         const took = item ? ` in ${clock((Date.now() - item.since) / 1000)}` : '';
         const noun = kind.noun === 'runs' ? 'run' : 'task';
+        clear();
         stream.write(`${escapeControl(`${noun} ${done}/${total} ${label}: ${end.verdict}${took}${end.detail ? ` — ${end.detail}` : ''}`)}\n`);
       }
       draw();
@@ -112,11 +128,46 @@ export function createProgress(stream: NodeJS.WritableStream & { isTTY?: boolean
     },
     finish(): void {
       clearInterval(ticker);
-      if (live && drawn) stream.write('\r\x1b[2K');
+      stream.off('resize', onResize);
+      clear();
       drawn = false;
     },
   };
 }
+
+/** The part of a stage that names it (`setup` of `setup: npm ci (0:42) — …`). */
+function stageName(stage: string): string {
+  const colon = stage.indexOf(':');
+  return colon === -1 ? stage : stage.slice(0, colon);
+}
+
+/**
+ * The live line in `room` characters: the counts (done/total, tallies, elapsed, ETA) always;
+ * then per-worker counts if they fit; then as many running items as fit, the last one cut
+ * with `…`, and `+N more` for those left out. Pure.
+ */
+export function fitProgressLine(counts: readonly string[], perWorker: string | null, items: readonly string[], room: number): string {
+  const SEP = ' · ';
+  let line = counts.join(SEP);
+  if (perWorker !== null && line.length + SEP.length + perWorker.length <= room) line += SEP + perWorker;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    const left = items.length - i - 1;
+    const tail = left > 0 ? `${SEP}+${left} more` : '';
+    if (line.length + SEP.length + item.length + tail.length <= room) {
+      line += SEP + item;
+      continue;
+    }
+    const space = room - line.length - SEP.length - tail.length;
+    if (space >= MIN_CUT_ITEM) return `${line}${SEP}${item.slice(0, space - 1)}…${tail}`;
+    const all = `${SEP}+${items.length - i} more`;
+    return (line.length + all.length <= room ? line + all : line).slice(0, room);
+  }
+  return line.slice(0, room);
+}
+
+/** A running item cut shorter than this is left out instead (only its count is shown). */
+const MIN_CUT_ITEM = 12;
 
 export type Progress = ReturnType<typeof createProgress>;
 

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { finishStop, isStopping, quoteShellArg, stopEverything } from '../util/index.js';
 
 const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
@@ -23,17 +24,19 @@ export function sayOnStop(what: () => string | null): () => void {
  * recorded. A second signal exits at once (the next bakeoff sweeps what is left). Returns a
  * function that removes the handlers.
  */
-export function stopOnSignals(stderr: NodeJS.WritableStream, argv: readonly string[]): () => void {
+export function stopOnSignals(stderr: NodeJS.WritableStream & { isTTY?: boolean }, argv: readonly string[]): () => void {
   let stopping = false;
+  // on a terminal, the live progress line is cleared first, so each message stands on its own line
+  const say = (text: string): void => void stderr.write(`${stderr.isTTY === true ? '\r\x1b[2K' : ''}${text}\n`);
   const onSignal = (signal: keyof typeof SIGNAL_EXIT): void => {
     if (stopping) {
-      stderr.write(`bakeoff: ${signal} again: quitting now; the next bakeoff command clears what is left\n`);
+      say(`bakeoff: ${signal} again: quitting now; the next bakeoff command clears what is left`);
       process.exit(SIGNAL_EXIT[signal]);
     }
     stopping = true;
-    stderr.write(`bakeoff: ${signal}: stopping — killing the sandboxes, unmounting, removing temp folders (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to quit at once)\n`);
+    say(`bakeoff: ${signal}: stopping — killing the sandboxes, unmounting, removing temp folders (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to quit at once)`);
     void stopEverything().finally(() => {
-      const command = ['bakeoff', ...argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : quoteShellArg(a)))].join(' ');
+      const command = [invokedAs(), ...argv.map(shellWord)].join(' ');
       const stored = finished?.() ?? null;
       const resume =
         argv[0] === 'run'
@@ -41,7 +44,7 @@ export function stopOnSignals(stderr: NodeJS.WritableStream, argv: readonly stri
           : argv[0] === 'worker'
             ? 'the runs it had started go back to the queue for another worker after their lease; to start it again'
             : 'run the same command again to start over';
-      stderr.write(`bakeoff: stopped: ${resume}:\n  ${command}\n`);
+      say(`bakeoff: stopped: ${resume}:\n  ${command}`);
       finishStop();
       process.exit(SIGNAL_EXIT[signal]);
     });
@@ -54,4 +57,20 @@ export function stopOnSignals(stderr: NodeJS.WritableStream, argv: readonly stri
     process.off('SIGINT', onInt);
     process.off('SIGTERM', onTerm);
   };
+}
+
+/**
+ * How the user started bakeoff, to repeat in a resume hint: `npx bakeoff` under npx (npm
+ * sets `npm_command=exec`), `bakeoff` from a bin on PATH, else `node <the script as given>`.
+ */
+export function invokedAs(env: NodeJS.ProcessEnv = process.env, script: string | undefined = process.argv[1]): string {
+  if (env.npm_command === 'exec') return 'npx bakeoff';
+  if (script === undefined || path.basename(script) === 'bakeoff') return 'bakeoff';
+  const relative = path.relative(process.cwd(), script);
+  return `node ${shellWord(relative.startsWith('..') || relative === '' ? script : relative)}`;
+}
+
+/** An argument as a user would type it: bare when the shell leaves it alone, else quoted. */
+function shellWord(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : quoteShellArg(arg);
 }

@@ -1,2 +1,3 @@
 export { planRuns } from './plan-runs.js';
 export type { RunSpec } from './plan-runs.js';
+export { selectTasks, type TaskSelection } from './select-tasks.js';

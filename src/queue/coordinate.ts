@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Agent } from '../agents/index.js';
 import type { RunSpec } from '../plan/index.js';
 import { beginBake, lostRunRecord, rejectedTasks, type BakeEvent, type BakeSummary } from '../run/index.js';
+import type { TaskSelection } from '../plan/index.js';
 import type { AttemptRow, CheckRow, SessionRow, Store } from '../store/index.js';
 import type { Suite, SuiteLock } from '../suite/index.js';
 import type { RunRecord } from '../types.js';
@@ -27,6 +28,8 @@ export interface CoordinateOptions {
   readonly upstreamConcurrency?: number;
   readonly runsPerTask?: number;
   readonly patchMissing?: 'skip' | 'empty';
+  /** Some of the admitted tasks only (`--task`, `--limit`). */
+  readonly selection?: TaskSelection;
   /** The results folder: the coordinator is its only writer. */
   readonly store: Store;
   /** The coordinator's runtime, for the void records it writes itself. */

@@ -26,6 +26,7 @@ export { renderComparisonMarkdown } from './render/render-comparison-markdown.js
 export { renderComparisonJson, type JsonComparisonReport } from './render/render-comparison-json.js';
 export { renderTable, type RenderTableOptions } from './render/render-table.js';
 export { renderMarkdown } from './render/render-markdown.js';
+export { renderMatrix } from './render/render-matrix.js';
 export {
   buildJsonReport,
   jsonAgents,
@@ -44,7 +45,7 @@ export { studentTCdf, studentTQuantile } from './stats/student-t-quantile.js';
 export { median } from './stats/median.js';
 export { passAtK, passHatK } from './stats/pass-at-k.js';
 export { renderHtmlReport, type HtmlReportInput } from './site/index.js';
-export { SITE_MARKER, renderSite } from './site/index.js';
-export type { CostByClass, PrivateOrderDetail, SiteCheck, SiteRequest, SiteSession, SiteSuite, SiteTask } from './site/index.js';
+export { SITE_MARKER, renderComparePage, renderSite, sitePages } from './site/index.js';
+export type { CostByClass, PrivateOrderDetail, SiteCheck, SiteInput, SiteRequest, SiteSession, SiteSuite, SiteTask } from './site/index.js';
 export { describeQuota, quotaUse, type QuotaReading, type QuotaWindow } from './view/quota-use.js';
 export { budgetUse, describeBudget, scoredRuns, stoppedSentence, stopsPass, type BudgetUse } from './view/budget-use.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Agent } from '../agents/index.js';
-import { planRuns, type RunSpec } from '../plan/index.js';
+import { planRuns, selectTasks, type RunSpec, type TaskSelection } from '../plan/index.js';
 import { type Isolation, disposeScratch, freshScratchRoot, type SetupProgress } from '../sandbox/index.js';
 import type { CheckRow, RequestRow, ResultsLock, SessionRow, Store } from '../store/index.js';
 import type { SuiteLock, Order, Suite, Task } from '../suite/index.js';
@@ -32,6 +32,11 @@ export interface BakeOptions {
   readonly onEvent?: (event: BakeEvent) => void;
   /** Agents with work for some tasks only (`Agent.tasks`): `skip` the others (default) or run them with `empty` changes. */
   readonly patchMissing?: 'skip' | 'empty';
+  /**
+   * Some of the admitted tasks only (`--task`, `--limit`). The bake still records every admitted
+   * task as planned, so the leaderboard says `N of M tasks` of every agent until the rest are run.
+   */
+  readonly selection?: TaskSelection;
 }
 
 export type BakeEvent =
@@ -89,7 +94,7 @@ export async function runBake(options: BakeOptions): Promise<BakeSummary> {
  * controls in the store (`bakeoff verify` re-grades from there).
  */
 export function beginBake(
-  options: Pick<BakeOptions, 'suite' | 'lock' | 'agents' | 'runsPerTask' | 'patchMissing' | 'store'>,
+  options: Pick<BakeOptions, 'suite' | 'lock' | 'agents' | 'runsPerTask' | 'patchMissing' | 'store' | 'selection'>,
   emit: (event: BakeEvent) => void,
 ): { specs: RunSpec[]; pending: RunSpec[] } {
   const { suite, lock, store } = options;
@@ -138,14 +143,14 @@ function voidRunRecord(
 }
 
 /** Every run a bake of these agents plans (before leaving out what the store has). */
-export function planBake(options: Pick<BakeOptions, 'suite' | 'lock' | 'agents' | 'runsPerTask' | 'patchMissing'>): RunSpec[] {
+export function planBake(options: Pick<BakeOptions, 'suite' | 'lock' | 'agents' | 'runsPerTask' | 'patchMissing' | 'selection'>): RunSpec[] {
   const { suite, lock } = options;
   // an agent with work for some tasks only (a predictions file) runs on those, unless told otherwise
   const covers = (spec: RunSpec): boolean => options.patchMissing === 'empty' || (options.agents[spec.agentIndex]!.tasks?.has(spec.task) ?? true);
-  const admitted = suite.tasks.filter((t) => lock.tasks[t.id]?.admitted === true);
+  const admitted = new Set(suite.tasks.filter((t) => lock.tasks[t.id]?.admitted === true).map((t) => t.id));
   return planRuns({
     suiteHash: suite.hash,
-    tasks: admitted.map((t) => t.id),
+    tasks: selectTasks(suite.tasks.map((t) => t.id), admitted, options.selection).tasks,
     agents: options.agents.map((a) => a.digest),
     runsPerTask: options.runsPerTask ?? suite.controls.runsPerTask,
     seed: runSeedAndLevel(suite).seed,

@@ -7,7 +7,7 @@ import type { RunRecord } from '../types.js';
 import type { CheckRow, RequestRow, SessionRow } from '../store/index.js';
 import type { Budget } from './budget.js';
 import type { GeneratedSet } from './generate-checks.js';
-import { gradeEvidence, gradeOrder } from './grade-order.js';
+import { gradeEvidence, gradeOrder, type OrderGrade } from './grade-order.js';
 import { orderGrading } from './order-grading.js';
 import { decideOutcome, judgeOrder, outcomeRules, type OrderEvidence } from './decide-outcome.js';
 import { buildRunRecord, sessionTotals } from './run-record.js';
@@ -159,7 +159,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     if ('failure' in graded) return;
     const grade = graded.value;
     gradeMs += grade.durationMs;
-    if (grade.applied) for (const c of grade.checks) checks.push({ order: order.index, id: c.id, expected: c.expected, status: c.status });
+    if (grade.applied) checks.push(...checkRows(order.index, grade));
     ev.grade = gradeEvidence(grade, grading);
   };
 
@@ -224,4 +224,11 @@ function toSessionRow(order: number, s: SessionResult): SessionRow {
     requests: s.requests ?? [],
     flags: s.flags ?? [],
   };
+}
+
+/** The store's rows of an order's graded tests, a failing test's message (first line, at most 500 characters) with it. */
+function checkRows(order: number, grade: Extract<OrderGrade, { applied: true }>): CheckRow[] {
+  const messages = new Map<string, string>();
+  if (grade.testRun) for (const t of grade.testRun.report.tests) if (t.message) messages.set(t.id, t.message.slice(0, 500));
+  return grade.checks.map((c) => ({ order, id: c.id, expected: c.expected, status: c.status, ...(c.status !== 'pass' && messages.has(c.id) ? { message: messages.get(c.id)! } : {}) }));
 }

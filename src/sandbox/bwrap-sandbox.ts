@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { lifeline, parentGuard } from '../util/index.js';
 import { createCommandCgroup, type Limits } from './cgroups.js';
+import { writeProcessesAtKill } from './processes-at-kill.js';
 import { loggedOptionsOf, spawnLogged } from './spawn-logged.js';
 import { toolchainEnv, type ToolMount } from './toolchains.js';
 import type { ExecRequest, ExecResult, Sandbox } from './types.js';
@@ -61,6 +62,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
           argv,
           env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', BAKEOFF_CGROUP_PROCS: cgroup.procFiles.join(' ') },
           ...loggedOptionsOf(request),
+          beforeClockKill: (why) => writeProcessesAtKill(cgroup.procFiles[0]!, request.outputPath, why),
         });
         return { ...result, limitHit: await cgroup.limitHit() };
       } finally {

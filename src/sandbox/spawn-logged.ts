@@ -34,6 +34,8 @@ export async function spawnLogged(options: {
   readonly onOutput?: (chunk: Buffer) => void;
   /** Kill the group when this aborts (the caller knows the outcome already). */
   readonly signal?: AbortSignal;
+  /** Called when a clock (the wall clock or the idle clock) is about to kill the group, given which; the kill waits for it (at most 2 s). */
+  readonly beforeClockKill?: (why: string) => Promise<void>;
 }): Promise<SpawnLoggedResult> {
   if (isStopping()) throw new StoppingError(`not starting ${options.argv[0]}: bakeoff is stopping`);
   // `exec 2>&1` in a shell first: one pipe for both streams keeps their order
@@ -56,15 +58,19 @@ export async function spawnLogged(options: {
     };
     // a stop (SIGINT) kills the group too; nothing of it then outlives bakeoff
     const release = holdProcess(killGroup);
+    const killByClock = (why: string): void => {
+      const said = options.beforeClockKill?.(why) ?? Promise.resolve();
+      void Promise.race([said, new Promise((resolve) => setTimeout(resolve, 2000).unref())]).finally(killGroup);
+    };
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup();
+      killByClock(`killed at its wall clock (${Math.round(options.timeoutMs / 1000)} s)`);
     }, options.timeoutMs);
     const idle = options.idleTimeoutMs === undefined
       ? undefined
       : setTimeout(() => {
           idleTimedOut = true;
-          killGroup();
+          killByClock(`killed after ${Math.round(options.idleTimeoutMs! / 1000)} s without output`);
         }, options.idleTimeoutMs);
     const onAbort = (): void => {
       aborted = true;

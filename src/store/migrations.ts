@@ -164,4 +164,9 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE attempts ADD COLUMN tokens_out INTEGER;
   ALTER TABLE attempts ADD COLUMN requests INTEGER;
   `,
+  // 11: the first line of a failing test's message, as its runner reported it (shown on a run's
+  // page beside the test; never graded on); NULL for passing tests and older runs.
+  `
+  ALTER TABLE checks ADD COLUMN message TEXT;
+  `,
 ];

@@ -42,12 +42,12 @@ describe('openStore', () => {
     store.close();
   });
 
-  it('reads back a run\'s checks, every order, sorted by order and id', async () => {
+  it('reads back a run\'s checks, every order, sorted by order and id, a failing test\'s message with it', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-store-'));
     const store = openStore(dir, { create: true });
     const checks = [
       { order: 2, id: 'b', expected: 'generated', status: 'pass' },
-      { order: 1, id: 'z', expected: 'pass-to-pass', status: 'fail' },
+      { order: 1, id: 'z', expected: 'pass-to-pass', status: 'fail', message: 'AssertionError: expected 2 to be 3' },
       { order: 1, id: 'a', expected: 'fail-to-pass', status: 'missing' },
     ] as const;
     store.saveRun(run('r1'), [], checks, store.artifactsTempDir('r1'));

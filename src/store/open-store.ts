@@ -84,6 +84,8 @@ export interface CheckRow {
   readonly id: string;
   readonly expected: 'fail-to-pass' | 'pass-to-pass' | 'generated';
   readonly status: 'pass' | 'fail' | 'skip' | 'error' | 'missing';
+  /** A test that did not pass: the first line of its message as the runner reported it (display only: the tests can write it). */
+  readonly message?: string | null;
 }
 
 /** A suite folder a bake ran from (one row per suite hash and folder). */
@@ -199,7 +201,7 @@ export function openStore(dir: string, options: { create: boolean }): Store {
     failure: 'failure', latency_ms: 'latencyMs', ttfb_ms: 'ttfbMs', input: 'input', cache_read: 'cacheRead', cache_write: 'cacheWrite',
     output: 'output', reasoning: 'reasoning', cost_usd: 'costUsd', detail: 'detail', cost_basis: 'costBasis', quota_json: 'quotaJson',
   }));
-  const insertCheck = db.prepare(namedInsert('checks', { run_id: 'runId', ord: 'order', check_id: 'id', expected: 'expected', status: 'status' }));
+  const insertCheck = db.prepare(namedInsert('checks', { run_id: 'runId', ord: 'order', check_id: 'id', expected: 'expected', status: 'status', message: 'message' }));
   const insertArtifact = db.prepare(namedInsert('artifacts', { run_id: 'runId', path: 'path', sha256: 'sha256', bytes: 'bytes' }));
   const insertAttempt = db.prepare(namedInsert('attempts', {
     run_id: 'runId', attempt: 'attempt', worker: 'worker', started_at: 'startedAt', state: 'state', cost_usd: 'costUsd',
@@ -221,7 +223,7 @@ export function openStore(dir: string, options: { create: boolean }): Store {
           insertRequest.run({ ...row, quotaJson: quota ? JSON.stringify(quota) : null, runId: run.id, order: s.order });
         }
       }
-      for (const c of checks) insertCheck.run({ ...c, runId: run.id });
+      for (const c of checks) insertCheck.run({ ...c, message: c.message ?? null, runId: run.id });
       for (const a of artifacts) insertArtifact.run({ ...a, runId: run.id });
     },
   );
@@ -298,7 +300,9 @@ export function openStore(dir: string, options: { create: boolean }): Store {
           }),
       })),
     checks: (runId) =>
-      db.prepare('SELECT ord AS "order", check_id AS id, expected, status FROM checks WHERE run_id = ? ORDER BY ord, check_id').all(runId) as CheckRow[],
+      (db.prepare('SELECT ord AS "order", check_id AS id, expected, status, message FROM checks WHERE run_id = ? ORDER BY ord, check_id').all(runId) as CheckRow[]).map(
+        ({ message, ...row }) => (message === null || message === undefined ? row : { ...row, message }),
+      ),
     listRuns: () => (db.prepare('SELECT * FROM runs ORDER BY started_at, id').all() as Row[]).map(rowToRun),
     quotaReadings: () =>
       (db.prepare(`SELECT runs.agent_id AS agent, requests.started_at AS at, requests.quota_json AS quota FROM requests

@@ -8,6 +8,7 @@ import type { Outcome, RunRecord } from '../types.js';
 import { exists } from '../util/index.js';
 import { compareVerdicts, comparisonBasis, type Regrade, type VerdictMismatch } from './compare-verdicts.js';
 import { regradeRun } from './regrade-run.js';
+import { readVerifyStamp, stampKeyOf, writeVerifyStamp } from './verify-stamp.js';
 
 export interface VerifyOptions {
   /** Suite folder to re-grade with; default: the folder the runs were baked from (recorded in the results). */
@@ -23,6 +24,14 @@ export interface VerifyOptions {
   readonly onSetup?: (task: string) => void;
   readonly onRunStart?: (run: RunRecord) => void;
   readonly onRunVerified?: (run: RunVerification) => void;
+  /** Tests run without the sandbox (recorded in the stamp: such a re-check never stands in for a sandboxed one). */
+  readonly unsafeNoSandbox?: boolean;
+  /**
+   * Return the last clean re-check of this folder instead of re-grading, when nothing it
+   * checked has changed since (`verified.json`: same bakeoff, runs, artifacts, suite and lock).
+   * `publish` does; `verify` never does.
+   */
+  readonly reuseStamp?: boolean;
 }
 
 /** One stored run, checked. */
@@ -63,6 +72,8 @@ export interface VerifyResult {
   /** Runs that could not be re-graded (an infrastructure problem, not a finding). */
   readonly unverified: number;
   readonly durationMs: number;
+  /** When this is the stamped result of an earlier re-check (`reuseStamp`): when that re-check ran. */
+  readonly reusedFrom?: string;
 }
 
 /**
@@ -87,6 +98,11 @@ export async function verifyResults(resultsDir: string, options: VerifyOptions):
     const runs = store.listRuns();
     if (runs.length === 0) throw new UserError(`${resultsDir}: no finished runs to verify`);
     const suite = await suiteOfRuns(store, runs, options.suiteDir);
+    const key = await stampKeyOf(store, suite, options.unsafeNoSandbox === true);
+    if (options.reuseStamp === true) {
+      const stamped = await readVerifyStamp(store.dir, key);
+      if (stamped !== null) return { ...stamped.result, reusedFrom: stamped.at };
+    }
     const lock = await readLock(suite);
     const isolation = await options.isolationFor(suite.controls);
     const scratch = await freshScratchRoot(`verify ${store.dir}`);
@@ -100,7 +116,7 @@ export async function verifyResults(resultsDir: string, options: VerifyOptions):
         out[i] = await verifyRun(ctx, runs[i]!);
         options.onRunVerified?.(out[i]!);
       });
-      return {
+      const result: VerifyResult = {
         results: store.dir,
         suite: { id: suite.id, hash: suite.hash, dir: suite.dir },
         runs: out,
@@ -108,6 +124,8 @@ export async function verifyResults(resultsDir: string, options: VerifyOptions):
         unverified: out.filter((r) => r.error !== null).length,
         durationMs: performance.now() - started,
       };
+      if (result.mismatches === 0 && result.unverified === 0) await writeVerifyStamp(store.dir, key, result);
+      return result;
     } finally {
       await disposeScratch(scratch);
     }

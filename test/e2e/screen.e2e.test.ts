@@ -53,6 +53,14 @@ describe('output on a terminal fits its width; off a terminal it is the full out
     const live = shownLines(ran.text).filter((line) => line.startsWith('runs '));
     expect(live.some((line) => /^runs \d\/8 · .*(add|py-add) × (gold|noop) \(replay [01]\): session 1 \d:\d\d/.test(line)), ran.text).toBe(true);
     expect(live.some((line) => /(add|py-add) × (gold|noop) \(replay [01]\): grading 1 \d:\d\d/.test(line)), ran.text).toBe(true);
+    // the counts, elapsed and ETA lead every live line and are never cut for a run's name
+    expect(live.every((line) => /^runs \d\/8 · solved \d · void \d · \d+:\d\d elapsed · ETA (–|\d+:\d\d)/.test(line)), ran.text).toBe(true);
+    // each finished run leaves its line in the scrollback, as off a terminal
+    const finished = shownLines(ran.text).filter((line) => /^run \d\/8 (add|py-add) × (gold|noop) \(replay [01]\): (solved|failed \(tests-failed\)) in \d:\d\d$/.test(line));
+    expect(new Set(finished.map((line) => line.split(':')[0])).size, ran.text).toBe(8);
+    // how the numbers are counted is behind --explain
+    expect(ran.text).toContain('How each number is counted: add --explain.');
+    expect(ran.text).not.toContain('Share = runs solved');
   });
 
   it('bakeoff validate: a live line with the task count and the stage of each task, within 80 columns', async () => {
@@ -80,7 +88,7 @@ describe('output on a terminal fits its width; off a terminal it is the full out
   });
 
   it.each([80, 120])('bakeoff report: the leaderboard of a real results folder within %i columns', async (columns) => {
-    const { exitCode, text } = await onScreen(columns, ['report', out]);
+    const { exitCode, text } = await onScreen(columns, ['report', out, '--explain', '--matrix']);
     expect(exitCode, text).toBe(0);
     expect(longest(text), text).toBeLessThanOrEqual(columns);
     const lines = shownLines(text);
@@ -90,7 +98,12 @@ describe('output on a terminal fits its width; off a terminal it is the full out
     expect(lines.find((line) => line.startsWith('2  noop'))).toContain('0.0% [0.0–65.8]');
     expect(text).toMatch(/hash [0-9a-f]{12} /);
     expect(text).not.toMatch(/[0-9a-f]{64}/);
-    expect(text).toMatch(new RegExp(`left out to fit ${columns} columns: [a-z@/ ,\\n]+; --wide\\s+shows\\s+every\\s+column`));
+    // gold and noop have no harness, version, model, tokens or cost: those columns go first, and on a screen always
+    expect(text).toMatch(/not shown \(nothing to show for these agents\): harness, version, model@effort,\s+tokens in,\s+tokens out,\s+cost\/fix/);
+    if (columns === 80) expect(text).toMatch(/left out to fit 80 columns: [a-z@/ ,\n]+; --wide\s+shows\s+every\s+column/);
+    else expect(text).not.toContain('left out to fit');
+    expect(text).toContain('Share = runs solved / valid runs');
+    expect(text).toMatch(/^Solved runs by task \(solved\/runs\):\ntask +gold +noop\nadd +2\/2 +0\/2\npy-add +2\/2 +0\/2$/m);
   });
 
   it.each([80, 120])('bakeoff agents within %i columns, every harness still listed', async (columns) => {

@@ -62,7 +62,8 @@ describe('a signal in the middle of a bake', () => {
       expect(ended.stderr).toContain(`bakeoff: ${signal}: stopping`);
       const stopped = /bakeoff: stopped: (\d+) of 8 runs stored, (\d+) of them by this command; every run that finished is kept; to resume, run the same command again:\n {2}(.*)$/.exec(String(ended.stderr));
       expect(stopped, String(ended.stderr)).not.toBeNull();
-      expect(stopped![3]).toBe(`bakeoff ${args.join(' ')}`);
+      // the command as it was typed: here `node bin/bakeoff.js …` (under npx, `npx bakeoff …`)
+      expect(stopped![3]).toBe(`${process.env.npm_command === 'exec' ? 'npx bakeoff' : `node ${path.relative(ROOT, BIN)}`} ${args.join(' ')}`);
       expect(String(ended.stderr)).not.toMatch(/internal error|\n\s+at /);
       // nothing left: mounts, scratch root, cgroups, temp artifacts folders, sandbox processes
       expect(await mountsUnder(scratch)).toEqual([]);

@@ -73,15 +73,15 @@ describe('the published site in a real browser', () => {
 
   it('every page, light and dark, 375 px wide: links resolve, nothing leaves file://, no page error, no serious axe violation, no sideways scroll', async () => {
     const written = await siteFiles(site);
-    // index, matrix, compare, methodology, 6 agents, 6 runs: every one reached from index.html by links
-    expect(written).toHaveLength(16);
+    // index, matrix, runs, compare, methodology, 6 agents, 6 runs: every one reached from index.html by links
+    expect(written).toHaveLength(17);
     // the two schemes side by side: axe's time per page is most of this test's
     await Promise.all((['light', 'dark'] as const).map((colorScheme) => expectCleanCrawl(browser, site, written, { width: 375, colorScheme })));
   });
 
   it('the --private site, light and dark, 375 and 1440 px wide: run pages with a diff and a transcript pass the same checks', async () => {
     const written = await siteFiles(privateSite);
-    expect(written).toHaveLength(16);
+    expect(written).toHaveLength(17);
     // the private run pages draw what the public ones leave out: without them this crawl would prove nothing more
     const runPages = await Promise.all(written.filter((f) => f.startsWith('runs/')).map((f) => readFile(path.join(privateSite, f), 'utf8')));
     expect(runPages).toHaveLength(6);
@@ -225,7 +225,8 @@ async function crawlSite(context: BrowserContext, site: string): Promise<Crawl> 
     crawl.pages.push(current);
     await page.goto(root + current);
     for (const link of await linksOf(page)) {
-      const target = link.split('#')[0]!;
+      // a runs list link carries its filters in the query string (runs.html?task=…&agent=…)
+      const target = link.split('#')[0]!.split('?')[0]!;
       const rel = target.startsWith(root) ? decodeURIComponent(target.slice(root.length)) : null;
       if (rel === null || !existsSync(fileURLToPath(target))) crawl.badLinks.push(`${current}: ${link}`);
       else if (rel.endsWith('.html') && !seen.has(rel)) {

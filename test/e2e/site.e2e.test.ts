@@ -58,7 +58,7 @@ describe('bakeoff publish', () => {
     expect(publish.exitCode, publish.stderr).toBe(0);
     const files = await filesUnder(site);
     expect(files.map((f) => path.relative(site, f)).filter((f) => !f.startsWith('runs/')).sort()).toEqual(
-      ['agents/gold.html', 'agents/noop.html', 'compare.html', 'index.html', 'matrix.html', 'methodology.html'],
+      ['agents/gold.html', 'agents/noop.html', 'compare.html', 'index.html', 'matrix.html', 'methodology.html', 'runs.html'],
     );
     // the methodology page is written from the tiny suite's controls (runsPerTask 2, 60 s clocks)
     const methodology = await readFile(path.join(site, 'methodology.html'), 'utf8');
@@ -94,6 +94,9 @@ describe('bakeoff publish', () => {
     const privateSite = path.join(await tempDir(), 'private');
     const priv = await bakeoff(['publish', baked, '--out', privateSite, '--private']);
     expect(priv.exitCode, priv.stderr).toBe(0);
+    // the unchanged folder was re-checked once: the second publish uses that re-check
+    expect(priv.stderr).toMatch(/bakeoff: using the re-check of \S+ \(8 runs, 0 mismatches\): nothing it checked has changed since/);
+    expect(priv.stderr).not.toContain('verified 8 runs');
     const runPages = await Promise.all((await filesUnder(path.join(privateSite, 'runs'))).map((f) => readFile(f, 'utf8')));
     // every run page shows its prompt; the gold runs' also their change, which adds canary.txt
     expect(runPages.filter((html) => html.includes(`<pre class="prompt">`) && html.includes(CANARY))).toHaveLength(8);
@@ -107,6 +110,8 @@ describe('bakeoff publish', () => {
   it('refuses to publish a tampered results folder (exit 1, naming the run) and writes no site', async () => {
     const results = path.join(await tempDir(), 'results');
     await cp(baked, results, { recursive: true });
+    // the copy carries the stamp of the clean re-check above: a changed run must not pass on it
+    expect(existsSync(path.join(results, 'verified.json'))).toBe(true);
     const db = new Database(path.join(results, 'bakeoff.db'));
     const { id } = db.prepare("SELECT id FROM runs WHERE agent_id = 'noop' AND task = ? ORDER BY replay LIMIT 1").get(JS_TASK) as { id: string };
     db.prepare("UPDATE runs SET outcome = 'solved', reason = NULL, detail = NULL WHERE id = ?").run(id);

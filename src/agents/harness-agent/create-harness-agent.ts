@@ -66,7 +66,7 @@ export async function createHarnessAgent(options: HarnessAgentOptions): Promise<
   const resolved = resolveLevel(spec, levels);
   if ('error' in resolved) {
     const at = options.writtenAt ?? { file: '--agent', field: `${spec.harness}:${spec.model}@${spec.effort}` };
-    throw new InputError([{ file: at.file, field: at.field, expected: resolved.expected, received: `${JSON.stringify(spec.effort)} (${resolved.error})` }]);
+    throw new InputError([{ file: at.file, field: at.field, expected: resolved.expected, received: `${JSON.stringify(spec.effort)}${resolved.error === null ? '' : `: ${resolved.error}`}` }]);
   }
   const effort = resolved.effort;
   const catalog = levels.text ?? undefined;

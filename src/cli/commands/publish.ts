@@ -13,6 +13,8 @@ export interface PublishFlags {
   readonly wait: boolean;
   readonly unsafeNoSandbox: boolean;
   readonly allowDraftPrompts: boolean;
+  /** Re-grade every run even when an earlier clean re-check of the unchanged folder stands. */
+  readonly reverify?: boolean;
 }
 
 /**
@@ -27,6 +29,7 @@ export async function publishCommand(results: string, flags: PublishFlags, io: C
     out: flags.out,
     private: flags.private,
     allowDraftPrompts: flags.allowDraftPrompts,
+    ...(flags.reverify ? { reverify: true } : {}),
     ...(flags.suite ? { suite: flags.suite } : {}),
     ...lockedWork(flags, io),
     onEvent: (event) => printNote(notes, event),
@@ -36,7 +39,7 @@ export async function publishCommand(results: string, flags: PublishFlags, io: C
     io.stderr.write(`bakeoff: refusing to publish ${results}: the stored results do not re-check; nothing was written\n`);
     return outcome.why === 'mismatches' ? EXIT.checksFailed : EXIT.infra;
   }
-  io.stderr.write(`verified ${outcome.verified.runs.length} runs: 0 mismatches\n`);
+  if (outcome.verified.reusedFrom === undefined) io.stderr.write(`verified ${outcome.verified.runs.length} runs: 0 mismatches\n`);
   io.stdout.write(`wrote ${outcome.pages} pages to ${flags.out}${flags.private ? ' (PRIVATE: contains task ids, prompts, transcripts, changes, test results and agent and test output)' : ''}\n`);
   return EXIT.ok;
 }

@@ -9,13 +9,14 @@ import {
   renderHtmlReport,
   renderJson,
   renderMarkdown,
+  renderMatrix,
   renderTable,
 } from '../../report/index.js';
 import { createNotes, printNote } from '../notes.js';
 import { EXIT, placeOf, type CliIo, type OUTPUT_FORMATS } from '../io.js';
-import { screenOf, WIDE_HINT, type Screen, type ScreenFlags } from '../screen.js';
+import { EXPLAIN_HINT, screenOf, WIDE_HINT, type Screen, type TableFlags } from '../screen.js';
 
-export interface ReportFlags extends ScreenFlags {
+export interface ReportFlags extends TableFlags {
   readonly format: (typeof OUTPUT_FORMATS)[number];
   readonly out?: string;
   /** Two agent ids: a paired comparison instead of the leaderboard. */
@@ -60,6 +61,10 @@ function render(outcome: ReportOutcome, flags: ReportFlags, screen: Screen): str
     const json = renderJson(outcome.view, outcome.runs);
     return fleet ? JSON.stringify({ ...(JSON.parse(json) as object), fleet }, null, 2) : json;
   }
-  const text = flags.format === 'md' ? renderMarkdown(outcome.view) : renderTable(outcome.view, { ...screen, wideHint: WIDE_HINT });
+  const text =
+    flags.format === 'md'
+      ? renderMarkdown(outcome.view)
+      : renderTable(outcome.view, { ...screen, wideHint: WIDE_HINT, explain: flags.explain === true, explainHint: EXPLAIN_HINT }) +
+        (flags.matrix === true ? `\n${renderMatrix(outcome.view, screen.width)}\n` : '');
   return fleet ? `${text.replace(/\n$/, '')}\n\n${fleetLine(fleet)}\n` : text;
 }

@@ -1,12 +1,12 @@
 import { bake, fleetLine, tallyAttempts, type BakeOutcome } from '../../api/index.js';
-import { jsonAgents, median, renderTable } from '../../report/index.js';
+import { jsonAgents, median, renderMatrix, renderTable } from '../../report/index.js';
 import { createProgress, setupText } from '../progress.js';
 import { EXIT, lockedWork, type CliIo } from '../io.js';
 import { printNote } from '../notes.js';
 import { sayOnStop } from '../stop-on-signals.js';
-import { screenOf, WIDE_HINT, type ScreenFlags } from '../screen.js';
+import { EXPLAIN_HINT, screenOf, WIDE_HINT, type TableFlags } from '../screen.js';
 
-export interface RunFlags extends ScreenFlags {
+export interface RunFlags extends TableFlags {
   readonly agent: readonly string[];
   /** An agents file of named model agents. */
   readonly agents?: string;
@@ -23,6 +23,10 @@ export interface RunFlags extends ScreenFlags {
   /** patch: agents on tasks their file does not name: `skip` (default) or `empty` changes. */
   readonly patchMissing?: 'skip' | 'empty';
   readonly runs?: number;
+  /** These tasks only (`--task`, repeatable). */
+  readonly task?: readonly string[];
+  /** The first N admitted tasks only. */
+  readonly limit?: number;
   readonly out?: string;
   readonly concurrency: number;
   readonly json: boolean;
@@ -60,6 +64,8 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
       traceNetwork: flags.traceNetwork,
       ...(flags.patchMissing ? { patchMissing: flags.patchMissing } : {}),
       ...(flags.runs ? { runs: flags.runs } : {}),
+      ...(flags.task && flags.task.length > 0 ? { tasks: flags.task } : {}),
+      ...(flags.limit ? { limit: flags.limit } : {}),
       ...(flags.out ? { out: flags.out } : {}),
       ...lockedWork(flags, io),
       ...(flags.queue ? { queue: flags.queue } : {}),
@@ -97,7 +103,9 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
       };
       io.stdout.write(JSON.stringify(json, null, 2) + '\n');
     } else {
-      io.stdout.write(renderTable(view, { ...screenOf(io, flags), wideHint: WIDE_HINT }) + '\n');
+      const screen = screenOf(io, flags);
+      io.stdout.write(renderTable(view, { ...screen, wideHint: WIDE_HINT, explain: flags.explain === true, explainHint: EXPLAIN_HINT }) + '\n');
+      if (flags.matrix === true) io.stdout.write(renderMatrix(view, screen.width) + '\n\n');
       io.stdout.write(`results: ${results} (${summary.ran} run(s) this time, ${summary.alreadyDone} already done)\n`);
       const fleet = outcome.fleet;
       if (fleet && fleet.attempts.length > 0) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentInfo, Outcome, RunRecord } from '../../types.js';
 import { summarize } from '../view/summarize.js';
 import { columnsForView } from './columns-for-view.js';
-import { DROP_ORDER, fitLeaderboard, KEPT_COLUMNS } from './fit-leaderboard.js';
+import { DROP_ORDER, fitLeaderboard, KEPT_COLUMNS, MODEL_DROP_ORDER } from './fit-leaderboard.js';
 import { renderTable } from './render-table.js';
 
 const SOLVED: Outcome = { kind: 'solved' };
@@ -39,27 +39,40 @@ const headersAt = (view: typeof plain, width: number | undefined) => fitLeaderbo
 
 describe('fitLeaderboard', () => {
   it('knows every column a view can have: each always stays or has its place in the drop order', () => {
-    for (const column of columnsForView(replayed)) expect([...KEPT_COLUMNS, ...DROP_ORDER]).toContain(column.header);
+    for (const column of columnsForView(replayed)) {
+      expect([...KEPT_COLUMNS, ...DROP_ORDER]).toContain(column.header);
+      expect([...KEPT_COLUMNS, ...MODEL_DROP_ORDER]).toContain(column.header);
+    }
+    expect([...MODEL_DROP_ORDER].sort()).toEqual([...DROP_ORDER].sort());
   });
 
-  it('keeps every column with its full header when there is no width or when it fits', () => {
+  it('keeps every column with its full header without a width; on a screen where it fits, all but those that say nothing', () => {
     const all = columnsForView(plain).map((c) => c.header);
-    expect(headersAt(plain, undefined)).toMatchObject({ headers: all, dropped: [] });
-    expect(headersAt(plain, 1000)).toMatchObject({ headers: all, dropped: [] });
+    expect(headersAt(plain, undefined)).toMatchObject({ headers: all, dropped: [], silent: [] });
+    expect(headersAt(plain, 1000)).toMatchObject({ headers: all.filter((h) => h !== 'points'), dropped: [], silent: ['points'] });
   });
 
   it.each([
-    // columns with only `–` (points here) leave first, then what the id already says (model@effort, harness)
-    { name: 'said by the id, 120', view: onlySaid, width: 120, dropped: ['points', 'model@effort', 'harness', 'void as failed', 'tokens in'] },
-    { name: 'said by the id, 80', view: onlySaid, width: 80, dropped: ['points', 'model@effort', 'harness', 'void as failed', 'tokens in', 'tokens out', 'median lines', 'version', 'median time', 'cost/fix'] },
-    // a named agent beside it: harness and model are news, so the derived numbers leave first
-    { name: 'named agent, 120', view: plain, width: 120, dropped: ['points', 'void as failed', 'tokens in', 'tokens out', 'median lines', 'version', 'harness'] },
-    { name: 'named agent, 80', view: plain, width: 80, dropped: ['points', 'void as failed', 'tokens in', 'tokens out', 'median lines', 'version', 'harness', 'median time', 'cost/fix', 'model@effort'] },
-    { name: 'replay rule, 80', view: replayed, width: 80, dropped: ['points', 'void as failed', 'tokens in', 'tokens out', 'median lines', 'version', 'harness', 'replays agree', 'median time', 'void tasks', 'tasks solved', 'cost/fix', 'model@effort'] },
-  ])('$name: leaves out $dropped', ({ view, width, dropped }) => {
+    // columns with only `–` (points here) and what the id already says (model@effort, harness) say nothing: they go first, on a
+    // screen always; in a model bake time, tokens and cost per fix stay longest
+    { name: 'said by the id, 120', view: onlySaid, width: 120, silent: ['harness', 'model@effort', 'points'], dropped: ['void as failed', 'median lines'] },
+    { name: 'said by the id, 80', view: onlySaid, width: 80, silent: ['harness', 'model@effort', 'points'], dropped: ['void as failed', 'median lines', 'version', 'runs', 'tokens out', 'tokens in', 'median time'] },
+    // two agents that ran as many runs: runs says nothing new and leaves first; harness and model are news, so they stay longer
+    { name: 'named agent, 120', view: plain, width: 120, silent: ['points'], dropped: ['runs', 'void as failed', 'median lines', 'version', 'harness', 'model@effort'] },
+    { name: 'named agent, 80', view: plain, width: 80, silent: ['points'], dropped: ['runs', 'void as failed', 'median lines', 'version', 'harness', 'model@effort', 'tokens out', 'tokens in', 'median time'] },
+    { name: 'replay rule, 80', view: replayed, width: 80, silent: ['points'], dropped: ['runs', 'void as failed', 'median lines', 'version', 'harness', 'replays agree', 'void tasks', 'tasks solved', 'model@effort', 'tokens out', 'tokens in', 'median time'] },
+  ])('$name: leaves out $dropped', ({ view, width, dropped, silent }) => {
     const fit = headersAt(view, width);
     expect(fit.dropped).toEqual(dropped);
+    expect(fit.silent).toEqual(silent);
     for (const header of ['#', 'agent', 'share [95% CI]']) expect(fit.headers).toContain(header);
+  });
+
+  it('in a bake without model agents, keeps runs and the derived numbers longer than cost and tokens (which say nothing there)', () => {
+    const builtins = summarize([...runsOf(agent('gold'), agent('noop'))].map((r) => ({ ...r, tokensIn: null, tokensOut: null, costUsd: null })), { standardRunsPerTask: 2, controls: { runsPerTask: 2 } });
+    const fit = headersAt(builtins, 100);
+    expect(fit.silent).toEqual(['harness', 'version', 'model@effort', 'points', 'tokens in', 'tokens out', 'cost/fix']);
+    expect(fit.headers).toEqual(['#', 'agent', 'runs', 'solved', 'share [95% CI]', 'void as failed', 'void', 'median time', 'median lines']);
   });
 
   it('uses short headers once the full table does not fit', () => {
@@ -75,8 +88,12 @@ describe('fitLeaderboard', () => {
 });
 
 describe('renderTable with a width', () => {
-  it('is the full table when everything fits', () => {
-    expect(renderTable(replayed, { width: 1000, wideHint: 'x' })).toBe(renderTable(replayed));
+  it('is the full table when everything fits, but for the columns that say nothing, named under it', () => {
+    const text = renderTable(replayed, { width: 1000, wideHint: 'x' });
+    const header = (t: string): string => t.split('\n').find((line) => /^\s*#/.test(line))!;
+    expect(header(text)).toBe(header(renderTable(replayed)).replace(/ {2}points(?= )/, ''));
+    expect(text).toContain('not shown (nothing to show for these agents): points\n');
+    expect(text).not.toContain('left out to fit');
   });
 
   it.each([60, 80, 100, 120])('has no line longer than %i characters, with 12-character hashes and a line naming what was left out', (width) => {

@@ -16,10 +16,10 @@ export interface LeaderboardColumn {
   readonly cell: (line: AgentSummary) => string;
 }
 
-/** `model@effort`, `model`, or `–@effort` when only the effort is known. */
-function modelAtEffort({ agent }: AgentSummary): string {
+/** `model@effort`, `model`, or `–@effort` when only the effort is known; `gpt-5.5@low (lowest)` when the spec asked for a level by rank. */
+function modelAtEffort({ agent, effortRequested }: AgentSummary): string {
   if (agent.effort === null) return agent.model ?? EMPTY;
-  return `${agent.model ?? EMPTY}@${agent.effort}`;
+  return `${agent.model ?? EMPTY}@${agent.effort}${effortRequested === null ? '' : ` (${effortRequested})`}`;
 }
 
 /** The columns shared by the terminal table and the markdown table, left to right. */

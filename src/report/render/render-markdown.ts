@@ -2,6 +2,7 @@ import { describeBudget } from '../view/budget-use.js';
 import { describeQuota } from '../view/quota-use.js';
 import { describeMetering } from './describe-metering.js';
 import { EMPTY, unsafeWarning } from './format-cells.js';
+import { formatMatrixCell } from './render-matrix.js';
 import { renderPoints } from './render-points.js';
 import { columnsForView } from './columns-for-view.js';
 import { describeRules } from './describe-rules.js';
@@ -127,7 +128,7 @@ function matrixBlock(view: LeaderboardView): string[] {
   const header = ['task', ...view.agents.map((a) => codeSpan(a.agent.id))];
   const rows = view.tasks.map((row) => [
     escapeCell(row.task),
-    ...row.cells.map((cell) => (cell.runs === 0 ? EMPTY : `${cell.solved}/${cell.runs}${cell.void > 0 ? ` (${cell.void} void)` : ''}`)),
+    ...row.cells.map(formatMatrixCell),
   ]);
   const line = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
   return ['Solved runs by task:', '', line(header), line(header.map((_, i) => (i === 0 ? ':---' : '---:'))), ...rows.map(line), ''];

@@ -21,6 +21,13 @@ export interface RenderTableOptions {
   readonly width?: number;
   /** Appended to the line naming the columns left out, e.g. how to see them all. */
   readonly wideHint?: string;
+  /**
+   * The notes on how each number is counted (the share and its interval, void as failed,
+   * points, the replay rule and void limit) under the table. Default true; false leaves them
+   * out, with `explainHint` (e.g. how to see them) in their place.
+   */
+  readonly explain?: boolean;
+  readonly explainHint?: string;
 }
 
 const GAP = '  ';
@@ -52,7 +59,10 @@ export function renderTable(view: LeaderboardView, options: RenderTableOptions =
   const wrapped = (text: string, indent = '', margin = 0): string[] => (fit === undefined ? [text] : wrapWords(text, fit - margin, indent));
   const warning = unsafeWarning(view.unsafeRuns);
   const refusal = view.ranking.refused ? `NOT RANKED: ${view.ranking.reason}` : null;
-  const leftOut = fitted.dropped.length === 0 ? [] : wrapped(`left out to fit ${fit} columns: ${fitted.dropped.join(', ')}${options.wideHint ? `; ${options.wideHint}` : ''}`);
+  const leftOut = [
+    ...(fitted.silent.length === 0 ? [] : wrapped(`not shown (nothing to show for these agents): ${fitted.silent.join(', ')}`)),
+    ...(fitted.dropped.length === 0 ? [] : wrapped(`left out to fit ${fit} columns: ${fitted.dropped.join(', ')}${options.wideHint ? `; ${options.wideHint}` : ''}`)),
+  ];
   const lines = [
     ...(warning ? [...wrapped(warning).map(bold), ''] : []),
     ...(refusal ? [...wrapWords(refusal, noteWidth).map(bold), ''] : []),
@@ -65,7 +75,9 @@ export function renderTable(view: LeaderboardView, options: RenderTableOptions =
     ...leftOut,
     '',
     ...withBlank(renderPoints(view)),
-    ...describeRules(view).flatMap((note) => wrapWords(note, noteWidth)),
+    ...(options.explain === false
+      ? options.explainHint ? [options.explainHint] : []
+      : [...describeRules(view), ...describePoints(view)].flatMap((note) => wrapWords(note, noteWidth))),
     ...describeMetering(view.metering).flatMap((note) => wrapWords(note, noteWidth)),
     ...describeBudget(view.budget).flatMap((note) => wrapWords(note, noteWidth)),
     ...describeQuota(view.quota).flatMap((note) => wrapWords(note, noteWidth)),
@@ -99,6 +111,15 @@ function describeVoidTasks(view: LeaderboardView): string[] {
     a.voidTasks.map((t) => `  ${a.agent.id}  ${t.task}  ${t.reason}: ${t.detail}`),
   );
   return lines.length === 0 ? [] : ['', 'Void tasks:', ...lines];
+}
+
+/** What the points column counts, when it is shown. */
+function describePoints(view: LeaderboardView): string[] {
+  if (!view.agents.some((a) => a.maxPoints > 0)) return [];
+  return [
+    'Points = expected tests (or generated checks) that passed, summed over valid runs, out of all of them. ' +
+      'A run is solved only with every point, so a failed run can still hold most (the tests that passed before the change).',
+  ];
 }
 
 function withBlank(lines: string[]): string[] {

@@ -4,6 +4,7 @@ import type { AgentInfo, Outcome, RunRecord } from '../../types.js';
 import { summarize } from '../view/summarize.js';
 import { renderTable } from './render-table.js';
 import { renderMarkdown } from './render-markdown.js';
+import { renderMatrix } from './render-matrix.js';
 import { buildJsonReport, renderJson } from './render-json.js';
 
 // Fixture: three agents on ten tasks, one run each (standard 1), so every interval is Wilson.
@@ -379,6 +380,31 @@ describe('void limit and replay rule in every rendering', () => {
     expect(md).toContain('| void as failed |');
     expect(md).toContain('Replay agreement (tasks agreeing / tasks compared): `alpha` 1/2, `beta` 3/3.');
     expect(md).toContain('Void tasks: `alpha`: 2 of 3 (replay-drift 1, infra-error 1).');
+  });
+
+  it('without explain, leaves the counting notes out and says how to see them; the points note comes with them', () => {
+    const short = renderTable(ranked, { explain: false, explainHint: 'How each number is counted: add --explain.' });
+    expect(short).not.toContain('Share = tasks solved');
+    expect(short).not.toContain('Replay rule: 2 replays');
+    expect(short).toContain('How each number is counted: add --explain.');
+    // the refusal, the void tasks and the one-line rule summary stay
+    expect(short).toContain('replay rule: 2 replays per task, allowed drift 0; void limit: 2 void tasks');
+    expect(short).toMatch(/alpha\s+t01\s+replay-drift/);
+    const withPoints = summarize(runs.map((r) => ({ ...r, points: 3, maxPoints: 5 })), { standardRunsPerTask: 1, controls });
+    expect(renderTable(withPoints)).toContain('Points = expected tests (or generated checks) that passed');
+    expect(renderTable(view)).not.toContain('Points = ');
+  });
+
+  it('draws the task × agent matrix for a terminal, fitted to a width', () => {
+    const text = renderMatrix(view, 200);
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('Solved runs by task (solved/runs):');
+    expect(lines[1]).toMatch(/^task\s+strong\s+partial\s+weak\|pipe$/);
+    expect(lines).toHaveLength(2 + tasks.length);
+    expect(lines.slice(2).every((line) => /^t\d+(\s+(\d\/\d( \(\d void\))?|–)){3}$/.test(line))).toBe(true);
+    const narrow = renderMatrix(view, 20).split('\n');
+    expect(narrow.at(-1)).toBe('left out to fit 20 columns: partial, weak|pipe');
+    expect(narrow.slice(1, -1).every((line) => line.length <= 20)).toBe(true);
   });
 
   it('says there is no replay rule and no void limit when the controls set none', () => {

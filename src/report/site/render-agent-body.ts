@@ -25,7 +25,7 @@ export function renderAgentBody(view: LeaderboardView, agent: AgentSummary, runs
     ['harness', a.harness],
     ['version', a.version ?? '–'],
     ['model', a.model ?? '–'],
-    ['effort', a.effort ?? '–'],
+    ['effort', `${a.effort ?? '–'}${agent.effortRequested === null ? '' : ` (asked: ${agent.effortRequested})`}`],
     ['model access', `${modelAccess(a, view.metering.upstreams)}${a.auth === 'subscription' && a.plan ? `, plan ${a.plan}` : ''}`],
     ['settings', settingsText(a)],
     ['rank', agent.rank === null ? '– (not ranked)' : `${formatRank(agent)}${agent.tied ? ' (tied)' : ''}`],

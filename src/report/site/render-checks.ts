@@ -11,7 +11,8 @@ const STATUS_ORDER: readonly SiteCheck['status'][] = ['fail', 'error', 'missing'
 /**
  * An order's graded tests (or generated checks) as the store holds them: counts per kind
  * (fail-to-pass, pass-to-pass, generated) and status, then one row per test, failures first,
- * each with its id, what was expected of it and its status in words. Pure.
+ * each with its id (and, for one that did not pass, the first line of its message, as the runner
+ * said it), what was expected of it and its status in words. Pure.
  */
 export function renderChecks(checks: readonly SiteCheck[]): string {
   if (checks.length === 0) return '<p>No test results stored for this order (it was not graded, or grading did not get as far as the tests).</p>';
@@ -30,7 +31,9 @@ export function renderChecks(checks: readonly SiteCheck[]): string {
   const failing = sorted.filter((c) => c.status !== 'pass');
   const passing = sorted.filter((c) => c.status === 'pass');
   const rows = [...failing, ...passing.slice(0, MAX_PASSING_ROWS)].map(
-    (c) => `<tr><td><code>${escapeHtml(c.id)}</code></td><td>${EXPECTED[c.expected]}</td><td class="status-${c.status}">${c.status}</td></tr>`,
+    (c) =>
+      `<tr><td><code>${escapeHtml(c.id)}</code>${c.message ? `<span class="check-message">${escapeHtml(c.message)}</span>` : ''}</td>` +
+      `<td>${EXPECTED[c.expected]}</td><td class="status-${c.status}">${c.status}</td></tr>`,
   );
   const cut = passing.length > MAX_PASSING_ROWS ? `<p class="checks-cut">${passing.length - MAX_PASSING_ROWS} more passing tests not listed.</p>` : '';
   return [

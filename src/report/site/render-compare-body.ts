@@ -1,4 +1,5 @@
 import type { ComparePairedResult } from '../view/compare-paired.js';
+import { resultCell } from '../render/render-comparison.js';
 import { escapeHtml } from './escape-html.js';
 import type { TaskNames } from './task-labels.js';
 
@@ -19,7 +20,7 @@ export function renderCompareBody(result: ComparePairedResult | null, tasks: Tas
     ['mean difference A − B [95% CI]', diff],
   ];
   const rows = c.perTask.map(
-    (t) => `<tr><td>${tasks.html(t.task)}</td><td>${escapeHtml(t.result)}</td><td class="num">${escapeHtml(t.aVoid ?? pct(t.aShare))}</td><td class="num">${escapeHtml(t.bVoid ?? pct(t.bShare))}</td></tr>`,
+    (t) => `<tr><td>${tasks.html(t.task)}</td><td>${escapeHtml(resultCell(c, t))}</td><td class="num">${escapeHtml(t.aVoid ?? pct(t.aShare))}</td><td class="num">${escapeHtml(t.bVoid ?? pct(t.bShare))}</td></tr>`,
   );
   return [
     `<p>${escapeHtml(c.sentence)}</p>`,
@@ -27,4 +28,16 @@ export function renderCompareBody(result: ComparePairedResult | null, tasks: Tas
     `<table class="facts"><tbody>${facts.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</tbody></table>`,
     `<h2>Per task</h2><table class="paired"><thead><tr><th>task</th><th>result</th><th class="num">${escapeHtml(c.a)}</th><th class="num">${escapeHtml(c.b)}</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
   ].join('\n');
+}
+
+/** A form picking the two agents of the comparison (`compare.html?a=…&b=…`), for pages a server draws. */
+export function renderPairPicker(agents: readonly string[], chosen: readonly [string, string] | null): string {
+  const select = (name: 'a' | 'b', label: string, value: string | undefined): string =>
+    `<label>${label} <select name="${name}">${agents.map((id) => `<option${id === value ? ' selected' : ''}>${escapeHtml(id)}</option>`).join('')}</select></label>`;
+  return (
+    '<form class="filters" method="get" action="compare.html" aria-label="pick two agents">' +
+    select('a', 'agent A', chosen?.[0] ?? agents[0]) +
+    select('b', 'agent B', chosen?.[1] ?? agents[1]) +
+    '<button type="submit">compare</button></form>'
+  );
 }

@@ -20,6 +20,8 @@ export interface PageOptions {
    * where `generatedAt` is when the last run finished: the same results give the same bytes.
    */
   readonly standalone?: boolean;
+  /** Served by `bakeoff view`: the runs at work now above the content, which follows the results as runs finish (LIVE_SCRIPT). */
+  readonly live?: boolean;
 }
 
 /** In the head of every page: how `publish` recognises a folder it wrote before. */
@@ -43,7 +45,7 @@ const CSS = `
 html{background:var(--bg);color:var(--fg);-webkit-text-size-adjust:100%}
 body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1400px;padding:0 16px 40px;overflow-wrap:anywhere}
 a{color:var(--link)}
-a:focus-visible,button:focus-visible,.scroll:focus-visible{outline:2px solid var(--focus);outline-offset:2px}
+a:focus-visible,button:focus-visible,select:focus-visible,input:focus-visible,.scroll:focus-visible{outline:2px solid var(--focus);outline-offset:2px}
 header{border-bottom:1px solid var(--border);margin-bottom:8px;padding:10px 0 4px}
 header nav{display:flex;flex-wrap:wrap;gap:4px 18px;margin:0 0 8px;font-weight:600}
 header nav a{display:inline-block;padding:4px 0}
@@ -65,6 +67,12 @@ table.facts th{background:var(--head);white-space:nowrap}
 table.facts td{overflow-wrap:anywhere}
 table.agents td{white-space:nowrap}table.agents tbody th{min-width:12em}
 table.runs td.run{min-width:12em}table.runs a.run-link{white-space:nowrap}
+form.filters{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:flex-end;margin:8px 0}
+form.filters label{display:flex;flex-direction:column;gap:2px;font-size:13px;color:var(--muted);min-width:0;max-width:100%}
+form.filters select,form.filters input{font:inherit;font-size:14px;color:var(--fg);background:var(--bg);border:1px solid var(--border);border-radius:4px;padding:4px 6px;min-width:8em;max-width:100%}
+form.filters button{font:inherit;font-size:14px;padding:4px 12px;border:1px solid var(--border);border-radius:4px;background:var(--head);color:var(--fg);cursor:pointer}
+p.count{font-size:13px;color:var(--muted)}
+table.matrix td a{color:inherit}
 button.sort{font:inherit;font-weight:700;color:inherit;background:none;border:0;padding:0;margin:0;cursor:pointer;text-align:inherit;text-decoration:underline dotted;text-underline-offset:3px}
 button.sort::after{content:"\\2195" / "";padding-left:2px;color:var(--muted)}
 th[aria-sort=ascending] button.sort::after{content:"\\25B2" / "";color:inherit}
@@ -80,6 +88,7 @@ pre{background:var(--head);border:1px solid var(--border);padding:8px;overflow:a
 .context dt{font-weight:600;display:inline;color:var(--fg);white-space:nowrap}
 .context dd{display:inline;margin:0 12px 0 4px}
 .context details{display:inline}.context summary{display:inline;cursor:pointer;color:var(--link,inherit);text-decoration:underline dotted}.context details[open] code{display:block;margin:4px 0}
+.live{border:1px solid var(--border);border-radius:4px;padding:4px 12px;margin:8px 0;font-size:14px}.live p{margin:4px 0;font-weight:600}.live ul{margin:4px 0;padding-left:1.2em}
 .warn{background:var(--warn-bg);border:1px solid var(--warn-border);border-radius:4px;padding:8px 12px;margin:8px 0}
 .solved{color:var(--solved)}.failed{color:var(--failed)}.void{color:var(--void)}
 .charts{display:flex;flex-wrap:wrap;gap:8px 32px}
@@ -126,25 +135,23 @@ h2,h3{break-after:avoid}
  * to scroll, so a keyboard can scroll them.
  */
 const SORT_SCRIPT = `
-document.querySelectorAll('table.sortable').forEach(function(table){
-  table.querySelectorAll('th > button.sort').forEach(function(button){
-    button.addEventListener('click', function(){
-      var th = button.parentNode;
-      var col = Array.prototype.indexOf.call(th.parentNode.children, th);
-      var asc = th.getAttribute('aria-sort') !== 'ascending';
-      table.querySelectorAll('th[aria-sort]').forEach(function(h){ h.removeAttribute('aria-sort'); });
-      th.setAttribute('aria-sort', asc ? 'ascending' : 'descending');
-      var body = table.tBodies[0];
-      var rows = Array.prototype.slice.call(body.rows);
-      rows.sort(function(a, b){
-        var x = a.cells[col].getAttribute('data-value'), y = b.cells[col].getAttribute('data-value');
-        if (x === '' || x === null) return (y === '' || y === null) ? 0 : 1;
-        if (y === '' || y === null) return -1;
-        return asc ? Number(x) - Number(y) : Number(y) - Number(x);
-      });
-      rows.forEach(function(r){ body.appendChild(r); });
-    });
+document.addEventListener('click', function(event){
+  var button = event.target.closest && event.target.closest('table.sortable th > button.sort');
+  if (!button) return;
+  var th = button.parentNode, table = th.closest('table');
+  var col = Array.prototype.indexOf.call(th.parentNode.children, th);
+  var asc = th.getAttribute('aria-sort') !== 'ascending';
+  table.querySelectorAll('th[aria-sort]').forEach(function(h){ h.removeAttribute('aria-sort'); });
+  th.setAttribute('aria-sort', asc ? 'ascending' : 'descending');
+  var body = table.tBodies[0];
+  var rows = Array.prototype.slice.call(body.rows);
+  rows.sort(function(a, b){
+    var x = a.cells[col].getAttribute('data-value'), y = b.cells[col].getAttribute('data-value');
+    if (x === '' || x === null) return (y === '' || y === null) ? 0 : 1;
+    if (y === '' || y === null) return -1;
+    return asc ? Number(x) - Number(y) : Number(y) - Number(x);
   });
+  rows.forEach(function(r){ body.appendChild(r); });
 });
 function fitRegions(){
   document.querySelectorAll('div.scroll, pre').forEach(function(region){
@@ -154,6 +161,67 @@ function fitRegions(){
 }
 fitRegions();
 window.addEventListener('resize', fitRegions);
+`;
+
+/**
+ * For pages served by `bakeoff view`: every 2 s asks `api/state` (beside the site root) what
+ * runs now and whether the results changed; draws the runs at work in \`#live\` (each with its
+ * stage and the stage's clock), and when the results changed fetches the page again and puts
+ * its new header and content in place — no reload, the scroll kept; on the runs page only the
+ * rows and the filters' choices, so the filters the reader set stay and apply to the new rows.
+ */
+const LIVE_SCRIPT = `
+(function(){
+  var root = document.body.getAttribute('data-root') || '';
+  window.BAKEOFF_SEARCH = root + 'api/search';
+  var region = document.getElementById('live');
+  var key = null, state = null;
+  function clock(ms){ var s = Math.max(0, Math.round(ms / 1000)); return Math.floor(s / 60) + ':' + String(s % 60).padStart(2, '0'); }
+  function draw(){
+    if (!state || !state.alive) { region.hidden = true; region.textContent = ''; return; }
+    region.hidden = false;
+    var now = Date.now() - state.skewMs;
+    var list = document.createElement('ul');
+    state.running.forEach(function(r){
+      var li = document.createElement('li');
+      li.textContent = r.task + ' × ' + r.agent + ' (replay ' + r.replay + '): ' + (r.stage || 'starting') + ' ' + clock(now - r.sinceMs);
+      list.appendChild(li);
+    });
+    var head = document.createElement('p');
+    head.textContent = state.holder + ': ' + state.running.length + (state.running.length === 1 ? ' run' : ' runs') + ' at work' + (state.running.length ? ':' : '');
+    region.replaceChildren(head, list);
+  }
+  function swap(html){
+    var doc = new DOMParser().parseFromString(html, 'text/html');
+    var header = document.querySelector('header'), fresh = doc.querySelector('header');
+    if (header && fresh) header.replaceWith(fresh);
+    var tbody = document.querySelector('table.run-list tbody'), newBody = doc.querySelector('table.run-list tbody');
+    if (tbody && newBody) {
+      tbody.replaceWith(newBody);
+      document.querySelectorAll('form.filters select').forEach(function(select){
+        var other = doc.querySelector('form.filters select[name="' + select.name + '"]');
+        if (other) { var value = select.value; select.innerHTML = other.innerHTML; select.value = value; }
+      });
+      var total = doc.querySelector('p.count'), count = document.querySelector('p.count');
+      if (total && count) count.lastChild.textContent = total.lastChild.textContent;
+      if (window.bakeoffFilter) window.bakeoffFilter();
+    } else {
+      var main = document.querySelector('main'), newMain = doc.querySelector('main');
+      if (main && newMain) main.innerHTML = newMain.innerHTML;
+    }
+    if (typeof fitRegions === 'function') fitRegions();
+  }
+  function poll(){
+    fetch(root + 'api/state', { cache: 'no-store' }).then(function(r){ return r.json(); }).then(function(next){
+      next.skewMs = Date.now() - next.nowMs;
+      var changed = key !== null && next.key !== key;
+      key = next.key; state = next; draw();
+      if (changed) return fetch(location.href, { cache: 'no-store' }).then(function(r){ return r.text(); }).then(swap);
+    }).catch(function(){}).then(function(){ setTimeout(poll, 2000); });
+  }
+  setInterval(draw, 1000);
+  poll();
+})();
 `;
 
 /**
@@ -173,20 +241,21 @@ ${options.standalone ? REPORT_MARKER : SITE_MARKER}
 <title>${escapeHtml(options.title)}</title>
 <style>${CSS}</style>
 </head>
-<body>
+<body data-root="${root}">
 <header>
-${options.standalone ? '' : `<nav aria-label="site"><a href="${root}index.html">leaderboard</a><a href="${root}matrix.html">task × agent</a><a href="${root}compare.html">paired comparison</a><a href="${root}methodology.html">methodology</a></nav>`}
+${options.standalone ? '' : `<nav aria-label="site"><a href="${root}index.html">leaderboard</a><a href="${root}matrix.html">task × agent</a><a href="${root}runs.html">runs</a><a href="${root}compare.html">paired comparison</a><a href="${root}methodology.html">methodology</a></nav>`}
 ${renderContext(view)}
 ${warning ? `<p class="warn">${escapeHtml(warning)}</p>` : ''}
 ${scriptedWarning(view) ? `<p class="warn">${escapeHtml(scriptedWarning(view)!)}</p>` : ''}
 ${view.ranking.refused ? `<p class="warn"><strong>Not ranked:</strong> ${escapeHtml(view.ranking.reason)}</p>` : ''}
 </header>
+${options.live ? '<section id="live" class="live" aria-live="polite" aria-label="runs at work"></section>' : ''}
 <main>
 <h1>${escapeHtml(options.title)}</h1>
 ${wrapTables(options.body, escapeHtml(options.title))}
 </main>
-<footer class="context"><p>Made by bakeoff ${options.standalone ? 'report from the runs finished by' : 'publish at'} ${escapeHtml(options.generatedAt)}${options.isPrivate ? ' — PRIVATE site: contains task ids, prompts, transcripts, changes, test results and agent and test output' : ''}.</p></footer>
-<script>${SORT_SCRIPT}</script>
+<footer class="context"><p>Made by bakeoff ${options.standalone ? 'report from the runs finished by' : options.live ? 'view, live; last drawn at' : 'publish at'} ${escapeHtml(options.generatedAt)}${options.isPrivate ? ' — PRIVATE site: contains task ids, prompts, transcripts, changes, test results and agent and test output' : ''}.</p></footer>
+<script>${SORT_SCRIPT}</script>${options.live ? `\n<script>${LIVE_SCRIPT}</script>` : ''}
 </body>
 </html>
 `;

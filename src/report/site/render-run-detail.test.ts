@@ -93,6 +93,27 @@ describe('renderRunDetail', () => {
   });
 });
 
+describe('a silent session', () => {
+  const session = { durationMs: 600_000, exitCode: null, timedOut: true, tokensIn: null, tokensOut: null, error: null, requests: [] };
+
+  it('says what is known: how long it ran, how it ended, that no request reached the proxy, and its processes at the kill', () => {
+    const html = renderRunDetail(run('opencode'), [order({ transcript: null, agentLog: '', session, atKill: `killed at its wall clock (600 s); its processes then:\n12 S ep_poll opencode run ${EVIL}` })]);
+    expect(html).toContain('<strong>This session left no transcript and no output.</strong> It ran 10m 00s and was killed at its wall clock. No model request reached the metering proxy: the CLI never asked the model.');
+    expect(html).toContain(`<pre>killed at its wall clock (600 s); its processes then:\n12 S ep_poll opencode run &lt;script&gt;alert(1)&lt;/script&gt;</pre>`);
+  });
+
+  it('names its last model request when there was one, and says when the process state was not recorded', () => {
+    const requests = [{ seq: 1, model: 'm', status: 200, failure: null, latencyMs: 40, input: 1, output: 1 }, { seq: 2, model: 'm', status: null, failure: 'hang', latencyMs: 120_000, input: null, output: null }];
+    const html = renderRunDetail(run('codex'), [order({ transcript: [], agentLog: '\n', session: { ...session, requests } })]);
+    expect(html).toContain('Its last model request (#2 of 2, m) failed: hang after 120000 ms.');
+    expect(html).toContain('What its processes were doing when it ended was not recorded.');
+  });
+
+  it('is not drawn for a session that printed something', () => {
+    expect(renderRunDetail(run('codex'), [order({ transcript: TRANSCRIPT, session })])).not.toContain('left no transcript');
+  });
+});
+
 describe('renderChecks', () => {
   it('counts per kind and status and lists failures first', () => {
     const html = renderChecks([
@@ -109,6 +130,15 @@ describe('renderChecks', () => {
       ['test/a.test.mjs &gt; big', 'F→P', 'pass'],
       ['test/a.test.mjs &gt; keeps zero', 'P→P', 'pass'],
     ]);
+  });
+
+  it('shows a failing test\'s message under its id, escaped', () => {
+    const html = renderChecks([
+      { id: 'tests/test_calc.py::test_adds', expected: 'fail-to-pass', status: 'fail', message: `AssertionError: assert 1 == 3 ${EVIL}` },
+      { id: 'tests/test_calc.py::test_zero', expected: 'pass-to-pass', status: 'pass' },
+    ]);
+    expect(html).toContain('<code>tests/test_calc.py::test_adds</code><span class="check-message">AssertionError: assert 1 == 3 &lt;script&gt;alert(1)&lt;/script&gt;</span>');
+    expect(html).toContain('<code>tests/test_calc.py::test_zero</code></td>');
   });
 
   it('says when an order has no test results', () => {

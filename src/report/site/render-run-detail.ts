@@ -47,8 +47,26 @@ function renderSession(run: RunRecord, d: PrivateOrderDetail, whole: string): st
     const note = `<p>${escapeHtml(run.agent.id)} is a built-in agent: it prints no session stream, so there is no transcript. Its output (agent.log):</p>`;
     return `${note}${block(d.agentLog, whole.replace(/stream\.jsonl/, 'agent.log'))}`;
   }
-  if (d.transcript === null) return `<p>No session stream was recorded for this order${d.session === null ? ' (no session ran)' : ''}.</p>`;
-  return renderTranscript({ entries: d.transcript, whole });
+  const silent = (d.transcript === null || d.transcript.length === 0) && (d.agentLog ?? '').trim() === '';
+  const known = d.session !== null && silent ? renderSilentSession(d, d.session) : '';
+  if (d.transcript === null) return `<p>No session stream was recorded for this order${d.session === null ? ' (no session ran)' : ''}.</p>${known}`;
+  return known + renderTranscript({ entries: d.transcript, whole });
+}
+
+/**
+ * What is known of a session that left no transcript and no output (a CLI that sat silent until
+ * its clock): how long it ran and how it ended, its last model request (or that none reached the
+ * proxy), and what its processes were doing when the clock killed them.
+ */
+function renderSilentSession(d: PrivateOrderDetail, s: SiteSession): string {
+  const ended = s.timedOut ? 'was killed at its wall clock' : s.exitCode === null ? 'ended by a signal' : `exited with ${s.exitCode}`;
+  const last = s.requests.at(-1);
+  const request =
+    last === undefined
+      ? 'No model request reached the metering proxy: the CLI never asked the model.'
+      : `Its last model request (#${last.seq} of ${s.requests.length}, ${escapeHtml(last.model ?? 'model not named')}) ${last.failure ? `failed: ${escapeHtml(last.failure)}` : last.status === null ? 'got no answer' : `was answered ${last.status}`} after ${Math.round(last.latencyMs)} ms.`;
+  const atKill = d.atKill ? `<p>Its processes when it was killed (pid, state: R running, S sleeping, D waiting on I/O, T stopped; the kernel function it waited in; command):</p><pre>${escapeHtml(d.atKill)}</pre>` : '<p>What its processes were doing when it ended was not recorded.</p>';
+  return `<div class="silent"><p><strong>This session left no transcript and no output.</strong> It ran ${escapeHtml(formatDuration(s.durationMs / 1000))} and ${ended}. ${request}</p>${atKill}</div>`;
 }
 
 /** Per order: agent time, exit, model requests and tokens; grading time is known per run only. */

@@ -33,4 +33,6 @@ li.tr-error{border-left-color:var(--failed);background:var(--del-bg)}
 .tr-cut,.checks-cut{color:var(--muted);font-size:12px}
 table.checks td.status-fail,table.checks td.status-error,table.checks td.status-missing{color:var(--failed);font-weight:600}
 table.checks td.status-pass{color:var(--solved)}
+div.silent{border:1px solid var(--warn-border);background:var(--warn-bg);border-radius:4px;padding:4px 12px;margin:8px 0}
+table.checks .check-message{display:block;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;color:var(--fg);white-space:pre-wrap;overflow-wrap:anywhere;margin-top:2px}
 `;

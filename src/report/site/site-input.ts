@@ -19,6 +19,12 @@ export interface PrivateOrderDetail {
    * stream was recorded (the session never started).
    */
   readonly transcript: readonly TranscriptEntry[] | null;
+  /**
+   * `order-<n>/at-kill.txt`: what the session's processes were doing when its wall clock (or idle
+   * clock) killed it — pid, state, wait channel, command; null when no clock killed it (or the
+   * run was stored before bakeoff wrote it).
+   */
+  readonly atKill?: string | null;
   /** The order's rows of the store's `checks` table: every graded test or generated check. */
   readonly checks: readonly SiteCheck[];
   /** The order's row of the store's `sessions` table, with its model requests; null when the order had no session. */
@@ -30,6 +36,8 @@ export interface SiteCheck {
   readonly id: string;
   readonly expected: 'fail-to-pass' | 'pass-to-pass' | 'generated';
   readonly status: 'pass' | 'fail' | 'skip' | 'error' | 'missing';
+  /** A test that did not pass: the first line of its message, as its runner reported it; absent when none was stored. */
+  readonly message?: string | null;
 }
 
 /** One order's agent session as the store recorded it. */
@@ -146,6 +154,13 @@ export interface SiteInput {
   readonly workers?: ReadonlyMap<string, string>;
   /** When the site was made (ISO time), shown in the footer. */
   readonly generatedAt: string;
+  /**
+   * Pages served by `bakeoff view` rather than written to disk: each shows the runs at work now
+   * and follows the results folder as runs finish (polling `api/state` beside the site root),
+   * the runs page also searches the runs' text on the server (`api/search`), and the compare
+   * page lets any two agents be picked.
+   */
+  readonly live?: boolean;
   /**
    * Per model agent id, its metered tokens priced class by class at the catalog's list price of
    * its model on each run's day (USD); absent for an agent whose model the catalog lacks.

@@ -68,6 +68,11 @@ export interface AgentSummary {
   readonly tied: boolean;
   /** Identity as recorded with the agent's first run (see `LeaderboardView.mixed`). */
   readonly agent: AgentInfo;
+  /**
+   * The effort as the spec wrote it when it named a level by rank (`lowest`, `highest`) and the
+   * catalog resolved it to another name (`agent.effort`); null otherwise.
+   */
+  readonly effortRequested: string | null;
   /** All runs, void included. */
   readonly runs: number;
   readonly solved: number;

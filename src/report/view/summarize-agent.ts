@@ -40,8 +40,10 @@ export function summarizeAgent(input: SummarizeAgentInput): Omit<AgentSummary, '
   const scoresByTask = validScoresByTask(valid);
   const interval = byTask.replay === null ? shareInterval(scoresByTask, solved, valid.length) : taskShareInterval(byTask.replay);
   const costUsd = sumOrNull(runs.map((run) => run.costUsd));
+  const asked = first.effortCatalog?.requested ?? null;
   return {
     agent: first.agent,
+    effortRequested: asked !== null && asked !== first.effortCatalog?.resolved ? asked : null,
     runs: runs.length,
     solved,
     failed: valid.length - solved,

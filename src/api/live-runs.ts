@@ -1,0 +1,65 @@
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { BakeEvent } from '../run/index.js';
+
+/**
+ * `<results>/live.json`: the runs a bake has at work now, for `bakeoff view` (another process)
+ * to show. The bake rewrites it whole (written beside, renamed) when a run starts, changes
+ * stage or ends, and removes it when it ends; a file left by a killed bake is stale, so readers
+ * believe it only while the results folder's lock holder is alive.
+ */
+export const LIVE_FILE = 'live.json';
+
+/** One run at work, as `live.json` lists it. */
+export interface LiveRun {
+  readonly runId: string;
+  readonly task: string;
+  readonly agent: string;
+  readonly replay: number;
+  /** `session 1`, `grading 1`; null before the first stage. */
+  readonly stage: string | null;
+  /** When the stage (or, before one, the run) began: ms since the epoch. */
+  readonly sinceMs: number;
+}
+
+/** Keeps `live.json` of `resultsDir` in step with a bake's events; `close()` removes it. */
+export function createLiveRuns(resultsDir: string): { onEvent(event: BakeEvent): void; close(): void } {
+  const file = path.join(resultsDir, LIVE_FILE);
+  const running = new Map<string, LiveRun>();
+  const write = (): void => {
+    try {
+      const tmp = `${file}.tmp-${process.pid}`;
+      writeFileSync(tmp, JSON.stringify({ schemaVersion: 1, running: [...running.values()] }) + '\n');
+      renameSync(tmp, file);
+    } catch {
+      // the live view is a convenience: a bake never fails because it could not be written
+    }
+  };
+  return {
+    onEvent(event) {
+      if (event.type === 'run-start') running.set(event.runId, { runId: event.runId, task: event.task, agent: event.agent, replay: event.replay, stage: null, sinceMs: Date.now() });
+      else if (event.type === 'run-stage') {
+        const run = running.get(event.runId);
+        if (run === undefined) return;
+        running.set(event.runId, { ...run, stage: `${event.stage} ${event.order}`, sinceMs: Date.now() });
+      } else if (event.type === 'run-end') running.delete(event.record.id);
+      else return;
+      write();
+    },
+    close() {
+      rmSync(file, { force: true });
+    },
+  };
+}
+
+/** What `live.json` says now, and its mtime (ms; 0 when there is none). Never throws. */
+export function readLiveRuns(resultsDir: string): { readonly running: readonly LiveRun[]; readonly mtimeMs: number } {
+  const file = path.join(resultsDir, LIVE_FILE);
+  try {
+    const mtimeMs = statSync(file).mtimeMs;
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { running?: LiveRun[] };
+    return { running: Array.isArray(parsed.running) ? parsed.running : [], mtimeMs };
+  } catch {
+    return { running: [], mtimeMs: 0 };
+  }
+}

@@ -1,0 +1,25 @@
+import { view } from '../../api/index.js';
+import { createNotes, printNote } from '../notes.js';
+import { EXIT, placeOf, type CliIo } from '../io.js';
+
+export interface ViewFlags {
+  readonly host: string;
+  readonly port?: number;
+}
+
+/**
+ * `bakeoff view <results>`: the library's `view()`; prints the URL on stdout and serves until
+ * SIGINT or SIGTERM, then closes.
+ */
+export async function viewCommand(results: string, flags: ViewFlags, io: CliIo): Promise<number> {
+  const notes = createNotes(io.stderr);
+  const viewer = await view({ results, host: flags.host, ...(flags.port !== undefined ? { port: flags.port } : {}), ...placeOf(io), onEvent: (event) => printNote(notes, event) });
+  io.stdout.write(`${viewer.url}\n`);
+  io.stderr.write('bakeoff: serving the results read-only until Ctrl-C\n');
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await viewer.close();
+  return EXIT.ok;
+}

@@ -1,0 +1,63 @@
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { digestArtifacts, type Store } from '../store/index.js';
+import { LOCK_FILE } from '../suite/index.js';
+import { sha256 } from '../util/index.js';
+import { BAKEOFF_VERSION } from '../version.js';
+import type { VerifyResult } from './verify-results.js';
+
+/**
+ * `<results>/verified.json`: the last clean `verify` of a results folder (0 mismatches, every
+ * run re-checked), with what it checked — so `publish` of the same, unchanged folder does not
+ * re-grade every run again (a public and a private site of one folder cost one re-check).
+ */
+export const VERIFY_STAMP_FILE = 'verified.json';
+
+interface VerifyStamp {
+  readonly schemaVersion: 1;
+  /** What the verdicts were re-checked with and against: the bakeoff, the results' content, the suite and its lock. */
+  readonly key: StampKey;
+  readonly at: string;
+  readonly result: VerifyResult;
+}
+
+interface StampKey {
+  readonly bakeoff: string;
+  /** sha256 over every stored run record and the sha256 of every artifact file on disk. */
+  readonly content: string;
+  readonly suiteDir: string;
+  readonly suiteHash: string;
+  /** sha256 of the suite's lock file (expected tests, the verdicts grading compares against). */
+  readonly lock: string;
+  /** Whether tests ran without the sandbox (such a re-check never stands in for a sandboxed one). */
+  readonly unsafeNoSandbox: boolean;
+}
+
+/** The key a stamp must have to stand for a re-check of `store` now, with this suite and sandbox. */
+export async function stampKeyOf(store: Store, suite: { readonly dir: string; readonly hash: string }, unsafeNoSandbox: boolean): Promise<StampKey> {
+  const runs = store.listRuns();
+  const parts = runs.map((run) => JSON.stringify([run, digestArtifacts(path.join(store.runsDir, run.id))]));
+  const lock = await readFile(path.join(suite.dir, LOCK_FILE)).catch(() => Buffer.alloc(0));
+  return { bakeoff: BAKEOFF_VERSION, content: sha256(parts.join('\n')), suiteDir: suite.dir, suiteHash: suite.hash, lock: sha256(lock), unsafeNoSandbox };
+}
+
+/** Writes the stamp of a clean re-check (written beside, then renamed: never half a file). */
+export async function writeVerifyStamp(resultsDir: string, key: StampKey, result: VerifyResult): Promise<void> {
+  const file = path.join(resultsDir, VERIFY_STAMP_FILE);
+  const stamp: VerifyStamp = { schemaVersion: 1, key, at: new Date().toISOString(), result };
+  await writeFile(`${file}.tmp-${process.pid}`, JSON.stringify(stamp) + '\n');
+  await rename(`${file}.tmp-${process.pid}`, file);
+}
+
+/** The stamped re-check when its key is `key` (same bakeoff, same content, same suite and lock); else null. */
+export async function readVerifyStamp(resultsDir: string, key: StampKey): Promise<{ readonly at: string; readonly result: VerifyResult } | null> {
+  let stamp: VerifyStamp;
+  try {
+    stamp = JSON.parse(await readFile(path.join(resultsDir, VERIFY_STAMP_FILE), 'utf8')) as VerifyStamp;
+  } catch {
+    return null;
+  }
+  if (stamp.schemaVersion !== 1 || JSON.stringify(stamp.key) !== JSON.stringify(key)) return null;
+  if (stamp.result.mismatches !== 0 || stamp.result.unverified !== 0) return null;
+  return { at: stamp.at, result: stamp.result };
+}
