@@ -4,32 +4,9 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bakeoff, BIN, copySuite, FIXTURES, ROOT, tempDir } from './helpers.js';
+import { longest, onScreen, shownLines } from './on-screen.js';
 
-// The built CLI under a real pseudo-terminal: util-linux `script` runs it on a pty whose size
-// `stty` sets first, so stdout is a terminal `columns` wide, as in a user's window.
-const quote = (arg: string): string => `'${arg.replaceAll("'", "'\\''")}'`;
 const ESC = '\u001b';
-
-async function onScreen(columns: number, args: readonly string[], env: Record<string, string> = {}) {
-  const command = `stty cols ${columns} rows 50 && exec ${[process.execPath, BIN, ...args].map(quote).join(' ')}`;
-  const result = await execa('script', ['-qfec', command, '/dev/null'], {
-    cwd: ROOT,
-    env: { NO_COLOR: '', COLUMNS: '', ...env },
-    stdin: 'ignore',
-    reject: false,
-  });
-  return { exitCode: result.exitCode, text: String(result.stdout).replaceAll('\r\n', '\n') };
-}
-
-/** What a terminal shows: escape sequences take no room, and a carriage return starts the line over. */
-function shownLines(text: string): string[] {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').split(/\r|\n/);
-}
-
-function longest(text: string): number {
-  return Math.max(...shownLines(text).map((line) => line.length));
-}
 
 describe('output on a terminal fits its width; off a terminal it is the full output', () => {
   let out: string;

@@ -53,11 +53,12 @@ export const MODEL_DROP_ORDER: readonly string[] = [
   'tasks solved',
   'runs',
   'model@effort',
+  // the count solved repeats the share (always shown) for a reader who has the runs per task
+  'solved',
   'tokens out',
   'tokens in',
   'median time',
   'cost/fix',
-  'solved',
   'void',
 ];
 

@@ -8,6 +8,7 @@ import type { HarnessTokens } from '../../../src/agents/harnesses/types.js';
 import { listPrice } from '../../../src/meter/prices/prices.js';
 import { scriptedUsage } from '../../../src/model-server/index.js';
 import { admitOnly, bakeoff, copySuite, ROOT, tempDir } from '../helpers.js';
+import { longest, onScreen, shownLines } from '../on-screen.js';
 import { AGENT_SPECS, readStore, requireHarnesses } from './agent-helpers.js';
 
 interface JsonRun {
@@ -140,5 +141,18 @@ describe('real agents on the starter suite with the scripted gold model', () => 
     expect(table).toContain('scripted:gold');
     expect(table).toMatch(/genai-prices/);
   });
-});
 
+  it('on a terminal of 100 and 80 columns the table of this model bake keeps time, cost per fix and tokens longest', async () => {
+    const header = (text: string): string => shownLines(text).find((line) => /^ #  agent /.test(line)) ?? '';
+    const wide = await onScreen(100, ['report', out.dir]);
+    expect(wide.exitCode, wide.text).toBe(0);
+    expect(longest(wide.text), wide.text).toBeLessThanOrEqual(100);
+    expect(header(wide.text).split(/\s{2,}/), wide.text).toEqual(expect.arrayContaining(['time', 'cost/fix', 'tok in', 'tok out']));
+    // the run counts and the identity columns leave first
+    expect(wide.text).toMatch(/left out to fit 100 columns: [^;]*\bruns\b/);
+    const narrow = await onScreen(80, ['report', out.dir]);
+    expect(longest(narrow.text), narrow.text).toBeLessThanOrEqual(80);
+    expect(header(narrow.text).split(/\s{2,}/), narrow.text).toEqual(expect.arrayContaining(['time', 'cost/fix']));
+    expect(narrow.text).toMatch(/left out to fit 80 columns: [^;]*\bruns\b/);
+  });
+});
