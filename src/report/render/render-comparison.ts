@@ -1,5 +1,6 @@
 import type { PairedComparison, PairedTask } from '../view/compare-paired.js';
 import { formatReplayRule } from './format-replay-rule.js';
+import { formatPoints } from '../view/comparison-power.js';
 
 /**
  * A paired comparison as plain text: the legal sentence, then the facts it must never be shown
@@ -18,6 +19,7 @@ export function renderComparison(comparison: PairedComparison): string {
   const lines = [
     ...(comparison.overVoidLimit ? [voidLimitWarning(comparison), ''] : []),
     comparison.sentence,
+    comparison.power.sentence,
     '',
     ...describeComparison(comparison, (text) => text),
     '',
@@ -45,7 +47,19 @@ export function describeComparison(c: PairedComparison, code: (text: string) => 
     `exact McNemar (sign test): p = ${formatPValue(c.pValue)} ` +
       `(${c.aWins + c.bWins} discordant tasks: ${code(c.a)} ${c.aWins}, ${code(c.b)} ${c.bWins})`,
     difference,
+    ...(c.intervalNote ? [`  ${c.intervalNote}`] : []),
+    describeMdd(c),
   ];
+}
+
+/** `minimum detectable difference (80% power, α = 0.05): 0.31 (31 points), exact McNemar at discordance 0.29`. */
+export function describeMdd(c: PairedComparison): string {
+  const p = c.power;
+  const how = p.method === 'paired-t'
+    ? `paired t, ${p.runsPerTask} runs per task, between-task sd ${p.betweenSd!.toFixed(3)}, within-task variance ${p.withinVar!.toFixed(3)}`
+    : `exact McNemar${p.betweenSd === null ? '' : ' on the tasks'}, discordance ${p.discordance.toFixed(3)}`;
+  const value = p.mdd === null ? 'none reachable' : `${p.mddKind === 'lower-bound' ? 'at least ' : ''}${formatPoints(p.mdd)}`;
+  return `minimum detectable difference (80% power, α = 0.05, ${p.tasks} tasks): ${value}, ${how}`;
 }
 
 /** The warning shown on top when the void count is over the limit. */

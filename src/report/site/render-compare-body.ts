@@ -1,10 +1,12 @@
 import type { ComparePairedResult } from '../view/compare-paired.js';
+import { describeMdd } from '../render/render-comparison.js';
 import { escapeHtml } from './escape-html.js';
 import type { TaskNames } from './task-labels.js';
 
 /**
  * The body of `compare.html`: the paired comparison of the top two agents (wins, ties, void,
- * exact McNemar p, mean paired difference, per task named as `tasks` says), or a note saying
+ * exact McNemar p, mean paired difference, the minimum detectable difference and whether the
+ * gap is inside it, per task named as `tasks` says), or a note saying
  * why there is none. Pure.
  */
 export function renderCompareBody(result: ComparePairedResult | null, tasks: TaskNames): string {
@@ -17,12 +19,15 @@ export function renderCompareBody(result: ComparePairedResult | null, tasks: Tas
     ['A', c.a], ['B', c.b], ['tasks', String(c.tasks)], ['A wins', String(c.aWins)], ['B wins', String(c.bWins)],
     ['ties', String(c.ties)], ['void', String(c.void)], ['exact McNemar p', c.pValue.toFixed(3)],
     ['mean difference A − B [95% CI]', diff],
+    ...(c.intervalNote ? [['why the interval is a point', c.intervalNote] as [string, string]] : []),
+    ['minimum detectable difference', describeMdd(c).replace(/^minimum detectable difference /, '')],
   ];
   const rows = c.perTask.map(
     (t) => `<tr><td>${tasks.html(t.task)}</td><td>${escapeHtml(t.result)}</td><td class="num">${escapeHtml(t.aVoid ?? pct(t.aShare))}</td><td class="num">${escapeHtml(t.bVoid ?? pct(t.bShare))}</td></tr>`,
   );
   return [
     `<p>${escapeHtml(c.sentence)}</p>`,
+    `<p class="power${c.power.distinguishable ? '' : ' inside'}">${escapeHtml(c.power.sentence)}</p>`,
     ...(c.overVoidLimit ? ['<p class="warn">More void tasks than the void limit: no winner may be declared.</p>'] : []),
     `<table class="facts"><tbody>${facts.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</tbody></table>`,
     `<h2>Per task</h2><table class="paired"><thead><tr><th>task</th><th>result</th><th class="num">${escapeHtml(c.a)}</th><th class="num">${escapeHtml(c.b)}</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,

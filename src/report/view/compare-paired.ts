@@ -6,6 +6,7 @@ import { formatPairedSentence } from '../render/format-paired-sentence.js';
 import type { Interval } from '../stats/interval.js';
 import { pairedDifference } from '../stats/paired-difference.js';
 import { scoredRuns } from './budget-use.js';
+import { comparisonPower, type ComparisonPower } from './comparison-power.js';
 import { readReportControls, type ReplayRule } from './read-report-controls.js';
 import { scoreTasks, type TaskScore } from './score-tasks.js';
 
@@ -60,6 +61,13 @@ export interface PairedComparison {
    */
   readonly meanDifference: number | null;
   readonly ci95: Interval | null;
+  /**
+   * Why `ci95` is a single point, when it is: every valid task has the same difference, so the
+   * tasks show no variance — which is not certainty. Null otherwise.
+   */
+  readonly intervalNote: string | null;
+  /** The minimum detectable difference at 80 % power and α = 0.05, and whether the observed gap is inside it. */
+  readonly power: ComparisonPower;
   /** `On <suite>, with <N> attempts per task and a frozen oracle, A won …, B won …, … tied, … void.` */
   readonly sentence: string;
   /** Sorted by task. */
@@ -120,6 +128,7 @@ function compare(aRuns: readonly RunRecord[], bRuns: readonly RunRecord[], optio
   });
   const difference =
     valid.length >= 2 ? pairedDifference(valid.map(([sa]) => sa), valid.map(([, sb]) => sb)) : null;
+  const power = comparisonPower({ a: options.a, b: options.b, scores: valid, aWins: counts.aWins, bWins: counts.bWins, meanDifference: difference?.mean ?? null });
   const runCounts = [...aScores.values(), ...bScores.values()].map((score) => score.runs);
   const attemptsPerTask = { min: Math.min(...runCounts), max: Math.max(...runCounts) };
   const first = aRuns[0]!;
@@ -137,9 +146,16 @@ function compare(aRuns: readonly RunRecord[], bRuns: readonly RunRecord[], optio
     pValue: exactMcNemar(counts.aWins, counts.bWins),
     meanDifference: difference?.mean ?? null,
     ci95: difference?.ci95 ?? null,
+    intervalNote: difference && difference.se === 0 ? pointIntervalNote(valid.length, difference.mean) : null,
+    power,
     sentence: formatPairedSentence({ suiteId: first.suiteId, attemptsPerTask, a: options.a, b: options.b, ...counts }),
     perTask,
   };
+}
+
+function pointIntervalNote(tasks: number, difference: number): string {
+  const d = `${difference >= 0 ? '+' : '−'}${Math.abs(difference).toFixed(3)}`;
+  return `the 95 % interval is a single point because all ${tasks} tasks have the same difference (${d}): ${tasks} tasks that came out the same way show no variance to estimate from, which is not certainty`;
 }
 
 function byTask(scores: readonly TaskScore[]): Map<string, TaskScore> {
