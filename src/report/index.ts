@@ -21,6 +21,19 @@ export {
   type PairedTask,
 } from './view/compare-paired.js';
 export { formatPairedSentence, type PairedSentenceInput } from './render/format-paired-sentence.js';
+export { comparisonPower, formatPoints, type ComparisonPower } from './view/comparison-power.js';
+export { estimateVariances, type PairedVariances } from './view/estimate-variances.js';
+export {
+  planBake,
+  type BakePlan,
+  type PlanAssumptions,
+  type PlanCell,
+  type PlanColumn,
+  type PlanDesign,
+  type PlanMethod,
+  type PlanOptions,
+} from './view/plan-bake.js';
+export { renderPlan, type PlanSource } from './render/render-plan.js';
 export { renderComparison } from './render/render-comparison.js';
 export { renderComparisonMarkdown } from './render/render-comparison-markdown.js';
 export { renderComparisonJson, type JsonComparisonReport } from './render/render-comparison-json.js';
@@ -43,6 +56,8 @@ export { pairedDifference, type PairedDifference } from './stats/paired-differen
 export { studentTCdf, studentTQuantile } from './stats/student-t-quantile.js';
 export { median } from './stats/median.js';
 export { passAtK, passHatK } from './stats/pass-at-k.js';
+export { mcnemarMdd, mcnemarPower, MCNEMAR_MIN_TASKS, POWER_ALPHA, POWER_TARGET, type McNemarMdd } from './stats/mcnemar-power.js';
+export { pairedTMdd, pairedTPower, pairedTSe, type PairedTDesign } from './stats/paired-t-power.js';
 export { renderHtmlReport, type HtmlReportInput } from './site/index.js';
 export { SITE_MARKER, renderSite } from './site/index.js';
 export type { CostByClass, PrivateOrderDetail, SiteCheck, SiteRequest, SiteSession, SiteSuite, SiteTask } from './site/index.js';

@@ -30,15 +30,18 @@ export function mcnemarPower(tasks: number, p10: number, p01: number, alpha: num
   const q = p10 / psi;
   const logFact = logFactorials(tasks);
   const critical = criticalCounts(tasks, alpha);
+  // terms more than 12 standard deviations from a binomial's mean weigh under 1e-30: skipped
+  const [nLow, nHigh] = window(tasks, psi);
   let power = 0;
-  for (let n = 1; n <= tasks; n++) {
+  for (let n = Math.max(1, nLow); n <= nHigh; n++) {
     const k = critical[n]!;
     if (k < 0) continue; // no split of n discordant tasks reaches alpha
     const pN = binomialPmf(tasks, n, psi, logFact);
-    if (pN === 0) continue;
-    // reject when min(b, n − b) ≤ k: b ≤ k or b ≥ n − k (disjoint, since 2k < n when p ≤ alpha < 1)
+    const [bLow, bHigh] = window(n, q);
+    // reject when min(b, n − b) ≤ k: b ≤ k or b ≥ n − k (disjoint: 2k < n whenever p ≤ alpha < 1)
     let tails = 0;
-    for (let b = 0; b <= k; b++) tails += binomialPmf(n, b, q, logFact) + binomialPmf(n, n - b, q, logFact);
+    for (let b = bLow; b <= Math.min(k, bHigh); b++) tails += binomialPmf(n, b, q, logFact);
+    for (let b = Math.max(n - k, bLow); b <= bHigh; b++) tails += binomialPmf(n, b, q, logFact);
     power += pN * tails;
   }
   return Math.min(1, power);
@@ -73,8 +76,8 @@ export function mcnemarMdd(tasks: number, discordance: number, options: { readon
   return { mdd: null, power: discordance === steps * MDD_STEP ? last : mcnemarPower(tasks, discordance, 0, alpha) };
 }
 
-/** Critical counts per (tasks, alpha), computed once: a plan asks for the same ones hundreds of times. */
-const CRITICAL = new Map<string, readonly number[]>();
+/** Critical counts per alpha, by number of discordant tasks, grown as needed (they do not depend on the tasks). */
+const CRITICAL = new Map<number, number[]>();
 
 /**
  * For each count n of discordant tasks (0 … tasks), the largest k such that a split with
@@ -82,11 +85,9 @@ const CRITICAL = new Map<string, readonly number[]>();
  * does (the p of `exactMcNemar`, summed the same way).
  */
 function criticalCounts(tasks: number, alpha: number): readonly number[] {
-  const key = `${tasks}:${alpha}`;
-  const known = CRITICAL.get(key);
-  if (known) return known;
-  const out: number[] = [];
-  for (let n = 0; n <= tasks; n++) {
+  const out = CRITICAL.get(alpha) ?? [];
+  CRITICAL.set(alpha, out);
+  for (let n = out.length; n <= tasks; n++) {
     const log2n = n * Math.LN2;
     let logChoose = 0;
     let tail = 0;
@@ -99,8 +100,13 @@ function criticalCounts(tasks: number, alpha: number): readonly number[] {
     }
     out.push(k);
   }
-  CRITICAL.set(key, out);
   return out;
+}
+
+/** The counts of Binomial(n, p) within 12 standard deviations of its mean, clamped to [0, n]. */
+function window(n: number, p: number): [number, number] {
+  const spread = 12 * Math.sqrt(n * p * (1 - p)) + 1;
+  return [Math.max(0, Math.floor(n * p - spread)), Math.min(n, Math.ceil(n * p + spread))];
 }
 
 function logFactorials(n: number): Float64Array {

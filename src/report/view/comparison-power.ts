@@ -1,6 +1,6 @@
 import { mcnemarMdd, mcnemarPower, MCNEMAR_MIN_TASKS, MDD_STEP, POWER_ALPHA, POWER_TARGET } from '../stats/mcnemar-power.js';
 import { pairedTMdd } from '../stats/paired-t-power.js';
-import { estimateVariances } from './estimate-variances.js';
+import { estimateVariances, type PairedVariances } from './estimate-variances.js';
 
 /** What a paired comparison can tell apart at its size (notes/statistics.md, "Power"). */
 export interface ComparisonPower {
@@ -33,6 +33,8 @@ export interface ComparisonPower {
    * same side) — the true one is at least this.
    */
   readonly mddKind: 'estimate' | 'lower-bound';
+  /** The per-task variances the bake showed (what `bakeoff plan` starts from); null without a valid task. */
+  readonly variances: PairedVariances | null;
   /** |mean paired difference|; null with fewer than 2 tasks. */
   readonly observedGap: number | null;
   /** The observed gap is at least a detectable difference estimated from the bake. */
@@ -69,14 +71,15 @@ export function comparisonPower(input: ComparisonPowerInput): ComparisonPower {
   const discordant = input.aWins + input.bWins;
   const discordance = tasks === 0 ? 0 : discordant / tasks;
   const observedGap = input.meanDifference === null ? null : Math.abs(input.meanDifference);
-  const base = { alpha: POWER_ALPHA, power: POWER_TARGET, tasks, runsPerTask, discordance, observedGap };
+  const variances = tasks === 0 ? null : estimateVariances(input.scores, runsPerTask);
+  const base = { alpha: POWER_ALPHA, power: POWER_TARGET, tasks, runsPerTask, discordance, variances, observedGap };
   const says = (found: Omit<ComparisonPower, keyof typeof base | 'sentence' | 'distinguishable'>): ComparisonPower => {
     const distinguishable = found.mdd !== null && found.mddKind === 'estimate' && observedGap !== null && observedGap >= found.mdd - 1e-12;
     const result = { ...base, ...found, distinguishable };
     return { ...result, sentence: powerSentence(result, input) };
   };
   if (runsPerTask > 1 && tasks >= 2) {
-    const { betweenSd, withinVar } = estimateVariances(input.scores, runsPerTask);
+    const { betweenSd, withinVar } = variances!;
     if (betweenSd > 0 || withinVar > 0) {
       const mdd = pairedTMdd({ tasks, runsPerTask, betweenSd, withinVar });
       return says({ method: 'paired-t', betweenSd, withinVar, mdd: mdd <= 1 ? mdd : null, mddKind: 'estimate', why: mdd <= 1 ? null : 'even a difference of 1 (every run of one agent solved, none of the other) would be detected less than 80 % of the time' });
