@@ -75,7 +75,8 @@ export function plan(request: PlanRequest): PlanOutcome {
     ...(request.maxTasks ? { maxTasks: request.maxTasks } : {}),
   });
   const notes = [...(estimated?.notes ?? []), ...result.notes];
-  const stated = (['discordance', 'betweenSd', 'withinVar'] as const).filter((k) => request[k] !== undefined);
+  const flags = { discordance: '--discordance', betweenSd: '--between-sd', withinVar: '--within-var' } as const;
+  const stated = (['discordance', 'betweenSd', 'withinVar'] as const).filter((k) => request[k] !== undefined).map((k) => flags[k]);
   const source: PlanSource = pilot === null
     ? { kind: 'stated', description: 'stated' }
     : {

@@ -34,6 +34,27 @@ export {
   type PlanOptions,
 } from './view/plan-bake.js';
 export { renderPlan, type PlanSource } from './render/render-plan.js';
+export { classifyFailure, needsSessionClues, type RunFailure } from './view/classify-failure.js';
+export {
+  FAILURE_ANATOMY_VERSION,
+  FAILURE_CLASS_INFO,
+  FAILURE_CLASSES,
+  FAILURE_SIDES,
+  type FailureClass,
+  type FailureSide,
+} from './view/failure-classes.js';
+export {
+  BROKEN_SHOWN,
+  isRefusal,
+  toolCluesOf,
+  type CheckCount,
+  type FailureEvidence,
+  type RequestClue,
+  type SessionClues,
+  type TestTally,
+  type ToolClues,
+} from './view/failure-evidence.js';
+export { classifyRuns, compareFailures, describeTally, tallyFailures, type FailureAnatomy, type FailureDifference, type FailureTally } from './view/failure-anatomy.js';
 export { renderComparison } from './render/render-comparison.js';
 export { renderComparisonMarkdown } from './render/render-comparison-markdown.js';
 export { renderComparisonJson, type JsonComparisonReport } from './render/render-comparison-json.js';

@@ -1,6 +1,7 @@
 import type { PairedComparison, PairedTask } from '../view/compare-paired.js';
 import { formatReplayRule } from './format-replay-rule.js';
 import { formatPoints } from '../view/comparison-power.js';
+import { FAILURE_CLASS_INFO } from '../view/failure-classes.js';
 
 /**
  * A paired comparison as plain text: the legal sentence, then the facts it must never be shown
@@ -49,7 +50,14 @@ export function describeComparison(c: PairedComparison, code: (text: string) => 
     difference,
     ...(c.intervalNote ? [`  ${c.intervalNote}`] : []),
     describeMdd(c),
+    describeFailureDifferences(c, code),
   ];
+}
+
+/** `why runs were not solved (A / B): no change 2 / 0, regressions 0 / 1`, every class either agent has. */
+export function describeFailureDifferences(c: PairedComparison, code: (text: string) => string): string {
+  const parts = c.failures.differences.map((d) => `${FAILURE_CLASS_INFO[d.class].label} ${d.a} / ${d.b}${d.a === d.b ? '' : ' *'}`);
+  return `why runs were not solved (${code(c.a)} / ${code(c.b)}; * where they differ): ${parts.length === 0 ? 'every run solved' : parts.join(', ')}`;
 }
 
 /** `minimum detectable difference (80% power, α = 0.05): 0.31 (31 points), exact McNemar at discordance 0.29`. */
@@ -76,11 +84,12 @@ function signed(x: number): string {
   return `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(3)}`;
 }
 
-/** Share solved on the task (two decimals), or why it is void. */
+/** Share solved on the task (two decimals) with the classes of its runs that were not solved, or why it is void. */
 export function shareCell(t: PairedTask, side: 'a' | 'b'): string {
-  const [share, why] = side === 'a' ? [t.aShare, t.aVoid] : [t.bShare, t.bVoid];
-  if (share !== null) return share.toFixed(2);
-  return why === 'no-runs' ? 'no runs' : `void (${why})`;
+  const [share, why, failures] = side === 'a' ? [t.aShare, t.aVoid, t.aFailures] : [t.bShare, t.bVoid, t.bFailures];
+  const classes = failures.map((cls) => FAILURE_CLASS_INFO[cls].label).join(', ');
+  if (share !== null) return classes === '' ? share.toFixed(2) : `${share.toFixed(2)} (${classes})`;
+  return why === 'no-runs' ? 'no runs' : `void (${why}${classes === '' ? '' : `: ${classes}`})`;
 }
 
 /** `gold wins`, `tie` or `void`. */

@@ -7,6 +7,7 @@ import { renderPoints } from './render-points.js';
 import { columnsForView } from './columns-for-view.js';
 import { describeRules, describeRulesShort } from './describe-rules.js';
 import { fitLeaderboard } from './fit-leaderboard.js';
+import { describeFailures } from './describe-failures.js';
 import type { LeaderboardView } from '../view/leaderboard-view.js';
 
 /** Options of {@link renderTable}. */
@@ -65,6 +66,7 @@ export function renderTable(view: LeaderboardView, options: RenderTableOptions =
     ...leftOut,
     '',
     ...withBlank(renderPoints(view)),
+    ...withBlank(failureLines(view, fit, noteWidth)),
     ...describeRules(view).flatMap((note) => wrapWords(note, noteWidth)),
     ...describeMetering(view.metering).flatMap((note) => wrapWords(note, noteWidth)),
     ...describeBudget(view.budget).flatMap((note) => wrapWords(note, noteWidth)),
@@ -99,6 +101,13 @@ function describeVoidTasks(view: LeaderboardView): string[] {
     a.voidTasks.map((t) => `  ${a.agent.id}  ${t.task}  ${t.reason}: ${t.detail}`),
   );
   return lines.length === 0 ? [] : ['', 'Void tasks:', ...lines];
+}
+
+/** The failure anatomy: its note wrapped, its table as is (cut to the screen's width when fitted). */
+function failureLines(view: LeaderboardView, fit: number | undefined, noteWidth: number): string[] {
+  const [note, ...table] = describeFailures(view);
+  if (note === undefined) return [];
+  return [...wrapWords(note, noteWidth), ...table.map((line) => (fit === undefined || line.length <= fit ? line : `${line.slice(0, fit - 1)}…`))];
 }
 
 function withBlank(lines: string[]): string[] {

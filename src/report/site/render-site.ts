@@ -49,7 +49,7 @@ export function renderSite(input: SiteInput): Map<string, string> {
     files.set(agentPath(agent.agent.id), page(`Agent ${agent.agent.id}`, body, '../'));
   }
   for (const run of runs) {
-    const body = renderRunBody({ run, names, agentHref: `../${agentPath(run.agent.id)}`, detail: input.privateDetail?.get(run.id) });
+    const body = renderRunBody({ run, names, agentHref: `../${agentPath(run.agent.id)}`, detail: input.privateDetail?.get(run.id), failure: view.failureAnatomy.runs[run.id] });
     files.set(names.runPath(run), page(`Run ${names.runName(run)} (${names.tasks.text(run.task)}, ${run.agent.id})`, body, '../'));
   }
   return files;

@@ -55,6 +55,8 @@ export interface ComparisonPowerInput {
   readonly bWins: number;
   /** The mean paired difference A − B over the valid tasks; null with fewer than 2. */
   readonly meanDifference: number | null;
+  /** Under a replay rule a task has one outcome, its replays' majority (said so in the sentence). */
+  readonly replayRule?: boolean;
 }
 
 /**
@@ -120,7 +122,8 @@ export function mcnemarBestCase(tasks: number): number {
 }
 
 function powerSentence(p: Omit<ComparisonPower, 'sentence'>, input: ComparisonPowerInput): string {
-  const design = `With ${p.tasks} task${p.tasks === 1 ? '' : 's'} without a void and ${p.runsPerTask === 1 ? 'one run' : `${p.runsPerTask} runs`} per task`;
+  const perTask = input.replayRule ? 'one outcome per task (its replays\' majority)' : p.runsPerTask === 1 ? 'one run per task' : `${p.runsPerTask} runs per task`;
+  const design = `With ${p.tasks} task${p.tasks === 1 ? '' : 's'} without a void and ${perTask}`;
   const gap = p.observedGap === null ? 'no gap could be measured' : `the observed gap of ${formatPoints(p.observedGap)}`;
   if (p.mdd === null) {
     return `${design}, no difference is detectable at 80 % power and α = 0.05: ${p.why}. ${input.a} and ${input.b} are not distinguishable at this size.`;
