@@ -1,10 +1,13 @@
 import type Database from 'better-sqlite3';
-import type { CheckRow } from './open-store.js';
+
+/** The `checks` table's sets and statuses (as `CheckRow` has them). */
+type CheckSet = 'fail-to-pass' | 'pass-to-pass' | 'generated';
+type CheckStatus = 'pass' | 'fail' | 'skip' | 'error' | 'missing';
 
 /** One run's graded checks counted by set and status, and the pass-to-pass tests it did not pass (a few, by id). */
 export interface CheckTally {
   /** `[expected, status, count]` for every (set, status) the run has. */
-  readonly counts: readonly (readonly [CheckRow['expected'], CheckRow['status'], number])[];
+  readonly counts: readonly (readonly [CheckSet, CheckStatus, number])[];
   /** Ids of pass-to-pass tests that did not pass, sorted, at most `brokenShown`. */
   readonly brokenPassToPass: readonly string[];
 }
@@ -15,12 +18,12 @@ export interface CheckTally {
  * broken pass-to-pass ids per run. What the report's failure anatomy reads. Keyed by run id.
  */
 export function readCheckTallies(db: Database.Database, brokenShown: number): Map<string, CheckTally> {
-  const out = new Map<string, { counts: [CheckRow['expected'], CheckRow['status'], number][]; brokenPassToPass: string[] }>();
+  const out = new Map<string, { counts: [CheckSet, CheckStatus, number][]; brokenPassToPass: string[] }>();
   const entry = (runId: string) => out.get(runId) ?? out.set(runId, { counts: [], brokenPassToPass: [] }).get(runId)!;
   const counts = db.prepare(
     `SELECT c.run_id AS runId, c.expected, c.status, count(*) AS n FROM checks c JOIN runs r ON r.id = c.run_id
      WHERE r.outcome = 'failed' GROUP BY c.run_id, c.expected, c.status`,
-  ).all() as { runId: string; expected: CheckRow['expected']; status: CheckRow['status']; n: number }[];
+  ).all() as { runId: string; expected: CheckSet; status: CheckStatus; n: number }[];
   for (const c of counts) entry(c.runId).counts.push([c.expected, c.status, c.n]);
   const broken = db.prepare(
     `SELECT runId, id FROM (
