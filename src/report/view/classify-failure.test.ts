@@ -56,7 +56,10 @@ describe('classifyFailure: one class per run that was not solved, from stored ev
     ['a cut answer', run(voided('upstream-truncated')), null, 'model-error', 'model', 'api-truncated'],
     ['a CLI crash', run(voided('harness-crash')), evidence({ sessions: [session({ exitCode: 1, finalMessage: null })] }), 'harness-error', 'harness', 'cli-crash'],
     ['an error event', run(voided('harness-error')), evidence({ sessions: [session()] }), 'harness-error', 'harness', 'error-event'],
-    ['an error event after the API refused the request (400): the harness sent it', run(voided('harness-error')), evidence({ sessions: [session({ requests: [{ status: 400, failure: 'client-error', output: null }] })] }), 'harness-error', 'harness', 'request-rejected', /refused its first model request \(HTTP 400\)/],
+    ['an error event after the API refused the request (400): the harness sent it', run(voided('harness-error')), evidence({ sessions: [session({ requests: [{ status: 400, failure: 'client-error', output: null }] })] }), 'harness-error', 'harness', 'request-rejected', /refused its only model request \(HTTP 400\)/],
+    ['a session out of time after the API refused its last request: the harness waited instead of ending', run(failed('session-timeout')), evidence({ sessions: [session({ exitCode: null, timedOut: true, finalMessage: null, requests: [{ status: 400, failure: 'client-error', output: null }] })] }), 'harness-error', 'harness', 'request-rejected', /; it then waited until the wall clock$/],
+    ['a session out of time with answered requests is the time limit', run(failed('session-timeout')), evidence({ sessions: [session({ exitCode: null, timedOut: true })] }), 'session-limit', 'agent', 'time'],
+    ['a refused request the harness retried past, then no change: the model\'s answer, not the harness', run(failed('tests-failed'), { linesAdded: 0, linesRemoved: 0 }), evidence({ changeBytes: 0, sessions: [session({ requests: [{ status: 400, failure: 'client-error', output: null }, { status: 200, failure: null, output: 40 }], tools: { calls: 0, errors: 0, rejected: 0, firstRejection: null } })] }), 'no-change', 'agent', 'empty-change'],
     ['no final answer after an empty answer: the model', run(voided('no-final-answer')), evidence({ sessions: [session({ finalMessage: null, requests: [{ status: 200, failure: null, output: 0 }], tools: { calls: 0, errors: 0, rejected: 0, firstRejection: null } })] }), 'model-error', 'model', 'empty-answer'],
     ['no final answer otherwise: the harness', run(voided('no-final-answer')), evidence({ sessions: [session({ finalMessage: null })] }), 'harness-error', 'harness', 'no-final-answer'],
     ['the agent could not be started', run(voided('agent-error')), null, 'harness-error', 'harness', 'not-started'],
@@ -114,7 +117,8 @@ describe('needsSessionClues', () => {
   it('asks for sessions when a failure changed no lines, or a void the session decides', () => {
     expect(needsSessionClues(run(failed('tests-failed'), { linesAdded: 0, linesRemoved: 0 }))).toBe(true);
     expect(needsSessionClues(run(failed('tests-failed')))).toBe(false);
-    expect(needsSessionClues(run(failed('session-timeout'), { linesAdded: 0, linesRemoved: 0 }))).toBe(false);
+    expect(needsSessionClues(run(failed('session-timeout'), { linesAdded: 0, linesRemoved: 0 }))).toBe(true);
+    expect(needsSessionClues(run(failed('memory-limit'), { linesAdded: 0, linesRemoved: 0 }))).toBe(false);
     expect(needsSessionClues(run(voided('harness-crash')))).toBe(true);
     expect(needsSessionClues(run(voided('upstream-error')))).toBe(false);
   });

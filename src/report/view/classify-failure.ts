@@ -53,6 +53,11 @@ function classifyVoid(reason: VoidReason, ev: FailureEvidence | null, basis: Run
 
 function classifyFailed(run: RunRecord, reason: FailReason, detail: string, ev: FailureEvidence | null, basis: RunFailure['basis']): RunFailure {
   const rule = (FAIL_REASON_CLASS as Partial<Record<string, (typeof FAIL_REASON_CLASS)[FailReason]>>)[reason] ?? 'graded';
+  if (reason === 'session-timeout' && ev?.sessions) {
+    // a harness that waits out the wall clock after the API refused its request is the harness's failure, not the time limit's
+    const rejected = ev.sessions.map(refusedAtTheEnd).find((x) => x !== null);
+    if (rejected) return made(rejected.class, rejected.cause, `${rejected.detail}; it then waited until the wall clock`, basis);
+  }
   if (rule !== 'graded') return made(rule.class, rule.cause, `failed: ${reason}`, basis);
   if (reason === 'grading-error') {
     return /capturing the change failed/.test(detail)
@@ -102,11 +107,8 @@ function fromPoints(run: RunRecord, basis: RunFailure['basis']): RunFailure {
  */
 function sessionCause(sessions: readonly SessionClues[], emptyAnswerCounts: boolean): { class: FailureClass; cause: string; detail: string } | null {
   for (const s of sessions) {
-    const rejected = s.requests.find((r) => r.failure === 'client-error');
-    if (rejected) {
-      const at = s.requests.indexOf(rejected) === 0 ? 'its first model request' : `model request ${s.requests.indexOf(rejected) + 1}`;
-      return { class: 'harness-error', cause: 'request-rejected', detail: `the model API refused ${at} (HTTP ${rejected.status ?? '4xx'}): the harness sent what the API does not take` };
-    }
+    const rejected = refusedAtTheEnd(s);
+    if (rejected) return rejected;
   }
   for (const s of sessions) {
     if (isRefusal(s.finalMessage)) return { class: 'model-error', cause: 'refused', detail: `the model declined the task: "${oneLine(s.finalMessage!)}"` };
@@ -128,6 +130,19 @@ function sessionCause(sessions: readonly SessionClues[], emptyAnswerCounts: bool
   return null;
 }
 
+/**
+ * The session ended on a request the model API refused as malformed (HTTP 4xx other than auth and
+ * rate limits: the proxy's `client-error`), whatever the harness then did (gave up, crashed, or
+ * waited for the wall clock): the harness built a request the API does not take.
+ */
+function refusedAtTheEnd(s: SessionClues): { class: FailureClass; cause: string; detail: string } | null {
+  const last = s.requests.at(-1);
+  if (last?.failure !== 'client-error') return null;
+  const refused = s.requests.filter((r) => r.failure === 'client-error').length;
+  const which = s.requests.length === 1 ? 'its only model request' : `${refused} of its ${s.requests.length} model requests, the last one included`;
+  return { class: 'harness-error', cause: 'request-rejected', detail: `the model API refused ${which} (HTTP ${last.status ?? '4xx'}): the harness sent what the API does not take` };
+}
+
 function oneLine(text: string): string {
   const line = text.trim().split('\n')[0] ?? '';
   return line.length > 120 ? `${line.slice(0, 117)}…` : line;
@@ -135,10 +150,11 @@ function oneLine(text: string): string {
 
 /**
  * Whether a run's class may depend on its sessions (so the api reads them, and the transcript):
- * a failure whose change may be empty, or a void the harness's session decides. Pure.
+ * a failure whose change may be empty, a session out of time (a harness waiting after a refused
+ * request), or a void the harness's session decides. Pure.
  */
 export function needsSessionClues(run: RunRecord): boolean {
   const o = run.outcome;
-  if (o.kind === 'failed') return run.linesAdded + run.linesRemoved === 0 && ((FAIL_REASON_CLASS as Partial<Record<string, unknown>>)[o.reason] ?? 'graded') === 'graded';
+  if (o.kind === 'failed') return o.reason === 'session-timeout' || (run.linesAdded + run.linesRemoved === 0 && ((FAIL_REASON_CLASS as Partial<Record<string, unknown>>)[o.reason] ?? 'graded') === 'graded');
   return o.kind === 'void' && (VOID_REASON_CLASS as Partial<Record<string, { session?: true }>>)[o.reason]?.session === true;
 }

@@ -86,7 +86,7 @@ export const VOID_REASON_CLASS: Readonly<Record<VoidReason, { readonly class: Fa
   'harness-error': { class: 'harness-error', cause: 'error-event', session: true },
   'no-final-answer': { class: 'harness-error', cause: 'no-final-answer', session: true },
   'agent-error': { class: 'harness-error', cause: 'not-started' },
-  timeout: { class: 'session-limit', cause: 'time' },
+  timeout: { class: 'session-limit', cause: 'time', session: true },
   'upstream-unreachable': { class: 'instrument', cause: 'upstream-unreachable' },
   'auth-error': { class: 'instrument', cause: 'auth-error' },
   'usage-limit': { class: 'instrument', cause: 'usage-limit' },
