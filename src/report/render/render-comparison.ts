@@ -60,14 +60,20 @@ export function describeFailureDifferences(c: PairedComparison, code: (text: str
   return `why runs were not solved (${code(c.a)} / ${code(c.b)}; * where they differ): ${parts.length === 0 ? 'every run solved' : parts.join(', ')}`;
 }
 
-/** `minimum detectable difference (80% power, α = 0.05): 0.31 (31 points), exact McNemar at discordance 0.29`. */
+/** `minimum detectable difference (80% power, α = 0.05, 24 tasks): 0.31 (31 points), exact McNemar, discordance 0.290`. */
 export function describeMdd(c: PairedComparison): string {
+  const { value, how } = mddParts(c);
+  return `minimum detectable difference (80% power, α = 0.05, ${c.power.tasks} tasks): ${value}, ${how}`;
+}
+
+/** The MDD (`0.31 (31 points)`, `at least …`, `none reachable`) and how it was sized. */
+export function mddParts(c: PairedComparison): { value: string; how: string } {
   const p = c.power;
   const how = p.method === 'paired-t'
     ? `paired t, ${p.runsPerTask} runs per task, between-task sd ${p.betweenSd!.toFixed(3)}, within-task variance ${p.withinVar!.toFixed(3)}`
     : `exact McNemar${p.betweenSd === null ? '' : ' on the tasks'}, discordance ${p.discordance.toFixed(3)}`;
   const value = p.mdd === null ? 'none reachable' : `${p.mddKind === 'lower-bound' ? 'at least ' : ''}${formatPoints(p.mdd)}`;
-  return `minimum detectable difference (80% power, α = 0.05, ${p.tasks} tasks): ${value}, ${how}`;
+  return { value, how };
 }
 
 /** The warning shown on top when the void count is over the limit. */

@@ -1,5 +1,5 @@
 import type { ComparePairedResult } from '../view/compare-paired.js';
-import { describeMdd } from '../render/render-comparison.js';
+import { mddParts } from '../render/render-comparison.js';
 import { escapeHtml } from './escape-html.js';
 import { FAILURE_CLASS_INFO, type FailureClass } from '../view/failure-classes.js';
 import type { TaskNames } from './task-labels.js';
@@ -21,7 +21,7 @@ export function renderCompareBody(result: ComparePairedResult | null, tasks: Tas
     ['ties', String(c.ties)], ['void', String(c.void)], ['exact McNemar p', c.pValue.toFixed(3)],
     ['mean difference A − B [95% CI]', diff],
     ...(c.intervalNote ? [['why the interval is a point', c.intervalNote] as [string, string]] : []),
-    ['minimum detectable difference', describeMdd(c).replace(/^minimum detectable difference /, '')],
+    ['minimum detectable difference', `${mddParts(c).value} (80% power, α = 0.05, ${c.power.tasks} tasks; ${mddParts(c).how})`],
   ];
   const why = (classes: readonly FailureClass[]): string => (classes.length === 0 ? '' : `<span class="sub">${escapeHtml(classes.map((cls) => FAILURE_CLASS_INFO[cls].label).join(', '))}</span>`);
   const rows = c.perTask.map(
