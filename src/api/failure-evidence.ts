@@ -23,7 +23,8 @@ export function readFailureEvidence(store: Store, runs: readonly RunRecord[]): M
     const tally = tallies.get(run.id);
     const lines = run.linesAdded + run.linesRemoved;
     out.set(run.id, {
-      tests: run.outcome.kind === 'failed' ? (tally ? testTallyOf(tally) : emptyTally()) : null,
+      // no check rows (a change refused before grading, an older folder): the run's points say how far it got
+      tests: run.outcome.kind === 'failed' && tally ? testTallyOf(tally) : null,
       changeBytes: lines > 0 ? null : changeBytesOf(store, run),
       sessions: needsSessionClues(run) ? sessionCluesOf(store, run) : null,
     });
@@ -38,11 +39,6 @@ function testTallyOf(tally: CheckTally): TestTally {
     return { passed: sum((s) => s === 'pass'), total: sum(() => true), errored: sum((s) => s === 'error' || s === 'missing') };
   };
   return { failToPass: count('fail-to-pass'), passToPass: { ...count('pass-to-pass'), broken: tally.brokenPassToPass }, generated: count('generated') };
-}
-
-function emptyTally(): TestTally {
-  const none = { passed: 0, total: 0, errored: 0 };
-  return { failToPass: none, passToPass: { ...none, broken: [] }, generated: none };
 }
 
 /** Bytes of the run's change.patch files; null when an order's file is missing (an older or damaged folder). */
