@@ -17,6 +17,7 @@ import { createLiveRuns } from './live-runs.js';
 import { lockResultsFor } from './lock-results-for.js';
 import { refuseOtherSuite } from './one-suite-per-folder.js';
 import { cacheDirOf, cwdOf, envOf, type Place } from './paths.js';
+import { readFailureEvidence } from './failure-evidence.js';
 
 export interface BakeRequest extends Place {
   /** The suite folder (validated: its lock file says which tasks are admitted). */
@@ -233,7 +234,7 @@ export async function bake(request: BakeRequest): Promise<BakeOutcome> {
     const { suite, lock } = open;
     const runs = open.store.listRuns().filter((r) => r.suiteHash === suite.hash);
     const admitted = suite.tasks.filter((t) => lock.tasks[t.id]?.admitted === true).map((t) => t.id);
-    const view = summarize(runs, { standardRunsPerTask: suite.controls.runsPerTask, controls: suite.controls, tasks: admitted });
+    const view = summarize(runs, { standardRunsPerTask: suite.controls.runsPerTask, controls: suite.controls, tasks: admitted, evidence: readFailureEvidence(open.store, runs) });
     return { results: open.store.dir, suite: { id: suite.id, hash: suite.hash }, summary, view, infraErrors, ...(fleet ? { fleet } : {}) };
   } finally {
     undoLive();

@@ -13,6 +13,7 @@ export { importExercism, type ImportExercismRequest } from './import-exercism.js
 export { exportHarbor, importHarbor, type ExportHarborRequest, type ImportHarborRequest } from './harbor.js';
 export { exportAtif, exportSwebenchPredictions, type ExportAtifRequest, type ExportPredictionsRequest } from './export-results.js';
 export { mineTasks, type MinedTask, type MineTasksRequest } from './mine-tasks.js';
+export { plan, type PlanOutcome, type PlanRequest } from './plan.js';
 export { fleetLine, leaderboard, report, tallyAttempts, type FleetTally, type ReportOutcome, type ReportRequest } from './report.js';
 export { validate, type TaskVerdict, type ValidateEvent, type ValidateOutcome, type ValidateRequest } from './validate.js';
 export type { LockWrite } from '../admit/index.js';

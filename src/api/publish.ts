@@ -12,6 +12,7 @@ import type { VerifyResult } from '../verify/index.js';
 import { notifyVia } from './events.js';
 import { cwdOf } from './paths.js';
 import { draftPrompts } from './validate.js';
+import { readFailureEvidence } from './failure-evidence.js';
 import { leaderboard } from './report.js';
 import { reverify, withResultsLocked, type VerifyRequest } from './verify.js';
 
@@ -95,7 +96,8 @@ async function renderPages(dir: string, request: PublishRequest, suite: SiteSuit
   const store = openStore(dir, { create: false });
   try {
     const runs = store.listRuns();
-    const view = leaderboard(store, runs);
+    const evidence = readFailureEvidence(store, runs);
+    const view = leaderboard(store, runs, evidence);
     if (view.mixed.length > 0) {
       const what = view.mixed.map((m) => `${m.field} (${m.values.join(' vs ')})`).join('; ');
       throw new UserError(`${request.results}: refusing to publish runs that differ in ${what}`);
@@ -103,7 +105,7 @@ async function renderPages(dir: string, request: PublishRequest, suite: SiteSuit
     const controlsList = [...store.controls().values()];
     const controls = controlsList.length === 1 ? controlsList[0] : controlsList;
     const [first, second] = view.agents;
-    const comparison = first && second ? comparePaired(runs, { a: first.agent.id, b: second.agent.id, controls }) : null;
+    const comparison = first && second ? comparePaired(runs, { a: first.agent.id, b: second.agent.id, controls, evidence }) : null;
     const privateDetail = request.private ? await readPrivateDetail(store, runs) : undefined;
     // a fleet run's worker: the attempt the coordinator recorded as the run
     const workers = new Map(store.attempts().filter((a) => a.state === 'recorded').map((a) => [a.runId, a.worker]));

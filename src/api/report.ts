@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { UserError } from '../errors.js';
-import { comparePaired, summarize, type LeaderboardView, type PairedComparison } from '../report/index.js';
+import { comparePaired, summarize, type FailureEvidence, type LeaderboardView, type PairedComparison } from '../report/index.js';
 import { describeHolder, openStore, readHolder, type AttemptRow, type Store } from '../store/index.js';
 import type { RunRecord } from '../types.js';
 import { judgeProcess } from '../util/index.js';
 import { notifyVia, type NoteEvent } from './events.js';
+import { readFailureEvidence } from './failure-evidence.js';
 import { cwdOf, type Place } from './paths.js';
 
 export interface ReportRequest extends Place {
@@ -70,8 +71,8 @@ export function report(request: ReportRequest): ReportOutcome {
   }
 }
 
-/** The leaderboard of `runs` under the folder's controls and the tasks its bake planned. */
-export function leaderboard(store: Store, runs: readonly RunRecord[]): LeaderboardView {
+/** The leaderboard of `runs` under the folder's controls and the tasks its bake planned, failures classed with the evidence the folder holds. */
+export function leaderboard(store: Store, runs: readonly RunRecord[], evidence: ReadonlyMap<string, FailureEvidence> = readFailureEvidence(store, runs)): LeaderboardView {
   const controls = [...store.controls().values()];
   const planned = runs[0] ? (store.bakes().find((b) => b.suiteHash === runs[0]!.suiteHash)?.tasks ?? undefined) : undefined;
   const quotaReadings = store.quotaReadings();
@@ -80,16 +81,18 @@ export function leaderboard(store: Store, runs: readonly RunRecord[]): Leaderboa
     controls: controls.length === 1 ? controls[0] : controls,
     ...(planned ? { tasks: planned } : {}),
     ...(quotaReadings.length > 0 ? { quotaReadings } : {}),
+    evidence,
   });
 }
 
 function comparison(shown: string, store: Store, runs: readonly RunRecord[], [a, b]: readonly [string, string]): ReportOutcome {
   const digest = runs.find((run) => run.agent.id === a)?.controlsDigest;
   const controls = digest === undefined ? undefined : store.controls().get(digest);
-  const result = comparePaired(runs, { a, b, controls });
-  if (!result.ok) throw new UserError(`${shown}: --compare: ${result.reason}`);
   const pairRuns = runs.filter((run) => run.agent.id === a || run.agent.id === b);
-  const view = summarize(pairRuns, { standardRunsPerTask: standardRuns(controls), controls });
+  const evidence = readFailureEvidence(store, pairRuns);
+  const result = comparePaired(runs, { a, b, controls, evidence });
+  if (!result.ok) throw new UserError(`${shown}: --compare: ${result.reason}`);
+  const view = summarize(pairRuns, { standardRunsPerTask: standardRuns(controls), controls, evidence });
   return { kind: 'comparison', comparison: result.comparison, view, runs: pairRuns };
 }
 

@@ -128,6 +128,23 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     });
 
   program
+    .command('plan [results]')
+    .description('propose tasks × runs per task for a paired comparison that detects --target at 80% power (α = 0.05), from a pilot results folder or stated assumptions; prints the table it computed')
+    .requiredOption('--target <difference>', 'the difference in share solved to detect: 0.15 or 15%')
+    .option('--compare <agents...>', 'the pilot\'s two agents (A B); default: the top two of its leaderboard')
+    .option('--discordance <psi>', 'one run per task: the share of tasks one agent solves and the other not (0–1)')
+    .option('--between-sd <sd>', 'several runs per task: the standard deviation of the per-task differences in share solved (0–1)')
+    .option('--within-var <w>', 'several runs per task: the mean within-task variance pA(1−pA) + pB(1−pB) (0–0.5)')
+    .option('--tasks <list>', 'the table\'s rows, e.g. 10,20,30,50,100')
+    .option('--runs <list>', 'the table\'s columns, runs per task, e.g. 1,2,3,5,10')
+    .option('--current-tasks <n>', 'the tasks the suite has now (default: the pilot\'s)')
+    .option('--max-tasks <n>', 'the largest suite the search looks at (default 500)')
+    .option('--json', 'machine-readable output', false)
+    .action(async (results: string | undefined, flags) => {
+      code = await (await import('./commands/plan.js')).planCommand(results, flags, io);
+    });
+
+  program
     .command('verify <results>')
     .description('re-grade every stored change from scratch and re-hash every artifact; exit 1 on any mismatch')
     .option('--suite <dir>', 'the suite to re-grade with (default: the folder the runs were baked from)')

@@ -21,6 +21,40 @@ export {
   type PairedTask,
 } from './view/compare-paired.js';
 export { formatPairedSentence, type PairedSentenceInput } from './render/format-paired-sentence.js';
+export { comparisonPower, formatPoints, type ComparisonPower } from './view/comparison-power.js';
+export { estimateVariances, type PairedVariances } from './view/estimate-variances.js';
+export {
+  planBake,
+  type BakePlan,
+  type PlanAssumptions,
+  type PlanCell,
+  type PlanColumn,
+  type PlanDesign,
+  type PlanMethod,
+  type PlanOptions,
+} from './view/plan-bake.js';
+export { renderPlan, type PlanSource } from './render/render-plan.js';
+export { classifyFailure, needsSessionClues, type RunFailure } from './view/classify-failure.js';
+export {
+  FAILURE_ANATOMY_VERSION,
+  FAILURE_CLASS_INFO,
+  FAILURE_CLASSES,
+  FAILURE_SIDES,
+  type FailureClass,
+  type FailureSide,
+} from './view/failure-classes.js';
+export {
+  BROKEN_SHOWN,
+  isRefusal,
+  toolCluesOf,
+  type CheckCount,
+  type FailureEvidence,
+  type RequestClue,
+  type SessionClues,
+  type TestTally,
+  type ToolClues,
+} from './view/failure-evidence.js';
+export { classifyRuns, compareFailures, describeTally, tallyFailures, type FailureAnatomy, type FailureDifference, type FailureTally } from './view/failure-anatomy.js';
 export { renderComparison } from './render/render-comparison.js';
 export { renderComparisonMarkdown } from './render/render-comparison-markdown.js';
 export { renderComparisonJson, type JsonComparisonReport } from './render/render-comparison-json.js';
@@ -44,6 +78,8 @@ export { pairedDifference, type PairedDifference } from './stats/paired-differen
 export { studentTCdf, studentTQuantile } from './stats/student-t-quantile.js';
 export { median } from './stats/median.js';
 export { passAtK, passHatK } from './stats/pass-at-k.js';
+export { mcnemarMdd, mcnemarPower, MCNEMAR_MIN_TASKS, POWER_ALPHA, POWER_TARGET, type McNemarMdd } from './stats/mcnemar-power.js';
+export { pairedTMdd, pairedTPower, pairedTSe, type PairedTDesign } from './stats/paired-t-power.js';
 export { renderHtmlReport, type HtmlReportInput } from './site/index.js';
 export { SITE_MARKER, renderComparePage, renderSite, sitePages } from './site/index.js';
 export type { CostByClass, PrivateOrderDetail, SiteCheck, SiteInput, SiteRequest, SiteSession, SiteSuite, SiteTask } from './site/index.js';

@@ -5,4 +5,5 @@ export { isDamage } from './check-store.js';
 export { openStore, runTempDirs } from './open-store.js';
 export type { AttemptRow, CheckRow, RequestRow, RunSet, SessionRecord, SessionRow, Store } from './open-store.js';
 export { lockResults, readHolder } from './results-lock.js';
+export type { CheckTally } from './check-tallies.js';
 export type { LockHolder, ResultsLock } from './results-lock.js';

@@ -7,6 +7,7 @@ import type { AgentInfo, EffortCatalogRef, Outcome, RunRecord, TokenUsage } from
 import { digestArtifacts, type ArtifactDigest } from './artifact-digests.js';
 import { damagedDatabase, isDamage, refuseLostDatabase, requireIntact } from './check-store.js';
 import { MIGRATIONS } from './migrations.js';
+import { readCheckTallies, type CheckTally } from './check-tallies.js';
 
 /*
  * A results folder, one per bake:
@@ -157,6 +158,8 @@ export interface Store {
   quotaReadings(): { readonly agent: string; readonly at: string; readonly quota: Record<string, string> }[];
   /** The graded tests and generated checks of a run, every order, sorted by order and id. */
   checks(runId: string): CheckRow[];
+  /** Every failed run's checks counted by set and status, with up to `brokenShown` broken pass-to-pass ids (check-tallies.ts). */
+  checkTallies(brokenShown: number): Map<string, CheckTally>;
   close(): void;
 }
 
@@ -303,6 +306,7 @@ export function openStore(dir: string, options: { create: boolean }): Store {
       (db.prepare('SELECT ord AS "order", check_id AS id, expected, status, message FROM checks WHERE run_id = ? ORDER BY ord, check_id').all(runId) as CheckRow[]).map(
         ({ message, ...row }) => (message === null || message === undefined ? row : { ...row, message }),
       ),
+    checkTallies: (brokenShown) => readCheckTallies(db, brokenShown),
     listRuns: () => (db.prepare('SELECT * FROM runs ORDER BY started_at, id').all() as Row[]).map(rowToRun),
     quotaReadings: () =>
       (db.prepare(`SELECT runs.agent_id AS agent, requests.started_at AS at, requests.quota_json AS quota FROM requests

@@ -12,6 +12,8 @@ export function renderComparisonMarkdown(comparison: PairedComparison): string {
     ...(comparison.overVoidLimit ? [`> **${voidLimitWarning(comparison)}**`, ''] : []),
     `**${comparison.sentence.replace(/[*_]/g, '\\$&')}**`,
     '',
+    comparison.power.sentence.replace(/[*_]/g, '\\$&'),
+    '',
     ...describeComparison(comparison, codeSpan).map((fact) => `- ${fact}`),
     '',
     row(['task', codeSpan(comparison.a), codeSpan(comparison.b), 'result']),

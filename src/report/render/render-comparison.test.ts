@@ -46,11 +46,23 @@ describe('renderComparison', () => {
     expect(text).toMatch(/mean paired difference \(alpha − beta\): \+0\.000, 95% CI \[−[\d.]+, \+[\d.]+\] over 3 tasks/);
   });
 
-  it('lists every task with both shares and the result, naming why a task is void', () => {
-    expect(lines).toContainEqual(expect.stringMatching(/^t1\s+1\.00\s+0\.00\s+alpha wins$/));
-    expect(lines).toContainEqual(expect.stringMatching(/^t2\s+0\.00\s+1\.00\s+beta wins$/));
-    expect(lines).toContainEqual(expect.stringMatching(/^t4\s+void \(replay-drift\)\s+1\.00\s+void$/));
-    expect(lines).toContainEqual(expect.stringMatching(/^t5\s+1\.00\s+void \(infra-error\)\s+void$/));
+  it('lists every task with both shares and the result, naming why a task is void and the classes of its runs not solved', () => {
+    expect(lines).toContainEqual(expect.stringMatching(/^t1\s+1\.00\s+0\.00 \(no change\)\s+alpha wins$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^t2\s+0\.00 \(no change\)\s+1\.00\s+beta wins$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^t4\s+void \(replay-drift: no change\)\s+1\.00\s+void$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^t5\s+1\.00\s+void \(infra-error: instrument\)\s+void$/));
+  });
+
+  it('says where the two agents\' failures differ, class by class', () => {
+    expect(text).toContain('why runs were not solved (alpha / beta; * where they differ): no change 3 / 2 *, instrument 0 / 1 *');
+  });
+
+  it('states the minimum detectable difference and that 3 tasks cannot tell the agents apart', () => {
+    expect(text).toContain('minimum detectable difference (80% power, α = 0.05, 3 tasks): none reachable, exact McNemar, discordance 0.667');
+    expect(lines[1]).toBe(
+      'With 3 tasks without a void and one outcome per task (its replays\' majority), no difference is detectable at 80 % power and α = 0.05: ' +
+        'the exact McNemar test cannot reach p ≤ 0.05 with fewer than 6 tasks, even if every task went one way. alpha and beta are not distinguishable at this size.',
+    );
   });
 
   it('says "no replay rule" without one, and warns on top when the void limit is exceeded', () => {
@@ -72,7 +84,8 @@ describe('renderComparisonMarkdown', () => {
     expect(md.split('\n')[0]).toBe('**On slice, with 2 attempts per task and a frozen oracle, alpha won 1, beta won 1, 1 tied, 2 void.**');
     expect(md).toContain('- suite `slice`, hash `sha256:5a17e`');
     expect(md).toContain('- exact McNemar (sign test): p = 1.0000');
-    expect(md).toContain('| `t4` | void (replay-drift) | 1.00 | void |');
+    expect(md).toContain('| `t4` | void (replay-drift: no change) | 1.00 | void |');
+    expect(md.split('\n')[2]).toMatch(/^With 3 tasks .* not distinguishable at this size\.$/);
     expect(md.split('\n').filter((line) => line.startsWith('| `t'))).toHaveLength(5);
   });
 });
@@ -98,7 +111,8 @@ describe('renderComparisonJson', () => {
       sentence: withRule.sentence,
     });
     expect(json.comparison.ci95).toEqual({ low: expect.any(Number), high: expect.any(Number) });
-    expect(json.comparison.perTask[3]).toEqual({ task: 't4', result: 'void', aShare: null, bShare: 1, aVoid: 'replay-drift', bVoid: null });
+    expect(json.comparison.perTask[3]).toEqual({ task: 't4', result: 'void', aShare: null, bShare: 1, aVoid: 'replay-drift', bVoid: null, aFailures: ['no-change'], bFailures: [] });
+    expect(json.comparison).toMatchObject({ power: { method: 'exact-mcnemar', tasks: 3, mdd: null, distinguishable: false }, failures: { differences: [{ class: 'no-change', a: 3, b: 2 }, { class: 'instrument', a: 0, b: 1 }] } });
   });
 
   it('keeps the report fields beside it: suite, controls, replay rule and both agents', () => {

@@ -1,5 +1,7 @@
 import type { PairedComparison, PairedTask } from '../view/compare-paired.js';
 import { formatReplayRule } from './format-replay-rule.js';
+import { formatPoints } from '../view/comparison-power.js';
+import { FAILURE_CLASS_INFO } from '../view/failure-classes.js';
 
 /**
  * A paired comparison as plain text: the legal sentence, then the facts it must never be shown
@@ -18,6 +20,7 @@ export function renderComparison(comparison: PairedComparison): string {
   const lines = [
     ...(comparison.overVoidLimit ? [voidLimitWarning(comparison), ''] : []),
     comparison.sentence,
+    comparison.power.sentence,
     '',
     ...describeComparison(comparison, (text) => text),
     '',
@@ -45,7 +48,32 @@ export function describeComparison(c: PairedComparison, code: (text: string) => 
     `exact McNemar (sign test): p = ${formatPValue(c.pValue)} ` +
       `(${c.aWins + c.bWins} discordant tasks: ${code(c.a)} ${c.aWins}, ${code(c.b)} ${c.bWins})`,
     difference,
+    ...(c.intervalNote ? [`  ${c.intervalNote}`] : []),
+    describeMdd(c),
+    describeFailureDifferences(c, code),
   ];
+}
+
+/** `why runs were not solved (A / B): no change 2 / 0, regressions 0 / 1`, every class either agent has. */
+export function describeFailureDifferences(c: PairedComparison, code: (text: string) => string): string {
+  const parts = c.failures.differences.map((d) => `${FAILURE_CLASS_INFO[d.class].label} ${d.a} / ${d.b}${d.a === d.b ? '' : ' *'}`);
+  return `why runs were not solved (${code(c.a)} / ${code(c.b)}; * where they differ): ${parts.length === 0 ? 'every run solved' : parts.join(', ')}`;
+}
+
+/** `minimum detectable difference (80% power, α = 0.05, 24 tasks): 0.31 (31 points), exact McNemar, discordance 0.290`. */
+export function describeMdd(c: PairedComparison): string {
+  const { value, how } = mddParts(c);
+  return `minimum detectable difference (80% power, α = 0.05, ${c.power.tasks} tasks): ${value}, ${how}`;
+}
+
+/** The MDD (`0.31 (31 points)`, `at least …`, `none reachable`) and how it was sized. */
+export function mddParts(c: PairedComparison): { value: string; how: string } {
+  const p = c.power;
+  const how = p.method === 'paired-t'
+    ? `paired t, ${p.runsPerTask} runs per task, between-task sd ${p.betweenSd!.toFixed(3)}, within-task variance ${p.withinVar!.toFixed(3)}`
+    : `exact McNemar${p.betweenSd === null ? '' : ' on the tasks'}, discordance ${p.discordance.toFixed(3)}`;
+  const value = p.mdd === null ? 'none reachable' : `${p.mddKind === 'lower-bound' ? 'at least ' : ''}${formatPoints(p.mdd)}`;
+  return { value, how };
 }
 
 /** The warning shown on top when the void count is over the limit. */
@@ -62,11 +90,12 @@ function signed(x: number): string {
   return `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(3)}`;
 }
 
-/** Share solved on the task (two decimals), or why it is void. */
+/** Share solved on the task (two decimals) with the classes of its runs that were not solved, or why it is void. */
 export function shareCell(t: PairedTask, side: 'a' | 'b'): string {
-  const [share, why] = side === 'a' ? [t.aShare, t.aVoid] : [t.bShare, t.bVoid];
-  if (share !== null) return share.toFixed(2);
-  return why === 'no-runs' ? 'no runs' : `void (${why})`;
+  const [share, why, failures] = side === 'a' ? [t.aShare, t.aVoid, t.aFailures] : [t.bShare, t.bVoid, t.bFailures];
+  const classes = failures.map((cls) => FAILURE_CLASS_INFO[cls].label).join(', ');
+  if (share !== null) return classes === '' ? share.toFixed(2) : `${share.toFixed(2)} (${classes})`;
+  return why === 'no-runs' ? 'no runs' : `void (${why}${classes === '' ? '' : `: ${classes}`})`;
 }
 
 /** `gold wins`, `tie` or `void`. */

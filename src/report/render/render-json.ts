@@ -3,6 +3,7 @@ import type { QuotaWindow } from '../view/quota-use.js';
 import type { EffortCatalogRef, FailReason, RunRecord, TokenUsage, VoidReason } from '../../types.js';
 import { compareText } from './compare-text.js';
 import type { AgentSummary, LeaderboardView } from '../view/leaderboard-view.js';
+import type { RunFailure } from '../view/classify-failure.js';
 
 /** One agent in the JSON report: its identity flattened, then the fields of its summary. */
 export interface JsonAgent extends Omit<AgentSummary, 'agent'> {
@@ -48,6 +49,8 @@ export interface JsonRun {
   readonly orders: RunRecord['orders'];
   /** Model agents: the catalog the effort level was resolved from (source, sha256, as written, as resolved); else null. */
   readonly effortCatalog: EffortCatalogRef | null;
+  /** Why the run was not solved: its failure class, side, cause and detail (`failureAnatomyVersion`); null when solved. */
+  readonly failure: RunFailure | null;
 }
 
 /** The view's fields the JSON report carries as they are (see LeaderboardView for each). */
@@ -57,6 +60,8 @@ type JsonViewFields =
 /** `bakeoff report --format json` (DESIGN.md §5): the view's fields, its agents flattened, and every run. Numbers are plain JSON numbers. */
 export interface JsonReport extends Pick<LeaderboardView, JsonViewFields> {
   readonly schemaVersion: 1;
+  /** The version of the rules behind every run's `failure` and every agent's `failures`. */
+  readonly failureAnatomyVersion: number;
   /** The controls given to summarize; null when none were given. */
   readonly controls: unknown;
   /** The controls' agent time budget and the session seconds each agent's passes spent of it; null without one. */
@@ -73,6 +78,7 @@ export interface JsonReport extends Pick<LeaderboardView, JsonViewFields> {
 export function buildJsonReport(view: LeaderboardView, runs: readonly RunRecord[]): JsonReport {
   return {
     schemaVersion: 1,
+    failureAnatomyVersion: view.failureAnatomy.version,
     suite: view.suite,
     controls: view.controls ?? null,
     controlsDigest: view.controlsDigest,
@@ -88,7 +94,7 @@ export function buildJsonReport(view: LeaderboardView, runs: readonly RunRecord[
     quota: view.quota ?? [],
     agents: jsonAgents(view),
     tasks: view.tasks,
-    runs: [...runs].sort(compareRuns).map(toJsonRun),
+    runs: [...runs].sort(compareRuns).map((run) => toJsonRun(run, view.failureAnatomy.runs[run.id] ?? null)),
   };
 }
 
@@ -111,7 +117,7 @@ export function renderJson(view: LeaderboardView, runs: readonly RunRecord[]): s
   return `${JSON.stringify(buildJsonReport(view, runs), null, 2)}\n`;
 }
 
-function toJsonRun(run: RunRecord): JsonRun {
+function toJsonRun(run: RunRecord, failure: RunFailure | null): JsonRun {
   const { outcome } = run;
   return {
     id: run.id,
@@ -136,6 +142,7 @@ function toJsonRun(run: RunRecord): JsonRun {
     maxPoints: run.maxPoints,
     orders: run.orders,
     effortCatalog: run.effortCatalog ?? null,
+    failure,
   };
 }
 

@@ -6,6 +6,7 @@ import { formatMatrixCell } from './render-matrix.js';
 import { renderPoints } from './render-points.js';
 import { columnsForView } from './columns-for-view.js';
 import { describeRules } from './describe-rules.js';
+import { failureNote, failureTable } from './describe-failures.js';
 import type { AgentSummary, LeaderboardView } from '../view/leaderboard-view.js';
 
 /** Columns whose text is an identifier: shown as code so `_` or `*` in it stays literal. */
@@ -42,6 +43,7 @@ export function renderMarkdown(view: LeaderboardView): string {
     ...rows.map(tableLine),
     '',
     ...pointsBlock(renderPoints(view)),
+    ...failureBlock(view),
     ...matrixBlock(view),
     suite,
     '',
@@ -112,6 +114,21 @@ export function codeSpan(text: string): string {
   const fence = '`'.repeat(longestRun + 1);
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
   return `${fence}${pad}${escapeCell(text)}${pad}${fence}`;
+}
+
+/** The failure anatomy: its note, then a table of runs not solved per agent, class and side. */
+function failureBlock(view: LeaderboardView): string[] {
+  const table = failureTable(view);
+  if (table === null) return [];
+  const line = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
+  return [
+    failureNote(view.failureAnatomy.version),
+    '',
+    line(table.header.map(escapeCell)),
+    line(table.header.map((_, i) => (i === 0 ? ':---' : '---:'))),
+    ...table.rows.map(([id, ...counts]) => line([codeSpan(id!), ...counts])),
+    '',
+  ];
 }
 
 /** The points table as a fenced block (its columns are already aligned). */

@@ -7,6 +7,7 @@ import { renderPoints } from './render-points.js';
 import { columnsForView } from './columns-for-view.js';
 import { describeRules, describeRulesShort } from './describe-rules.js';
 import { fitLeaderboard } from './fit-leaderboard.js';
+import { describeFailures } from './describe-failures.js';
 import type { LeaderboardView } from '../view/leaderboard-view.js';
 
 /** Options of {@link renderTable}. */
@@ -75,6 +76,7 @@ export function renderTable(view: LeaderboardView, options: RenderTableOptions =
     ...leftOut,
     '',
     ...withBlank(renderPoints(view)),
+    ...withBlank(failureLines(view, fit, noteWidth)),
     ...(options.explain === false
       ? options.explainHint ? [options.explainHint] : []
       : [...describeRules(view), ...describePoints(view)].flatMap((note) => wrapWords(note, noteWidth))),
@@ -120,6 +122,13 @@ function describePoints(view: LeaderboardView): string[] {
     'Points = expected tests (or generated checks) that passed, summed over valid runs, out of all of them. ' +
       'A run is solved only with every point, so a failed run can still hold most (the tests that passed before the change).',
   ];
+}
+
+/** The failure anatomy: its note wrapped, its table as is (cut to the screen's width when fitted). */
+function failureLines(view: LeaderboardView, fit: number | undefined, noteWidth: number): string[] {
+  const [note, ...table] = describeFailures(view);
+  if (note === undefined) return [];
+  return [...wrapWords(note, noteWidth), ...table.map((line) => (fit === undefined || line.length <= fit ? line : `${line.slice(0, fit - 1)}…`))];
 }
 
 function withBlank(lines: string[]): string[] {

@@ -10,6 +10,9 @@ import { outcomeCell } from './render-run-body.js';
 import { modelAccess, settingsText, SUBSCRIPTION_ACCESS } from './model-access.js';
 import type { CostByClass } from './site-input.js';
 import type { SiteNames } from './site-names.js';
+import { renderFailureBar } from './render-failure-bar.js';
+import type { RunFailure } from '../view/classify-failure.js';
+import { FAILURE_CLASS_INFO, FAILURE_CLASSES } from '../view/failure-classes.js';
 
 /**
  * The body of `agents/<slug>.html`: the agent's identity (harness, version, model, effort, how it
@@ -50,10 +53,11 @@ export function renderAgentBody(view: LeaderboardView, agent: AgentSummary, runs
     (r) =>
       `<tr><td class="run"><a class="run-link" href="../${escapeHtml(names.runPath(r))}">task ${names.tasks.label(r.task).number}, replay ${r.replay}</a>` +
       `<span class="sub">${names.tasks.html(r.task)}</span>${names.tasks.isPrivate ? `<span class="sub">run <code>${escapeHtml(names.runName(r))}</code></span>` : ''}</td>` +
-      `<td>${outcomeCell(r)}</td><td class="num">${escapeHtml(formatDuration(r.agentSec))}</td><td class="num">${r.points}/${r.maxPoints}</td><td class="num">${r.linesAdded + r.linesRemoved}</td></tr>`,
+      `<td>${outcomeCell(r)}${failureSub(view.failureAnatomy.runs[r.id])}</td><td class="num">${escapeHtml(formatDuration(r.agentSec))}</td><td class="num">${r.points}/${r.maxPoints}</td><td class="num">${r.linesAdded + r.linesRemoved}</td></tr>`,
   );
   return [
     `<table class="facts"><tbody>${facts.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</tbody></table>`,
+    renderAgentFailures(agent),
     `<h2>Void reasons</h2>${voidReasons.length === 0 ? '<p>No void runs.</p>' : `<ul>${voidReasons.join('')}</ul>`}`,
     ...(voidTasks.length > 0 ? [`<h3>Void tasks</h3><ul>${voidTasks.join('')}</ul>`] : []),
     `<h2>Replay agreement</h2>${replay}`,
@@ -62,6 +66,30 @@ export function renderAgentBody(view: LeaderboardView, agent: AgentSummary, runs
     renderTokens(view, agent, runs, costByClass),
     `<h2>Runs</h2><table class="runs"><thead><tr><th title="replays counted from 0, as in report.json">run and task</th><th>outcome</th><th class="num">time</th><th class="num">points</th><th class="num">lines</th></tr></thead><tbody>${rows.join('\n')}</tbody></table>`,
   ].join('\n');
+}
+
+/**
+ * The agent's runs by failure class: a stacked bar, then a table of each class it has (count,
+ * side, what it means). Counts and classes only: a run's detail may name hidden tests or quote
+ * the agent, so it stays on the private site's run pages; the runs table names each run's class.
+ */
+function renderAgentFailures(agent: AgentSummary): string {
+  const f = agent.failures;
+  if (f.notSolved === 0) return `<h2>Why runs were not solved</h2><p>Every run solved.</p>`;
+  const rows = FAILURE_CLASSES.filter((cls) => f.byClass[cls]).map((cls) => {
+    const info = FAILURE_CLASS_INFO[cls];
+    return `<tr><th scope="row">${escapeHtml(info.label)}</th><td class="num">${f.byClass[cls]}</td><td>${escapeHtml(info.side)}</td><td>${escapeHtml(info.meaning)}</td></tr>`;
+  });
+  return [
+    '<h2>Why runs were not solved</h2>',
+    renderFailureBar(agent.runs, agent.runs - f.notSolved, f),
+    `<table class="failure-classes"><thead><tr><th scope="col">class</th><th scope="col" class="num">runs</th><th scope="col">side</th><th scope="col">meaning</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
+  ].join('\n');
+}
+
+/** The run's failure class under its outcome, e.g. `regressions (agent)`. */
+function failureSub(failure: RunFailure | undefined): string {
+  return failure === undefined ? '' : `<span class="sub">${escapeHtml(`${FAILURE_CLASS_INFO[failure.class].label} (${failure.side})`)}</span>`;
 }
 
 /** pass@k (one of k attempts solves) and pass^k (all k do), one row per k. */

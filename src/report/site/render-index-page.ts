@@ -4,6 +4,9 @@ import type { AgentSummary, LeaderboardView } from '../view/leaderboard-view.js'
 import { escapeBreakable, escapeHtml } from './escape-html.js';
 import { renderScatter } from './render-scatter.js';
 import { renderShareBar } from './render-share-bar.js';
+import { renderFailureBar } from './render-failure-bar.js';
+import { failureNote } from '../render/describe-failures.js';
+import { FAILURE_SIDES } from '../view/failure-classes.js';
 
 /** One sortable column of the site's leaderboard. */
 interface SiteColumn {
@@ -89,9 +92,22 @@ export function renderIndexBody(view: LeaderboardView, agentHref: (id: string) =
       missingX: 'no time data',
     }),
     '</div>',
+    renderFailuresSection(view),
     renderVoidTable(view),
     renderReplayTable(view),
   ].join('\n');
+}
+
+/** Why runs were not solved, per agent: a stacked bar of its runs by class, and the counts by side. */
+export function renderFailuresSection(view: LeaderboardView): string {
+  const rows = view.agents.map((a) => {
+    const sides = FAILURE_SIDES.filter((side) => a.failures.bySide[side]).map((side) => `${side} ${a.failures.bySide[side]}`).join(', ') || 'none';
+    return `<tr><td>${escapeBreakable(a.agent.id)}</td><td class="bar">${renderFailureBar(a.runs, a.runs - a.failures.notSolved, a.failures)}</td><td class="num">${a.failures.notSolved}/${a.runs}</td><td>${escapeHtml(sides)}</td></tr>`;
+  });
+  return (
+    `<h2>Why runs were not solved</h2><p class="context">${escapeHtml(failureNote(view.failureAnatomy.version))}</p>` +
+    `<table class="failures" aria-label="runs not solved per agent, by failure class"><thead><tr><th scope="col">agent</th><th scope="col">runs by class</th><th scope="col" class="num">not solved</th><th scope="col">by side</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+  );
 }
 
 /** Void runs per agent and reason. */

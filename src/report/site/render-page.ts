@@ -3,6 +3,7 @@ import { unsafeWarning } from '../render/format-cells.js';
 import type { LeaderboardView } from '../view/leaderboard-view.js';
 import { escapeHtml } from './escape-html.js';
 import { wrapTables } from './wrap-tables.js';
+import { FAILURE_BAR_CSS } from './render-failure-bar.js';
 
 /** One page of the site: its title, body HTML, and how deep it sits below the site root. */
 export interface PageOptions {
@@ -105,6 +106,7 @@ ul.legend li{padding-left:1.6em;text-indent:-1.6em}
 ul.legend .key{display:inline-block;min-width:1.6em;text-indent:0;font-weight:700;color:var(--accent)}
 p.note{font-size:13px;color:var(--void);margin:4px 0}
 figure.chart p.summary{font-size:13px;color:var(--muted);margin:4px 0}
+${FAILURE_BAR_CSS}
 @media (max-width:600px){body{font-size:14px;padding:0 12px 32px}h1{font-size:1.3rem}dl.context{display:grid;grid-template-columns:auto 1fr;gap:2px 8px}dl.context dd{margin:0}.narrow-only{display:block}}
 @media print{
 :root{color-scheme:light;--bg:#fff;--fg:#000;--muted:#333;--border:#999;--head:#eee;--stripe:#fff;--link:#000;--accent:#333;--band:#bbb;--grid:#ddd;--solved:#000;--failed:#000;--void:#000;--warn-bg:#fff;--warn-border:#000;--add-bg:#fff;--del-bg:#eee;--hunk-bg:#fff}

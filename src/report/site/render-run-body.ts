@@ -4,12 +4,23 @@ import { escapeHtml } from './escape-html.js';
 import { renderRunDetail } from './render-run-detail.js';
 import type { PrivateOrderDetail } from './site-input.js';
 import type { SiteNames } from './site-names.js';
+import type { RunFailure } from '../view/classify-failure.js';
+import { FAILURE_CLASS_INFO } from '../view/failure-classes.js';
 
 /** `solved`, `failed (tests-failed)`, `void (infra-error)`, coloured; never the outcome's detail text. */
 export function outcomeCell(run: RunRecord): string {
   const o = run.outcome;
   const text = o.kind === 'solved' ? 'solved' : `${o.kind} (${o.reason})`;
   return `<span class="${o.kind}">${escapeHtml(text)}</span>`;
+}
+
+/**
+ * `regressions (side: agent; cause pass-to-pass-broken)`, and on a private site its detail (which
+ * may name hidden tests or quote the agent's answer).
+ */
+function failureText(failure: RunFailure, isPrivate: boolean): string {
+  const head = `${FAILURE_CLASS_INFO[failure.class].label} (side: ${failure.side}; cause ${failure.cause})`;
+  return isPrivate ? `${head}: ${failure.detail}` : head;
 }
 
 /** Options of {@link renderRunBody}. */
@@ -24,6 +35,8 @@ export interface RunBodyOptions {
    * change, the test results, time and model requests, and the raw logs.
    */
   readonly detail?: readonly PrivateOrderDetail[] | undefined;
+  /** Why the run was not solved (the view's failure anatomy); absent when solved. */
+  readonly failure?: RunFailure | undefined;
 }
 
 /**
@@ -34,7 +47,7 @@ export interface RunBodyOptions {
  * requests. Pure.
  */
 export function renderRunBody(options: RunBodyOptions): string {
-  const { run, names, agentHref, detail } = options;
+  const { run, names, agentHref, detail, failure } = options;
   const o = run.outcome;
   const summary = names.tasks.label(run.task).summary;
   const facts: [string, string][] = [
@@ -43,6 +56,7 @@ export function renderRunBody(options: RunBodyOptions): string {
     ['replay (counted from 0)', String(run.replay)],
     ['outcome', o.kind],
     ['reason', o.kind === 'solved' ? '–' : o.reason],
+    ...(failure ? [['why not solved', failureText(failure, detail !== undefined)] as [string, string]] : []),
     ['agent time', formatDuration(run.agentSec)],
     ['grading time', formatDuration(run.gradeSec)],
     ['points', `${run.points}/${run.maxPoints}`],

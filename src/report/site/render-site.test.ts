@@ -259,3 +259,47 @@ describe('renderSite', () => {
     expect(slugify('..', new Set())).toBe('agent');
   });
 });
+
+describe('renderSite: failure anatomy and power', () => {
+  const runs = [
+    run('strong', 't1', SOLVED), run('strong', 't2', SOLVED),
+    run('weak', 't1', FAILED, { id: 'weak-t1' }), run('weak', 't2', { kind: 'void', reason: 'upstream-error' }, { id: 'weak-t2' }),
+  ];
+  // a regression naming a hidden pass-to-pass test: a name only the private site may show
+  const evidence = new Map([['weak-t1', {
+    tests: { failToPass: { passed: 1, total: 1, errored: 0 }, passToPass: { passed: 0, total: 1, errored: 0, broken: ['HIDDEN-P2P'] }, generated: { passed: 0, total: 0, errored: 0 } },
+    changeBytes: 40,
+    sessions: null,
+  }]]);
+  const view = summarize(runs, { standardRunsPerTask: 1, controls: { runsPerTask: 1 }, evidence });
+  const comparison = comparePaired(runs, { a: 'strong', b: 'weak', controls: { runsPerTask: 1 }, evidence });
+  const files = (isPrivate: boolean) => renderSite({
+    suite: suiteOf(runs), view, runs, comparison, generatedAt: 'now',
+    ...(isPrivate ? { privateDetail: new Map(runs.map((r) => [r.id, []])) } : {}),
+  });
+
+  it('draws each agent\'s runs by class as a stacked bar on its page and on the leaderboard, with the counts as text', () => {
+    const pub = files(false);
+    const weak = pub.get('agents/weak.html')!;
+    expect(weak).toContain('<h2>Why runs were not solved</h2>');
+    expect(weak).toContain('aria-label="2 runs: regressions 1, model error 1"');
+    expect(weak).toMatch(/<tr><th scope="row">model error<\/th><td class="num">1<\/td><td>model<\/td>/);
+    expect(weak).toContain('<span class="sub">regressions (agent)</span>');
+    expect(pub.get('agents/strong.html')).toContain('Every run solved.');
+    expect(pub.get('index.html')).toContain('<td>agent 1, model 1</td>');
+  });
+
+  it('names the broken hidden test only on the private site\'s run page', () => {
+    const [pub, priv] = [files(false), files(true)];
+    for (const html of pub.values()) expect(html).not.toContain('HIDDEN-P2P');
+    expect([...pub.values()].some((html) => html.includes('regressions (side: agent; cause pass-to-pass-broken)'))).toBe(true);
+    expect(priv.get('runs/weak-t1.html')).toContain('regressions (side: agent; cause pass-to-pass-broken): 1 of 1 tests that passed before fail (HIDDEN-P2P)');
+  });
+
+  it('shows the minimum detectable difference and where the two agents\' failures differ on the compare page', () => {
+    const compare = files(false).get('compare.html')!;
+    expect(compare).toContain('<p class="power inside">With 1 task without a void and one run per task, no difference is detectable');
+    expect(compare).toContain('strong and weak are not distinguishable at this size.</p>');
+    expect(compare).toMatch(/<tr class="differs"><th scope="row">regressions<\/th><td>agent<\/td><td class="num">0<\/td><td class="num">1<\/td><td class="num">−1<\/td><\/tr>/);
+  });
+});

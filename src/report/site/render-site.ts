@@ -69,7 +69,7 @@ export function sitePages(input: SiteInput): Map<string, () => string> {
   }
   for (const run of runs) {
     files.set(names.runPath(run), () => {
-      const body = renderRunBody({ run, names, agentHref: `../${agentPath(run.agent.id)}`, detail: input.privateDetail?.get(run.id) });
+      const body = renderRunBody({ run, names, agentHref: `../${agentPath(run.agent.id)}`, detail: input.privateDetail?.get(run.id), failure: view.failureAnatomy.runs[run.id] });
       return page(`Run ${names.runName(run)} (${names.tasks.text(run.task)}, ${run.agent.id})`, body, '../');
     });
   }

@@ -6,8 +6,12 @@ import { formatPairedSentence } from '../render/format-paired-sentence.js';
 import type { Interval } from '../stats/interval.js';
 import { pairedDifference } from '../stats/paired-difference.js';
 import { scoredRuns } from './budget-use.js';
+import { comparisonPower, type ComparisonPower } from './comparison-power.js';
 import { readReportControls, type ReplayRule } from './read-report-controls.js';
 import { scoreTasks, type TaskScore } from './score-tasks.js';
+import { classifyRuns, compareFailures, tallyFailures, type FailureDifference, type FailureTally } from './failure-anatomy.js';
+import type { FailureClass } from './failure-classes.js';
+import type { FailureEvidence } from './failure-evidence.js';
 
 /** Options of {@link comparePaired}. */
 export interface ComparePairedOptions {
@@ -16,6 +20,8 @@ export interface ComparePairedOptions {
   readonly b: string;
   /** The controls both agents ran under: their replay rule and void limit apply. */
   readonly controls?: unknown;
+  /** Run id → what the store holds about a run that was not solved (see summarize's `evidence`). */
+  readonly evidence?: ReadonlyMap<string, FailureEvidence>;
 }
 
 /** Who won one task. */
@@ -32,6 +38,9 @@ export interface PairedTask {
   /** Why the task is void for A: its void reason, or `no-runs`; null when A has a share. */
   readonly aVoid: VoidReason | 'no-runs' | null;
   readonly bVoid: VoidReason | 'no-runs' | null;
+  /** The failure classes of A's runs of the task that were not solved (each once, in run order). */
+  readonly aFailures: readonly FailureClass[];
+  readonly bFailures: readonly FailureClass[];
 }
 
 /** A paired comparison of two agents on the same tasks (DESIGN.md §1 item 2). */
@@ -60,6 +69,15 @@ export interface PairedComparison {
    */
   readonly meanDifference: number | null;
   readonly ci95: Interval | null;
+  /**
+   * Why `ci95` is a single point, when it is: every valid task has the same difference, so the
+   * tasks show no variance — which is not certainty. Null otherwise.
+   */
+  readonly intervalNote: string | null;
+  /** The minimum detectable difference at 80 % power and α = 0.05, and whether the observed gap is inside it. */
+  readonly power: ComparisonPower;
+  /** Why each agent's runs were not solved, by failure class, and the classes where the two differ (every class either has). */
+  readonly failures: { readonly a: FailureTally; readonly b: FailureTally; readonly differences: readonly FailureDifference[] };
   /** `On <suite>, with <N> attempts per task and a frozen oracle, A won …, B won …, … tied, … void.` */
   readonly sentence: string;
   /** Sorted by task. */
@@ -108,10 +126,16 @@ function incomparable(aRuns: readonly RunRecord[], bRuns: readonly RunRecord[]):
 
 function compare(aRuns: readonly RunRecord[], bRuns: readonly RunRecord[], options: ComparePairedOptions): PairedComparison {
   const { replayRule, voidLimit } = readReportControls(options.controls);
-  const aScores = byTask(scoreTasks(scoredRuns(aRuns, options.controls), replayRule));
-  const bScores = byTask(scoreTasks(scoredRuns(bRuns, options.controls), replayRule));
+  const [aScored, bScored] = [scoredRuns(aRuns, options.controls), scoredRuns(bRuns, options.controls)];
+  const aScores = byTask(scoreTasks(aScored, replayRule));
+  const bScores = byTask(scoreTasks(bScored, replayRule));
+  const anatomy = classifyRuns([...aScored, ...bScored], options.evidence);
+  const classesOn = (runs: readonly RunRecord[], task: string): FailureClass[] =>
+    [...new Set(runs.filter((r) => r.task === task).flatMap((r) => anatomy.runs[r.id]?.class ?? []))];
   const tasks = [...new Set([...aScores.keys(), ...bScores.keys()])].sort(compareText);
-  const perTask = tasks.map((task) => pairTask(task, aScores.get(task), bScores.get(task)));
+  const perTask = tasks.map((task) => ({ ...pairTask(task, aScores.get(task), bScores.get(task)), aFailures: classesOn(aScored, task), bFailures: classesOn(bScored, task) }));
+  const tallyOf = (runs: readonly RunRecord[]): FailureTally => tallyFailures(runs.flatMap((r) => anatomy.runs[r.id] ?? []));
+  const [aTally, bTally] = [tallyOf(aScored), tallyOf(bScored)];
   const count = (result: PairedResult): number => perTask.filter((t) => t.result === result).length;
   const counts = { aWins: count('a-wins'), bWins: count('b-wins'), ties: count('tie'), void: count('void') };
   const valid = tasks.flatMap((task) => {
@@ -120,6 +144,7 @@ function compare(aRuns: readonly RunRecord[], bRuns: readonly RunRecord[], optio
   });
   const difference =
     valid.length >= 2 ? pairedDifference(valid.map(([sa]) => sa), valid.map(([, sb]) => sb)) : null;
+  const power = comparisonPower({ a: options.a, b: options.b, scores: valid, aWins: counts.aWins, bWins: counts.bWins, meanDifference: difference?.mean ?? null, replayRule: replayRule !== null });
   const runCounts = [...aScores.values(), ...bScores.values()].map((score) => score.runs);
   const attemptsPerTask = { min: Math.min(...runCounts), max: Math.max(...runCounts) };
   const first = aRuns[0]!;
@@ -137,16 +162,24 @@ function compare(aRuns: readonly RunRecord[], bRuns: readonly RunRecord[], optio
     pValue: exactMcNemar(counts.aWins, counts.bWins),
     meanDifference: difference?.mean ?? null,
     ci95: difference?.ci95 ?? null,
+    failures: { a: aTally, b: bTally, differences: compareFailures(aTally, bTally) },
+    intervalNote: difference && difference.se === 0 ? pointIntervalNote(valid.length, difference.mean) : null,
+    power,
     sentence: formatPairedSentence({ suiteId: first.suiteId, attemptsPerTask, a: options.a, b: options.b, ...counts }),
     perTask,
   };
+}
+
+function pointIntervalNote(tasks: number, difference: number): string {
+  const d = `${difference >= 0 ? '+' : '−'}${Math.abs(difference).toFixed(3)}`;
+  return `the 95 % interval is a single point because all ${tasks} tasks have the same difference (${d}): ${tasks} tasks that came out the same way show no variance to estimate from, which is not certainty`;
 }
 
 function byTask(scores: readonly TaskScore[]): Map<string, TaskScore> {
   return new Map(scores.map((score) => [score.task, score]));
 }
 
-function pairTask(task: string, a: TaskScore | undefined, b: TaskScore | undefined): PairedTask {
+function pairTask(task: string, a: TaskScore | undefined, b: TaskScore | undefined): Omit<PairedTask, 'aFailures' | 'bFailures'> {
   const share = (s: TaskScore | undefined): number | null => (s?.kind === 'scored' ? s.share : null);
   const why = (s: TaskScore | undefined): VoidReason | 'no-runs' | null =>
     s === undefined ? 'no-runs' : s.kind === 'void' ? s.reason : null;

@@ -5,6 +5,8 @@ import type { AgentInfo, VoidReason } from '../../types.js';
 import type { Interval } from '../stats/interval.js';
 import type { ReplayRule } from './read-report-controls.js';
 import type { RepeatMetric } from './repeat-metrics.js';
+import type { FailureAnatomy, FailureTally } from './failure-anatomy.js';
+import type { FailureEvidence } from './failure-evidence.js';
 
 /** Options of {@link summarize}. */
 export interface SummarizeOptions {
@@ -24,6 +26,11 @@ export interface SummarizeOptions {
   readonly tasks?: readonly string[];
   /** Subscription answers' quota headers, stored per request (the store's `quotaReadings`); none: no quota shown. */
   readonly quotaReadings?: readonly QuotaReading[];
+  /**
+   * Run id → what the store and artifacts hold about a run that was not solved (the api reads it);
+   * absent: failures are classed from the run records alone (see classifyFailure).
+   */
+  readonly evidence?: ReadonlyMap<string, FailureEvidence>;
 }
 
 /** A task that is void for one agent. */
@@ -144,6 +151,8 @@ export interface AgentSummary {
    * runs), averaged over tasks: how often one of k attempts solves, and how often all k do.
    */
   readonly repeats: readonly RepeatMetric[];
+  /** The agent's runs that were not solved, by failure class and side (failure anatomy; void runs included). */
+  readonly failures: FailureTally;
 }
 
 /** Runs of one agent on one task. */
@@ -206,4 +215,6 @@ export interface LeaderboardView {
   readonly budget?: BudgetUse | null;
   /** What the subscription agents' plans said of the quota used, per window; absent or empty without readings. */
   readonly quota?: readonly QuotaWindow[];
+  /** Why each run that was not solved was not: its failure class (versioned). */
+  readonly failureAnatomy: FailureAnatomy;
 }

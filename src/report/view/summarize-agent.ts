@@ -8,6 +8,7 @@ import type { ReplayRule } from './read-report-controls.js';
 import { runCountTag } from '../render/run-count-tag.js';
 import { repeatMetrics } from './repeat-metrics.js';
 import type { TaskScore } from './score-tasks.js';
+import type { FailureTally } from './failure-anatomy.js';
 import { wilson } from '../stats/wilson.js';
 
 /** Inputs of {@link summarizeAgent}. */
@@ -21,6 +22,8 @@ export interface SummarizeAgentInput {
   readonly taskScores: readonly TaskScore[];
   /** Null: runs are independent samples and the share is over runs; else over tasks. */
   readonly replayRule: ReplayRule | null;
+  /** The agent's runs that were not solved, by failure class. */
+  readonly failures: FailureTally;
 }
 
 /** One agent's leaderboard line, without its rank. See {@link AgentSummary} for each field. */
@@ -73,6 +76,7 @@ export function summarizeAgent(input: SummarizeAgentInput): Omit<AgentSummary, '
       input.standardRunsPerTask,
     ),
     repeats: repeatMetrics(scoresByTask, input.standardRunsPerTask),
+    failures: input.failures,
   };
 }
 

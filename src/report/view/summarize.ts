@@ -9,6 +9,7 @@ import type { AgentSummary, LeaderboardView, Ranking, SummarizeOptions, TaskRow 
 import { readReportControls } from './read-report-controls.js';
 import { scoreTasks } from './score-tasks.js';
 import { summarizeAgent } from './summarize-agent.js';
+import { classifyRuns, tallyFailures } from './failure-anatomy.js';
 
 /** `runtime.sandbox` of runs made with `--unsafe-no-sandbox`. */
 export const UNSAFE_SANDBOX = 'unsafe-no-sandbox';
@@ -37,6 +38,7 @@ export function summarize(runs: readonly RunRecord[], options: SummarizeOptions)
     runsByAgent.set(run.agent.id, agentRuns);
   }
   const { replayRule, voidLimit } = readReportControls(options.controls);
+  const failureAnatomy = classifyRuns(scored, options.evidence);
   const summaries = [...runsByAgent.values()]
     .map((agentRuns) =>
       summarizeAgent({
@@ -45,6 +47,7 @@ export function summarize(runs: readonly RunRecord[], options: SummarizeOptions)
         standardRunsPerTask: options.standardRunsPerTask,
         taskScores: scoreTasks(agentRuns, replayRule),
         replayRule,
+        failures: tallyFailures(agentRuns.flatMap((run) => failureAnatomy.runs[run.id] ?? [])),
       }),
     )
     .sort(compareAgents);
@@ -72,6 +75,7 @@ export function summarize(runs: readonly RunRecord[], options: SummarizeOptions)
     metering: meteringNotes(runs),
     budget: budgetUse(runs, options.controls),
     quota: quotaUse(options.quotaReadings ?? []),
+    failureAnatomy,
   };
 }
 

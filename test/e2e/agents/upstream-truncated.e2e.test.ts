@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { bakeoff, tempDir } from '../helpers.js';
 import { AGENT_SPECS, oneTaskSuite, readStore, requireHarnesses } from './agent-helpers.js';
 
-interface JsonRun { id: string; agent: string; outcome: string; voidReason: string | null; failReason: string | null; outcomeDetail: string | null }
+interface JsonRun { id: string; agent: string; outcome: string; voidReason: string | null; failReason: string | null; outcomeDetail: string | null; failure: { class: string; side: string; cause: string } | null }
 
 /** Generous: on a loaded two-core machine a CLI can take tens of seconds to send its first request. */
 const WALL_CLOCK_SEC = 90;
@@ -47,6 +47,8 @@ describe('a cut model answer voids the run upstream-truncated, for every harness
       expect(runs).toHaveLength(7);
       const wrong = runs.filter((run) => run.outcome !== 'void' || run.voidReason !== 'upstream-truncated');
       expect(wrong.map((w) => `${w.agent}: ${w.outcome} ${w.voidReason ?? w.failReason} — ${w.outcomeDetail}`)).toEqual([]);
+      // the model's answer was cut: the model's side of the failure anatomy, never the harness's
+      expect(runs.map((run) => `${run.agent}: ${run.failure?.class} ${run.failure?.side} ${run.failure?.cause}`)).toEqual(runs.map((run) => `${run.agent}: model-error model api-truncated`));
       const { requests } = readStore(out);
       for (const run of runs) {
         const cut = requests.filter((q) => q.run_id === run.id && q.failure === 'truncated');

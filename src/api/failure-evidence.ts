@@ -1,0 +1,78 @@
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { transcriptOf } from '../agents/index.js';
+import { BROKEN_SHOWN, needsSessionClues, toolCluesOf, type CheckCount, type FailureEvidence, type SessionClues, type TestTally } from '../report/index.js';
+import type { CheckTally, SessionRow, Store } from '../store/index.js';
+import type { RunRecord } from '../types.js';
+
+/** Streams larger than this are not read for tool clues (a transcript's tool calls are in its first megabytes). */
+const MAX_STREAM_BYTES = 32 << 20;
+
+/*
+ * What the failure anatomy reads for each run that was not solved:
+ *   the store's checks (counted per set and status, check-tallies.ts),
+ *   runs/<run-id>/order-<n>/change.patch (its size, when the run's lines say nothing changed),
+ *   the store's sessions and model requests, and order-<n>/stream.jsonl read by its harness
+ *   (`transcriptOf`), only for runs whose class depends on the session (needsSessionClues).
+ */
+export function readFailureEvidence(store: Store, runs: readonly RunRecord[]): Map<string, FailureEvidence> {
+  const tallies = store.checkTallies(BROKEN_SHOWN);
+  const out = new Map<string, FailureEvidence>();
+  for (const run of runs) {
+    if (run.outcome.kind === 'solved') continue;
+    const tally = tallies.get(run.id);
+    const lines = run.linesAdded + run.linesRemoved;
+    out.set(run.id, {
+      // no check rows (a change refused before grading, an older folder): the run's points say how far it got
+      tests: run.outcome.kind === 'failed' && tally ? testTallyOf(tally) : null,
+      changeBytes: lines > 0 ? null : changeBytesOf(store, run),
+      sessions: needsSessionClues(run) ? sessionCluesOf(store, run) : null,
+    });
+  }
+  return out;
+}
+
+function testTallyOf(tally: CheckTally): TestTally {
+  const count = (set: string): CheckCount => {
+    const rows = tally.counts.filter(([expected]) => expected === set);
+    const sum = (keep: (status: string) => boolean) => rows.filter(([, status]) => keep(status)).reduce((n, [, , k]) => n + k, 0);
+    return { passed: sum((s) => s === 'pass'), total: sum(() => true), errored: sum((s) => s === 'error' || s === 'missing') };
+  };
+  return { failToPass: count('fail-to-pass'), passToPass: { ...count('pass-to-pass'), broken: tally.brokenPassToPass }, generated: count('generated') };
+}
+
+/** Bytes of the run's change.patch files; null when an order's file is missing (an older or damaged folder). */
+function changeBytesOf(store: Store, run: RunRecord): number | null {
+  let bytes = 0;
+  for (const { order } of run.orders) {
+    const st = statSync(path.join(store.runsDir, run.id, `order-${order}`, 'change.patch'), { throwIfNoEntry: false });
+    if (!st) return null;
+    bytes += st.size;
+  }
+  return bytes;
+}
+
+function sessionCluesOf(store: Store, run: RunRecord): SessionClues[] {
+  return store.sessions(run.id).map((s) => cluesOf(store, run, s));
+}
+
+function cluesOf(store: Store, run: RunRecord, s: SessionRow): SessionClues {
+  const report = (s.harness ?? null) as { finalMessage?: unknown; errors?: unknown } | null;
+  return {
+    order: s.order,
+    exitCode: s.exitCode,
+    timedOut: s.timedOut,
+    finalMessage: typeof report?.finalMessage === 'string' ? report.finalMessage : null,
+    harnessErrors: Array.isArray(report?.errors) ? report.errors.filter((e): e is string => typeof e === 'string') : [],
+    requests: (s.requests ?? []).filter((r) => r.format !== null).map((r) => ({ status: r.status, failure: r.failure, output: r.output })),
+    tools: run.agent.harness === 'builtin' || run.agent.harness === 'command' ? null : toolsOf(store, run, s.order),
+  };
+}
+
+function toolsOf(store: Store, run: RunRecord, order: number): SessionClues['tools'] {
+  const file = path.join(store.runsDir, run.id, `order-${order}`, 'stream.jsonl');
+  const st = statSync(file, { throwIfNoEntry: false });
+  if (!st?.isFile() || st.size > MAX_STREAM_BYTES) return null;
+  const transcript = transcriptOf(run.agent.harness, readFileSync(file, 'utf8'));
+  return transcript === null ? null : toolCluesOf(transcript);
+}
