@@ -11,7 +11,7 @@ declare module 'vitest' {
 }
 
 /**
- * Vitest globalSetup of the `main` project: one empty folder per `vitest run`, handed to every
+ * Vitest globalSetup of the projects that ask for it (test/setup/tiers.ts `sharedSuites`): one empty folder per `vitest run`, handed to every
  * test file, in which the first file that needs an expensive suite (validated with the built
  * CLI) builds it and the others wait for it and copy it. Per run, never across runs: each
  * `npm test` validates with the CLI it just built.
