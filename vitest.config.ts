@@ -29,6 +29,7 @@ export default defineConfig({
         sequence: { groupOrder: p.alone ? 2 : 1 },
         // suites that several files need, validated once per run (test/e2e/shared-suite.ts)
         ...(p.sharedSuites ? { globalSetup: ['test/setup/shared-suites.ts'] } : {}),
+        ...(p.shareWorkers ? { pool: 'threads' as const, isolate: false } : {}),
       },
     })),
   },

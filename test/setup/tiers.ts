@@ -30,6 +30,13 @@ export interface TierProject {
   readonly alone?: boolean;
   /** Builds test/e2e/shared-suite.ts's suites once per run for the project's files. */
   readonly sharedSuites?: boolean;
+  /**
+   * Files share worker threads and loaded modules (vitest `pool: 'threads'`, `isolate: false`)
+   * instead of a fresh process each: half the CPU time of the unit tier goes to starting
+   * processes and loading modules again. A file that measures its own process (getrusage) or
+   * leaves global state behind cannot share.
+   */
+  readonly shareWorkers?: boolean;
 }
 
 export const TIERS = ['unit', 'conformance', 'e2e', 'fleet', 'agents'] as const;
@@ -43,6 +50,9 @@ const CONFORMANCE = [
   'test/architecture/sixth-harness.test.ts',
   'test/architecture/ninth-runner.test.ts',
 ];
+
+/** Unit tests that measure their own process (getrusage counts every thread of it): a process each. */
+const UNIT_OWN_PROCESS = ['src/grade/checks/thread-cpu-clock.test.ts'];
 
 /** Co-located tests that need the machine: root, mounts, cgroups, busy loops. */
 const MACHINE = ['src/sandbox/inspect-change.test.ts', 'src/grade/checks/cpu-time-limits.test.ts'];
@@ -59,7 +69,8 @@ const FLEET = ['test/e2e/fleet*.e2e.test.ts'];
 const E2E_ALONE = ['test/e2e/leftovers.e2e.test.ts'];
 
 export const TIER_PROJECTS: readonly TierProject[] = [
-  { name: 'unit', tier: 'unit', include: ['src/**/*.test.ts', 'test/architecture/architecture.test.ts', 'test/setup/*.test.ts'], exclude: [...CONFORMANCE, ...MACHINE] },
+  { name: 'unit', tier: 'unit', include: ['src/**/*.test.ts', 'test/architecture/architecture.test.ts', 'test/setup/*.test.ts'], exclude: [...CONFORMANCE, ...MACHINE, ...UNIT_OWN_PROCESS], shareWorkers: true },
+  { name: 'unit-own-process', tier: 'unit', include: UNIT_OWN_PROCESS },
   { name: 'conformance', tier: 'conformance', include: CONFORMANCE },
   { name: 'e2e', tier: 'e2e', include: ['test/e2e/**/*.test.ts', ...MACHINE], exclude: [...AGENT_CLIS, ...FLEET, ...E2E_ALONE], sharedSuites: true },
   { name: 'e2e-alone', tier: 'e2e', include: E2E_ALONE, alone: true },
