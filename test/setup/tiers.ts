@@ -28,7 +28,7 @@ export interface TierProject {
   readonly exclude?: readonly string[];
   /** After every other project, one file at a time. */
   readonly alone?: boolean;
-  /** Builds test/e2e/shared-suite.ts's suites once per run for the project's files. */
+  /** Its files share suites built once per run (test/e2e/shared-suite.ts), with every other project that does. */
   readonly sharedSuites?: boolean;
   /**
    * Files share worker threads and loaded modules (vitest `pool: 'threads'`, `isolate: false`)
@@ -47,8 +47,7 @@ const CONFORMANCE = [
   'src/**/conformance.test.ts',
   'src/agents/harnesses/harnesses.test.ts',
   'src/sandbox/bwrap-sandbox.test.ts',
-  'test/architecture/sixth-harness.test.ts',
-  'test/architecture/ninth-runner.test.ts',
+  'test/architecture/added-plugins.test.ts',
 ];
 
 /** Unit tests that measure their own process (getrusage counts every thread of it): a process each. */
@@ -74,6 +73,6 @@ export const TIER_PROJECTS: readonly TierProject[] = [
   { name: 'conformance', tier: 'conformance', include: CONFORMANCE },
   { name: 'e2e', tier: 'e2e', include: ['test/e2e/**/*.test.ts', ...MACHINE], exclude: [...AGENT_CLIS, ...FLEET, ...E2E_ALONE], sharedSuites: true },
   { name: 'e2e-alone', tier: 'e2e', include: E2E_ALONE, alone: true },
-  { name: 'fleet', tier: 'fleet', include: FLEET, exclude: AGENT_CLIS },
-  { name: 'agents', tier: 'agents', include: AGENT_CLIS, alone: true },
+  { name: 'fleet', tier: 'fleet', include: FLEET, exclude: AGENT_CLIS, sharedSuites: true },
+  { name: 'agents', tier: 'agents', include: AGENT_CLIS, alone: true, sharedSuites: true },
 ];
