@@ -4,6 +4,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bakeoff, BIN, copySuite, FIXTURES, ROOT, tempDir } from './helpers.js';
+import { validatedTiny } from './tiny-suite.js';
 
 // The built CLI under a real pseudo-terminal: util-linux `script` runs it on a pty whose size
 // `stty` sets first, so stdout is a terminal `columns` wide, as in a user's window.
@@ -36,9 +37,7 @@ describe('output on a terminal fits its width; off a terminal it is the full out
   let suite: string;
   let ran: { exitCode: number | undefined; text: string };
   beforeAll(async () => {
-    suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
-    const validated = await bakeoff(['validate', suite]);
-    expect(validated.exitCode, validated.stderr).toBe(0);
+    suite = await validatedTiny();
     out = path.join(await tempDir(), 'results');
     ran = await onScreen(80, ['run', suite, '--agent', 'gold', '--agent', 'noop', '--out', out]);
     expect(ran.exitCode, ran.text).toBe(0);
