@@ -39,7 +39,8 @@ describe('test tiers', () => {
       const named = [...script.matchAll(/--project (\S+)/g)].map((m) => m[1]);
       expect(named.sort(), `test:${tier}: ${script}`).toEqual(projects.sort());
     }
-    expect(scripts['test']).toBe('npm run build && npm run typecheck && vitest run');
+    // the build and the type check side by side (tsc uses one core each), then every project
+    expect(scripts['test']).toBe('npm run build & b=$!; npm run typecheck && wait $b && vitest run');
   });
 
   it('keep the unit tier off the machine: no sandbox, mount, cgroup, busy loop, real agent CLI or built CLI', () => {
