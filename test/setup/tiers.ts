@@ -12,7 +12,7 @@
  *   machine (overlay mounts, CPU quotas, busy loops).
  * - fleet: the fleet on a real redis-server (coordinator, workers, the queue).
  * - agents: the real agent CLIs against bakeoff's scripted model server (and the site's browser
- *   test, which bakes with them).
+ *   test, which bakes with them). Without them installed, every other tier still runs.
  *
  * A vitest project is a tier's files that run under the same rules: `alone` ones run after all
  * the others, one file at a time, with the machine to themselves — the real CLIs (their
@@ -64,6 +64,12 @@ const AGENT_CLIS = [
   'test/e2e/site-browser.e2e.test.ts',
 ];
 
+/**
+ * Real-CLI files that run beside the others, not alone: the calibration budget's overrun is
+ * 120 s of waiting by design, and its honest session has all of its 120 s for a few tool calls.
+ */
+const AGENT_CLIS_BESIDE = ['test/e2e/calibration-budget.e2e.test.ts'];
+
 const FLEET = ['test/e2e/fleet*.e2e.test.ts'];
 const E2E_ALONE = ['test/e2e/leftovers.e2e.test.ts'];
 
@@ -71,8 +77,9 @@ export const TIER_PROJECTS: readonly TierProject[] = [
   { name: 'unit', tier: 'unit', include: ['src/**/*.test.ts', 'test/architecture/architecture.test.ts', 'test/setup/*.test.ts'], exclude: [...CONFORMANCE, ...MACHINE, ...UNIT_OWN_PROCESS], shareWorkers: true },
   { name: 'unit-own-process', tier: 'unit', include: UNIT_OWN_PROCESS },
   { name: 'conformance', tier: 'conformance', include: CONFORMANCE },
-  { name: 'e2e', tier: 'e2e', include: ['test/e2e/**/*.test.ts', ...MACHINE], exclude: [...AGENT_CLIS, ...FLEET, ...E2E_ALONE], sharedSuites: true },
+  { name: 'e2e', tier: 'e2e', include: ['test/e2e/**/*.test.ts', ...MACHINE], exclude: [...AGENT_CLIS, ...AGENT_CLIS_BESIDE, ...FLEET, ...E2E_ALONE], sharedSuites: true },
   { name: 'e2e-alone', tier: 'e2e', include: E2E_ALONE, alone: true },
   { name: 'fleet', tier: 'fleet', include: FLEET, exclude: AGENT_CLIS, sharedSuites: true },
   { name: 'agents', tier: 'agents', include: AGENT_CLIS, alone: true, sharedSuites: true },
+  { name: 'agents-beside', tier: 'agents', include: AGENT_CLIS_BESIDE },
 ];
