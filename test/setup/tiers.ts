@@ -53,8 +53,17 @@ const CONFORMANCE = [
 /** Unit tests that measure their own process (getrusage counts every thread of it): a process each. */
 const UNIT_OWN_PROCESS = ['src/grade/checks/thread-cpu-clock.test.ts'];
 
-/** Co-located tests that need the machine: root, mounts, cgroups, busy loops. */
-const MACHINE = ['src/sandbox/inspect-change.test.ts', 'src/grade/checks/cpu-time-limits.test.ts'];
+/**
+ * Co-located tests that need the machine: root, mounts, cgroups, busy loops (the generated
+ * checks' hostile cases spin to their CPU-time limit and backstop, check after check: a minute
+ * of the unit tier's time, and its only failures at load 50 and up).
+ */
+const MACHINE = [
+  'src/sandbox/inspect-change.test.ts',
+  'src/grade/checks/cpu-time-limits.test.ts',
+  'src/grade/checks/run-checks.hostile.test.ts',
+  'src/grade/checks/run-checks-in-worker.test.ts',
+];
 
 /** The real agent CLIs, and what bakes with them. */
 const AGENT_CLIS = [
