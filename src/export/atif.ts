@@ -1,6 +1,7 @@
 import type { TranscriptEntry } from '../agents/index.js';
 import type { RequestRow, SessionRow } from '../store/index.js';
 import type { RunRecord } from '../types.js';
+import type { ResultsExporter } from './types.js';
 
 /*
  * One recorded session (a run's order) as an ATIF trajectory (Harbor's Agent Trajectory
@@ -74,3 +75,6 @@ export function atifTrajectory({ run, order, prompt, transcript, session }: Atif
     extra: { bakeoff_run: run.id, task: run.task, order, replay: run.replay, outcome: run.outcome.kind, suite_hash: run.suiteHash, duration_ms: session?.durationMs ?? null },
   };
 }
+
+/** `export atif` in the registry. */
+export const atifExporter: ResultsExporter = { from: 'results', writes: 'ATIF trajectories, one trajectory.json per recorded session' };

@@ -4,6 +4,7 @@ import { stringify as stringifyToml } from 'smol-toml';
 import { UserError } from '../errors.js';
 import type { Suite, SuiteLock, Task } from '../suite/index.js';
 import { canonicalJson, exists, quoteShellArg } from '../util/index.js';
+import type { SuiteExporter } from './types.js';
 
 /*
  * A suite as Harbor tasks, one folder per task:
@@ -115,3 +116,10 @@ async function writeScript(file: string, text: string): Promise<void> {
   await writeFile(file, text);
   await chmod(file, 0o755);
 }
+
+/** `export harbor` in the registry. */
+export const harborExporter: SuiteExporter = {
+  from: 'suite',
+  writes: 'Harbor task folders (task.toml, environment/Dockerfile, tests/test.sh, solution/), one per task',
+  exportSuite: (request) => exportHarbor(request),
+};

@@ -1,5 +1,6 @@
 import type { Suite } from '../suite/index.js';
 import type { RunRecord } from '../types.js';
+import type { ResultsExporter } from './types.js';
 
 /** One line of a SWE-bench predictions file. */
 export interface Prediction {
@@ -41,3 +42,6 @@ export function swebenchPredictions(runs: readonly RunRecord[], suite: Suite, pa
   }
   return { predictions, skipped };
 }
+
+/** `export swebench-predictions` in the registry. */
+export const swebenchPredictionsExporter: ResultsExporter = { from: 'results', writes: 'SWE-bench predictions (JSONL), one line per SWE-bench task and agent' };

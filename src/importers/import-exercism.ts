@@ -5,6 +5,7 @@ import { InputError, UserError } from '../errors.js';
 import { listTree, readEntry, toInputIssues } from '../util/index.js';
 import { diffFiles } from './diff-files.js';
 import { writeTaskFolder, type TreeFile } from './task-folder.js';
+import type { Importer } from './types.js';
 
 /*
  * An Exercism track folder, as the exercism/<track> repositories lay it out:
@@ -173,3 +174,10 @@ async function readJson(file: string): Promise<unknown> {
     throw new InputError([{ file, field: '', expected: 'JSON', received: (error as Error).message }]);
   }
 }
+
+/** `import exercism` in the registry: the track folder is the `source`. */
+export const exercismImporter: Importer<Pick<ImportExercismOptions, 'exercises'>> = {
+  reads: 'an Exercism track folder (config.json, exercises/practice/<slug>/)',
+  importTasks: async ({ source, ...rest }) =>
+    (await importExercism({ ...rest, track: source })).map((r) => (r.written ? { item: r.slug, written: true, id: r.id, taskDir: r.taskDir } : { item: r.slug, written: false, reason: r.reason })),
+};

@@ -4,6 +4,7 @@ import { parse as parseToml } from 'smol-toml';
 import { InputError, UserError } from '../errors.js';
 import { listTree, readEntry } from '../util/index.js';
 import { writeTaskFolder, type OrderFiles, type TreeFile } from './task-folder.js';
+import type { Importer } from './types.js';
 
 /*
  * Harbor task folders bakeoff can run without Docker: the layout `export harbor` writes (see
@@ -128,3 +129,10 @@ async function orderOf(at: string, n: number, folder: string): Promise<OrderFile
 async function isFile(p: string): Promise<boolean> {
   return stat(p).then((s) => s.isFile(), () => false);
 }
+
+/** `import harbor` in the registry. */
+export const harborImporter: Importer = {
+  reads: 'a Harbor task folder (task.toml), or a folder of them',
+  importTasks: async (request) =>
+    (await importHarbor(request)).map((r) => (r.written ? { item: r.folder, written: true, id: r.id, taskDir: r.taskDir } : { item: r.folder, written: false, reason: r.reason })),
+};

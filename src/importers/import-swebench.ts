@@ -9,6 +9,7 @@ import { inferTask } from './infer-task.js';
 import { readSwebenchInstances, type ReadInstance, type SwebenchInstance } from './swebench-instances.js';
 import { slugOf, writeTaskFolder } from './task-folder.js';
 import { treeFiles } from './task-from-commit.js';
+import type { Importer } from './types.js';
 
 export interface ImportSwebenchOptions {
   /** A JSONL file of instances, a v5 task repo (sweb.yaml) or one v5 task folder. */
@@ -192,3 +193,10 @@ function summaryOf(problem: string, instanceId: string): string {
   const line = problem.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? `SWE-bench instance ${instanceId}`;
   return line.length > 200 ? `${line.slice(0, 197)}...` : line;
 }
+
+/** `import swebench` in the registry: instances (`source`) with the clones under `repos`. */
+export const swebenchImporter: Importer<Omit<ImportSwebenchOptions, 'source' | 'suiteDir'>> = {
+  reads: 'SWE-bench instances: a JSONL file, a v5 task repo (sweb.yaml) or one v5 task folder, with the clones under `repos`',
+  importTasks: async (request) =>
+    (await importSwebench(request)).map((r) => (r.written ? { item: r.instanceId, written: true, id: r.id, taskDir: r.taskDir } : { item: r.instanceId, written: false, reason: r.reason })),
+};

@@ -11,3 +11,5 @@ export { readSwebenchInstances, type SwebenchInstance } from './swebench-instanc
 export { writeTaskFolder, type OrderFiles, type TreeFile } from './task-folder.js';
 export { importExercism, switchOnSkipped, type ImportedExercise, type ImportExercismOptions } from './import-exercism.js';
 export { importHarbor, type ImportedHarborTask, type ImportHarborOptions } from './import-harbor.js';
+export { IMPORTER_NAMES, IMPORTERS, type ImporterName } from './registry.js';
+export type { ImportedTask, Importer, ImportRequest } from './types.js';

@@ -8,6 +8,7 @@ import { PYTHON_FILES } from './infer-python.js';
 import { inferTask, type RepoFacts } from './infer-task.js';
 import { testPathRule } from './test-paths.js';
 import { freeId, slugOf, writeTaskFolder, type TreeFile } from './task-folder.js';
+import type { Importer } from './types.js';
 
 export interface FromCommitOptions {
   /** The git repository (its top folder). */
@@ -271,3 +272,17 @@ function parseJson(buf: Buffer): RepoFacts['packageJson'] {
     return null;
   }
 }
+
+/** `task from-commit` in the registry: the repository is the `source`, one commit its one item (refused with the reason when it cannot be a task). */
+export const commitImporter: Importer<Omit<FromCommitOptions, 'repo' | 'suiteDir'>> = {
+  reads: 'a git repository and one of its commits (`commit`)',
+  async importTasks({ source, ...rest }) {
+    try {
+      const r = await taskFromCommit({ ...rest, repo: source });
+      return [{ item: rest.commit, written: true, id: r.id, taskDir: r.taskDir }];
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      return [{ item: rest.commit, written: false, reason: error.message }];
+    }
+  },
+};

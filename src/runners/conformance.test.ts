@@ -1,11 +1,16 @@
 /**
- * Every runner adapter against the real runner: the sample project in
- * `test/fixtures/reports/<sample>/project/` is copied to a temp folder, its bare command is
- * instrumented and run with `sh -c`, and the parsed report must match `expected.json` there.
+ * Every registered runner adapter (`registry.ts`) against the real runner, on every sample
+ * project found for it (conformance-samples.test-support.ts: `<sample>/sample.json` under
+ * test/fixtures/reports/): the sample's `project/` is copied to a temp folder, its bare command
+ * is instrumented and run with `sh -c`, and the parsed report must match `expected.json` there.
+ * A registered runner without a sample fails, and so does a sample of no registered runner.
  * `BAKEOFF_UPDATE_GOLDENS=1` also copies the report files to `<sample>/report/`, the golden
  * files the parser tests read. mocha, tape, node-tap and mocha-junit-reporter are not bakeoff's
  * dependencies: `test/fixtures/reports/js-runners/` pins them, installed once per lock with
  * `npm ci` into a folder of the temp dir (the registry is needed the first time).
+ * `BAKEOFF_CONFORMANCE_ONLY=<format,…>` runs only those registered runners (a runner being
+ * written; the added-plugins test's copy of src/); `BAKEOFF_CONFORMANCE_SAMPLES=<dir:…>` reads
+ * samples from those folders too.
  */
 import { createHash } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
@@ -18,41 +23,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import picomatch from 'picomatch';
 import { moduleKind } from '../grade/grading-tree.js';
 import { drawTripwires, judgeTripwires, withoutTripwires, type Tripwire } from '../grade/tripwires.js';
-import type { ReportFormat } from './registry.js';
 import type { ParsedReport, TestResult, TestRunner } from './types.js';
 import { listTree } from '../util/fs.js';
-import { getTestRunner } from './registry.js';
-import { quoteShellArg } from '../util/shell-quote.js';
+import { builtins } from './registry.js';
+import { planConformance, readSamples, type Sample } from './conformance-samples.test-support.js';
 
 const MAIN_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = path.join(MAIN_ROOT, 'test/fixtures/reports');
 const UPDATE_GOLDENS = process.env.BAKEOFF_UPDATE_GOLDENS === '1';
-
-interface Sample {
-  readonly format: ReportFormat;
-  /** The folder under test/fixtures/reports (default: the format). */
-  readonly fixture?: string;
-  /** task.yaml `test.report` (junit). */
-  readonly report?: string;
-  /** Its test files hold no tripwires (`holdsTripwires`): junit's JavaScript files. */
-  readonly unwired?: boolean;
-  /** Links the pinned JavaScript runners (js-runners/) as the project's node_modules. */
-  readonly jsRunners?: boolean;
-  /** The bare test command, or why the runner cannot run on this machine. */
-  readonly command: { readonly bare: string } | { readonly skip: string };
-  /** Makes the project's imports resolve (vitest's test files import `vitest`). */
-  readonly linkNodeModules?: boolean;
-  /** The sample's test files, when they are not the runner's defaults (task.yaml `test.files`). */
-  readonly testFiles?: readonly string[];
-}
-
-function succeeds(program: string, args: readonly string[]): boolean {
-  return spawnSync(program, args, { stdio: 'ignore' }).status === 0;
-}
-
-function fromBin(bin: string | undefined, why: string): Sample['command'] {
-  return bin !== undefined && existsSync(bin) ? { bare: quoteShellArg(bin) } : { skip: why };
-}
+const RUNNERS: Readonly<Record<string, TestRunner>> = builtins;
 
 const JS_RUNNERS = path.join(FIXTURES, 'js-runners');
 
@@ -71,64 +50,13 @@ async function installJsRunners(): Promise<string> {
   return dir;
 }
 
-const JEST_BINS = [process.env.BAKEOFF_JEST_BIN, fileURLToPath(new URL('../../node_modules/.bin/jest', import.meta.url))];
-const SAMPLES: readonly Sample[] = [
-  {
-    format: 'pytest',
-    command: succeeds('python3', ['-m', 'pytest', '--version'])
-      ? { bare: 'python3 -m pytest -q tests' }
-      : { skip: 'python3 with pytest is not installed' },
-  },
-  { format: 'node-test', command: { bare: 'node --test test/' } },
-  {
-    format: 'vitest',
-    command: fromBin(path.join(MAIN_ROOT, 'node_modules/.bin/vitest'), 'vitest is not installed in node_modules'),
-    linkNodeModules: true,
-    testFiles: ['checks/**/*.check.js'],
-  },
-  {
-    format: 'jest',
-    command: fromBin(
-      JEST_BINS.find((bin) => bin !== undefined && existsSync(bin)),
-      'jest (a devDependency) is missing: run ./scripts/install.sh, or set BAKEOFF_JEST_BIN',
-    ),
-  },
-  {
-    format: 'cargo',
-    command: succeeds('cargo', ['--version']) ? { bare: 'cargo test' } : { skip: 'cargo is not installed' },
-  },
-  {
-    format: 'pytest',
-    fixture: 'pytest-unittest',
-    command: succeeds('python3', ['-m', 'pytest', '--version'])
-      ? { bare: 'python3 -m pytest -q tests' }
-      : { skip: 'python3 with pytest is not installed' },
-  },
-  { format: 'mocha', command: { bare: 'node_modules/.bin/mocha' }, jsRunners: true },
-  { format: 'tap', fixture: 'tap-tape', command: { bare: "node_modules/.bin/tape 'test/*.js'" }, jsRunners: true },
-  { format: 'tap', fixture: 'tap-node-tap', command: { bare: 'node_modules/.bin/tap --reporter=tap --disable-coverage' }, jsRunners: true },
-  { format: 'tap', fixture: 'tap-node-test', command: { bare: 'node --test --test-reporter=tap test/' } },
-  {
-    format: 'junit',
-    fixture: 'junit-pytest',
-    report: 'reports/junit.xml',
-    command: succeeds('python3', ['-m', 'pytest', '--version'])
-      ? { bare: 'python3 -m pytest -q -p no:cacheprovider --continue-on-collection-errors --junitxml=reports/junit.xml tests' }
-      : { skip: 'python3 with pytest is not installed' },
-  },
-  {
-    format: 'junit',
-    fixture: 'junit-mocha',
-    report: 'reports/*.xml',
-    command: { bare: 'node_modules/.bin/mocha --reporter mocha-junit-reporter --reporter-options mochaFile=reports/junit.xml' },
-    jsRunners: true,
-    unwired: true,
-  },
-];
+const list = (value: string | undefined, sep: string): string[] => (value ?? '').split(sep).map((s) => s.trim()).filter(Boolean);
+const SAMPLE_DIRS = [FIXTURES, ...list(process.env.BAKEOFF_CONFORMANCE_SAMPLES, ':')];
+const PLAN = planConformance(Object.keys(RUNNERS), readSamples(SAMPLE_DIRS, MAIN_ROOT), list(process.env.BAKEOFF_CONFORMANCE_ONLY, ','));
 
 /** Copies a sample project into `work/repo`, with the node_modules it needs linked. */
 async function prepareSample(sample: Sample, repoDir: string): Promise<void> {
-  await cp(path.join(FIXTURES, sample.fixture ?? sample.format, 'project'), repoDir, { recursive: true });
+  await cp(path.join(sample.dir, 'project'), repoDir, { recursive: true });
   if (sample.linkNodeModules) await symlink(path.join(MAIN_ROOT, 'node_modules'), path.join(repoDir, 'node_modules'));
   if (sample.jsRunners) await symlink(path.join(await installJsRunners(), 'node_modules'), path.join(repoDir, 'node_modules'));
 }
@@ -142,12 +70,12 @@ function childEnv(extra: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
   return { ...env, CARGO_NET_OFFLINE: 'true', ...extra };
 }
 
+/** The command's stdout and stderr through one pipe, in the order they were written (as grading reads them: cargo's report is that order). */
 function runShell(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('sh', ['-c', `exec 2>&1\n${command}`], { cwd, env, stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
     child.on('close', () => resolve(output));
   });
@@ -170,7 +98,7 @@ interface SampleRun {
 
 /** The sample copied to a fresh temp folder, beside an empty report folder holding the runner's report files. */
 async function setUpSample(sample: Sample, label: string, reportDirName: string): Promise<SampleRun> {
-  const runner = getTestRunner(sample.format);
+  const runner = RUNNERS[sample.format]!;
   const work = await mkdtemp(path.join(os.tmpdir(), `bakeoff-${label}-`));
   tempDirs.push(work);
   const repoDir = path.join(work, 'repo');
@@ -205,8 +133,23 @@ async function addTripwires(runner: TestRunner, repoDir: string, testFiles: read
   return wires;
 }
 
-describe('every runner adapter', () => {
-  for (const sample of SAMPLES) {
+describe('every registered runner adapter', () => {
+  for (const format of PLAN.withoutSample) {
+    it(`${format}: has a sample project to run (a registered runner owes its evidence)`, () => {
+      throw new Error(`no sample project of format ${format} under ${SAMPLE_DIRS.join(', ')}: add <sample>/sample.json, project/ and expected.json (test/fixtures/reports/README.md)`);
+    });
+  }
+  for (const sample of PLAN.unregistered) {
+    it(`${sample.name}: is a sample of a registered runner`, () => {
+      throw new Error(`${sample.dir}/sample.json names format ${sample.format}, which is not in src/runners/registry.ts (${Object.keys(RUNNERS).join(', ')})`);
+    });
+  }
+  for (const format of PLAN.unknownOnly) {
+    it(`${format}: is a registered runner (BAKEOFF_CONFORMANCE_ONLY)`, () => {
+      throw new Error(`BAKEOFF_CONFORMANCE_ONLY names ${format}, which is not in src/runners/registry.ts (${Object.keys(RUNNERS).join(', ')})`);
+    });
+  }
+  for (const sample of PLAN.samples) {
     const command = sample.command;
     if ('skip' in command) {
       // a missing runner fails the suite: only BAKEOFF_MISSING_RUNNERS=<format,…> says, out loud, to go on without it
@@ -217,7 +160,7 @@ describe('every runner adapter', () => {
       });
       continue;
     }
-    const name = sample.fixture ?? sample.format;
+    const name = sample.name;
     it(`${name}: reports the sample project's tests as the real runner ran them`, async () => {
       // A space in the report folder checks that every adapter quotes its paths.
       const run = await setUpSample(sample, name, 'report dir');
@@ -225,17 +168,17 @@ describe('every runner adapter', () => {
       const { output, report } = await runSample(sample, command.bare, run);
 
       if (UPDATE_GOLDENS) {
-        const golden = path.join(FIXTURES, name, 'report');
+        const golden = path.join(sample.dir, 'report');
         await rm(golden, { recursive: true, force: true });
         await cp(reportDir, golden, { recursive: true });
         // cargo's and TAP's report is the command's output; junit's is in the repo
         if (runner.reportIsOutput) await writeFile(path.join(golden, `${sample.format}.out`), output);
         for (const source of report.sources ?? []) await writeFile(path.join(golden, source.name), source.text);
       }
-      const expected = JSON.parse(await readFile(path.join(FIXTURES, name, 'expected.json'), 'utf8'));
+      const expected = JSON.parse(await readFile(path.join(sample.dir, 'expected.json'), 'utf8'));
       expect(byId(report.tests), output).toEqual(byId(expected.tests));
       expect([...report.problems].sort()).toEqual([...expected.problems].sort());
-    }, 60_000);
+    });
 
     it(`${name}: bakeoff's tripwire tests come out as they must under the real runner`, async () => {
       const run = await setUpSample(sample, `${name}-tw`, 'report');
@@ -245,8 +188,8 @@ describe('every runner adapter', () => {
       const { output, report } = await runSample(sample, command.bare, run);
       expect(judgeTripwires(report, wires), output).toEqual({ flipped: [], wrong: [] });
       // and the sample's own results are untouched by them
-      const expected = JSON.parse(await readFile(path.join(FIXTURES, name, 'expected.json'), 'utf8'));
+      const expected = JSON.parse(await readFile(path.join(sample.dir, 'expected.json'), 'utf8'));
       expect(byId(withoutTripwires(report, wires).tests)).toEqual(byId(expected.tests));
-    }, 60_000);
+    });
   }
 });

@@ -1,27 +1,20 @@
 import type { TestRunner } from './types.js';
-import { cargoRunner } from './cargo.js';
-import { jestRunner } from './jest.js';
-import { junitRunner } from './junit.js';
-import { mochaRunner } from './mocha.js';
-import { nodeTestRunner } from './node-test.js';
-import { pytestRunner } from './pytest.js';
-import { tapRunner } from './tap.js';
-import { vitestRunner } from './vitest.js';
 
 /**
  * The test-runner adapters, one per report format (task.yaml `test.format`), each under its
- * `format`. A runner is its file and its line here: the formats a suite may name, the CLI's
- * choices and the conformance suites all come from this table.
+ * `format`. A runner is its file and its one line here (the line imports the file): the formats
+ * a suite may name, the CLI's choices and the conformance suite (`conformance.test.ts`, which
+ * runs every entry on the sample projects found for it) all come from this table.
  */
 export const builtins = {
-  pytest: pytestRunner,
-  'node-test': nodeTestRunner,
-  vitest: vitestRunner,
-  jest: jestRunner,
-  cargo: cargoRunner,
-  mocha: mochaRunner,
-  tap: tapRunner,
-  junit: junitRunner,
+  pytest: (await import('./pytest.js')).pytestRunner,
+  'node-test': (await import('./node-test.js')).nodeTestRunner,
+  vitest: (await import('./vitest.js')).vitestRunner,
+  jest: (await import('./jest.js')).jestRunner,
+  cargo: (await import('./cargo.js')).cargoRunner,
+  mocha: (await import('./mocha.js')).mochaRunner,
+  tap: (await import('./tap.js')).tapRunner,
+  junit: (await import('./junit.js')).junitRunner,
 } as const satisfies Record<string, TestRunner>;
 
 /** A report format bakeoff reads: a registered runner's name. */

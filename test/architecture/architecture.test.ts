@@ -1,11 +1,12 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { checkLayers, readImports } from './module-graph.js';
+import { checkLayers, readImports, shippedTestHelpers } from './module-graph.js';
 
-const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+const SRC = fileURLToPath(new URL('../../src', import.meta.url));
+const TEST = fileURLToPath(new URL('..', import.meta.url));
 
 describe('the module map', () => {
   it('holds: every import between modules points down a layer and enters through index.ts; no ring of files', () => {
@@ -37,6 +38,29 @@ describe('the module map', () => {
       );
     } finally {
       await rm(copy, { recursive: true, force: true });
+    }
+  });
+
+  it('ships no test helper: a source file only tests import is named *.test-support.ts, which the build leaves out', () => {
+    expect(shippedTestHelpers(SRC, TEST).map((v) => v.message)).toEqual([]);
+  });
+
+  it('names a planted helper that only a test imports', async () => {
+    const work = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-architecture-'));
+    try {
+      await cp(SRC, path.join(work, 'src'), { recursive: true });
+      await writeFile(path.join(work, 'src/util/fake-clock.ts'), 'export const now = (): number => 0;\n');
+      await writeFile(path.join(work, 'src/util/clock.test.ts'), "import { now } from './fake-clock.js';\nnow();\n");
+      await writeFile(path.join(work, 'src/util/upstream-kit.ts'), 'export const kit = 1;\n');
+      await mkdir(path.join(work, 'test'));
+      await writeFile(path.join(work, 'test/uses-kit.ts'), "import { kit } from '../src/util/upstream-kit.js';\nexport const k = kit;\n");
+      const found = shippedTestHelpers(path.join(work, 'src'), path.join(work, 'test')).map((v) => v.message);
+      expect(found).toEqual([
+        'src/util/fake-clock.ts is imported only by tests (src/util/clock.test.ts) but ships in dist/: name it src/util/fake-clock.test-support.ts',
+        'src/util/upstream-kit.ts is imported only by tests (test/uses-kit.ts) but ships in dist/: name it src/util/upstream-kit.test-support.ts',
+      ]);
+    } finally {
+      await rm(work, { recursive: true, force: true });
     }
   });
 });

@@ -35,7 +35,7 @@ export interface Import {
 }
 
 export interface Violation {
-  readonly rule: 'upward' | 'sideways' | 'deep' | 'unknown-module' | 'cycle';
+  readonly rule: 'upward' | 'sideways' | 'deep' | 'unknown-module' | 'cycle' | 'test-helper-shipped';
   readonly message: string;
 }
 
@@ -129,4 +129,47 @@ function fileCycles(imports: readonly Import[]): Violation[] {
   };
   for (const v of [...next.keys()].sort()) if (!index.has(v)) visit(v);
   return rings.map((ring) => ({ rule: 'cycle', message: `files import each other in a ring: ${ring.map((f) => `src/${f}`).join(', ')}` }));
+}
+
+/** A test file or a test helper: left out of the build (tsconfig.build.json excludes these names) or outside `src/`. */
+function isTestFile(file: string): boolean {
+  return /\.test(-support)?\.ts$/.test(file) || file.endsWith('/test-recipe.ts') || file === 'test-recipe.ts';
+}
+
+function allTsFiles(dir: string, skip: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    if (skip.has(name)) continue;
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...allTsFiles(full, skip));
+    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(full);
+  }
+  return out;
+}
+
+/**
+ * Source files of `src` that only tests import (test files, test helpers, anything under
+ * `testRoot`) but whose names the build does not leave out: they would ship in `dist/`. A
+ * helper for tests is named `*.test-support.ts` (tsconfig.build.json excludes it).
+ */
+export function shippedTestHelpers(srcRoot: string, testRoot: string): Violation[] {
+  const files = [...allTsFiles(srcRoot, new Set()), ...allTsFiles(testRoot, new Set(['fixtures']))];
+  const importers = new Map<string, string[]>();
+  for (const from of files) {
+    for (const ref of ts.preProcessFile(readFileSync(from, 'utf8'), true, true).importedFiles) {
+      if (!ref.fileName.startsWith('.')) continue;
+      const to = path.resolve(path.dirname(from), ref.fileName).replace(/\.js$/, '.ts');
+      importers.set(to, [...(importers.get(to) ?? []), from]);
+    }
+  }
+  const isTest = (file: string): boolean => !file.startsWith(srcRoot + path.sep) || isTestFile(file);
+  const violations: Violation[] = [];
+  for (const file of files) {
+    if (isTest(file)) continue;
+    const by = importers.get(file) ?? [];
+    if (by.length === 0 || !by.every(isTest)) continue;
+    const rel = path.relative(srcRoot, file).split(path.sep).join('/');
+    violations.push({ rule: 'test-helper-shipped', message: `src/${rel} is imported only by tests (${by.map((f) => path.relative(path.dirname(srcRoot), f)).slice(0, 3).join(', ')}) but ships in dist/: name it src/${rel.replace(/\.ts$/, '.test-support.ts')}` });
+  }
+  return violations;
 }

@@ -2,9 +2,10 @@ import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admitOnly, bakeoff, FIXTURES, tempDir } from './helpers.js';
-import { spawnBakeoff, startRedis, stopFleet, validatedCopy, type Proc, type TestRedis } from './fleet-helpers.js';
+import { admitOnly, bakeoff, tempDir } from './helpers.js';
+import { spawnBakeoff, startRedis, stopFleet, type Proc, type TestRedis } from './fleet-helpers.js';
 import { processesOf, storedRuns } from './process-helpers.js';
+import { validatedTiny } from './tiny-suite.js';
 
 /*
  * Managing a fleet's queue by hand and losing workers: `bakeoff queue drain` and `queue clear`
@@ -65,7 +66,7 @@ describe('managing a fleet queue', () => {
 
   it('drain takes out the runs nobody started and lets the running one finish; clear empties the queue and bakeoff\'s keys but not the results folder; the coordinator says when Redis went away and came back, and the same command resumes', async () => {
     const url = redis.url(1);
-    const suite = await validatedCopy(path.join(FIXTURES, 'suites/tiny'));
+    const suite = await validatedTiny();
     const results = path.join(root, 'drained');
     // The agent sleeps a few seconds. The run the test looks at stays running because the test
     // holds its sleep with SIGSTOP (the host sees the sandbox's processes) until the
@@ -138,7 +139,7 @@ describe('managing a fleet queue', () => {
 
   it('records a run whose worker was lost twice as void, saying so, and never runs it a third time', async () => {
     const url = redis.url(2);
-    const suite = await validatedCopy(path.join(FIXTURES, 'suites/tiny'));
+    const suite = await validatedTiny();
     await admitOnly(suite, ['add']);
     const results = path.join(root, 'lost-twice');
     const coordinator = spawnBakeoff(['run', suite, '--agent', 'command:sleep 30', '--runs', '1', '--queue', url, '--out', results]);

@@ -2,9 +2,10 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSessionSlots, parseQueueUrl, slotsKey } from '../../src/queue/index.js';
-import { bakeoff, FIXTURES, tempDir } from './helpers.js';
-import { spawnBakeoff, startRedis, validatedCopy, type Proc, type TestRedis } from './fleet-helpers.js';
+import { bakeoff, tempDir } from './helpers.js';
+import { spawnBakeoff, startRedis, type Proc, type TestRedis } from './fleet-helpers.js';
 import { storedRuns } from './process-helpers.js';
+import { validatedTiny } from './tiny-suite.js';
 
 /*
  * `--upstream-concurrency N`: at most N model sessions at once per model API over the whole
@@ -56,7 +57,7 @@ describe('fleet-wide session slots', () => {
 
   it('caps a bake on two workers at one model session at a time, and refuses the flag without --queue', async () => {
     const url = redis.url(6);
-    const suite = await validatedCopy(path.join(FIXTURES, 'suites/tiny'));
+    const suite = await validatedTiny();
     const local = await bakeoff(['run', suite, '--agent', 'gold', '--upstream-concurrency', '1', '--out', path.join(await tempDir(), 'r')]);
     expect(local.exitCode).toBe(2);
     expect(local.stderr).toContain('--upstream-concurrency: only with --queue');

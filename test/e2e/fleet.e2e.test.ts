@@ -9,6 +9,7 @@ import { loadSuite } from '../../src/suite/index.js';
 import { bakeoff, FIXTURES, ROOT, tempDir } from './helpers.js';
 import { spawnBakeoff, startRedis, validatedCopy, type Proc, type TestRedis } from './fleet-helpers.js';
 import { processesOf, storedRuns, waitFor } from './process-helpers.js';
+import { validatedTiny } from './tiny-suite.js';
 
 /*
  * One bake on a fleet: Debian's redis-server (append-only persistence on) and three
@@ -53,7 +54,7 @@ describe('a bake on a fleet of three workers', () => {
   beforeAll(async () => {
     root = await tempDir('bakeoff-fleet-');
     redis = await startRedis(path.join(root, 'redis'));
-    tiny = await validatedCopy(path.join(FIXTURES, 'suites/tiny'));
+    tiny = await validatedTiny();
   });
 
   afterAll(async () => {

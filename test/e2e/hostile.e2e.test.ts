@@ -1,7 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bakeoff, copySuite, FIXTURES, tempDir } from './helpers.js';
+import { bakeoff, FIXTURES, tempDir } from './helpers.js';
+import { validatedTiny } from './tiny-suite.js';
 
 const HOSTILE = path.join(FIXTURES, 'hostile');
 
@@ -22,9 +23,7 @@ async function runAgent(suite: string, agent: string): Promise<JsonRun[]> {
 describe('command agents that fake passing output', () => {
   let suite: string;
   beforeAll(async () => {
-    suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
-    const v = await bakeoff(['validate', suite]);
-    expect(v.exitCode, v.stdout + v.stderr).toBe(0);
+    suite = await validatedTiny();
   });
 
   it('leaves the honest gold agent solved on the same suite (the control)', async () => {

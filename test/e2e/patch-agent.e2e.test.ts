@@ -1,7 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bakeoff, copySuite, FIXTURES, tempDir } from './helpers.js';
+import { bakeoff, tempDir } from './helpers.js';
+import { validatedTiny } from './tiny-suite.js';
 
 interface JsonReport {
   agents: { agent: { id: string }; runs: number; solved: number; runCountTag: string | null }[];
@@ -14,9 +15,7 @@ describe('patch: agents (changes made elsewhere)', () => {
   let goldAdd: string;
 
   beforeAll(async () => {
-    suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
-    const v = await bakeoff(['validate', suite]);
-    expect(v.exitCode, v.stdout + v.stderr).toBe(0);
+    suite = await validatedTiny();
     goldAdd = await readFile(path.join(suite, 'tasks/add/orders/1/gold.patch'), 'utf8');
   });
 

@@ -4,8 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bakeoff, BIN, copySuite, FIXTURES, tempDir } from './helpers.js';
+import { bakeoff, BIN, tempDir } from './helpers.js';
 import { describeProcesses, isRunning, parentOf, processesOf, processesWith, storedRuns, waitFor } from './process-helpers.js';
+import { validatedTiny } from './tiny-suite.js';
 
 /*
  * One bakeoff per results folder, and no process left behind: real bakes of the tiny suite
@@ -15,9 +16,7 @@ import { describeProcesses, isRunning, parentOf, processesOf, processesWith, sto
 
 let suite: string;
 beforeAll(async () => {
-  suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
-  const validated = await bakeoff(['validate', suite]);
-  expect(validated.exitCode, validated.stderr).toBe(0);
+  suite = await validatedTiny();
 });
 
 let tokens = 0;

@@ -3,7 +3,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { bakeoff, BIN, copySuite, FIXTURES, tempDir } from './helpers.js';
+import { bakeoff, BIN, tempDir } from './helpers.js';
+import { validatedTiny } from './tiny-suite.js';
 
 function countRuns(db: string): number {
   try {
@@ -20,8 +21,7 @@ function countRuns(db: string): number {
 
 describe('a bake killed with SIGKILL', () => {
   it('loses no finished run and records every run exactly once after re-running', async () => {
-    const suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
-    expect((await bakeoff(['validate', suite])).exitCode).toBe(0);
+    const suite = await validatedTiny();
     const tasks = (await readdir(path.join(suite, 'tasks'))).length;
     const out = await tempDir();
     const args = ['run', suite, '--agent', 'command:sleep 0.4', '--agent', 'noop', '--runs', '3', '--concurrency', '1', '--out', out, '--json'];

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bakeoff, copySuite, FIXTURES, ROOT, tempDir } from './helpers.js';
+import { bakeoff, ROOT, tempDir } from './helpers.js';
+import { validatedTiny } from './tiny-suite.js';
 
 describe('choosing the sandbox', () => {
   it('doctor reports a working sandbox on this machine', async () => {
@@ -22,8 +23,7 @@ describe('choosing the sandbox', () => {
   });
 
   it('records --unsafe-no-sandbox in every run and warns in every report', async () => {
-    const suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
-    expect((await bakeoff(['validate', suite])).exitCode).toBe(0);
+    const suite = await validatedTiny();
     const out = await tempDir();
     const r = await bakeoff(['run', suite, '--agent', 'gold', '--runs', '1', '--out', out, '--json', '--unsafe-no-sandbox']);
     expect(r.exitCode, r.stderr).toBe(0);

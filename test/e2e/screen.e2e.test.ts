@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bakeoff, BIN, copySuite, FIXTURES, ROOT, tempDir } from './helpers.js';
+import { bakeoff, copySuite, FIXTURES, tempDir } from './helpers.js';
 import { longest, onScreen, shownLines } from './on-screen.js';
+import { validatedTiny } from './tiny-suite.js';
 
 const ESC = '\u001b';
 
@@ -13,9 +13,7 @@ describe('output on a terminal fits its width; off a terminal it is the full out
   let suite: string;
   let ran: { exitCode: number | undefined; text: string };
   beforeAll(async () => {
-    suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
-    const validated = await bakeoff(['validate', suite]);
-    expect(validated.exitCode, validated.stderr).toBe(0);
+    suite = await validatedTiny();
     out = path.join(await tempDir(), 'results');
     ran = await onScreen(80, ['run', suite, '--agent', 'gold', '--agent', 'noop', '--out', out]);
     expect(ran.exitCode, ran.text).toBe(0);

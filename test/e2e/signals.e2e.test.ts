@@ -6,7 +6,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bakeoff, BIN, copySuite, FIXTURES, ROOT, tempDir } from './helpers.js';
+import { bakeoff, BIN, ROOT, tempDir } from './helpers.js';
+import { validatedTiny } from './tiny-suite.js';
 
 /*
  * Ctrl-C and SIGTERM in the middle of a bake: sent while a sandbox runs (a workspace is
@@ -48,9 +49,7 @@ describe('a signal in the middle of a bake', () => {
   let suite: string;
 
   beforeAll(async () => {
-    suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
-    const validate = await bakeoff(['validate', suite]);
-    expect(validate.exitCode, validate.stderr).toBe(0);
+    suite = await validatedTiny();
   });
 
   for (const [signal, exitCode] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {

@@ -62,11 +62,14 @@ describe('bakeoff verify', () => {
   });
 
   let runJson: Record<string, unknown>;
+  /** `verify --json --concurrency 4` of the untouched bake, run once for the tests that read it. */
+  let freshJson: Promise<Awaited<ReturnType<typeof bakeoff>>> | undefined;
+  const verifyFreshJson = () => (freshJson ??= bakeoff(['verify', baked, '--json', '--concurrency', '4']));
 
   it('prints the JSON documents docs/json-output.md describes: the same top-level fields, schemaVersion 1, the same agents in run and report', async () => {
     const report = await bakeoff(['report', baked, '--format', 'json']);
     const validate = await bakeoff(['validate', suite, '--check', '--json']);
-    const verify = await bakeoff(['verify', baked, '--json']);
+    const verify = await verifyFreshJson();
     for (const [heading, result] of [['`bakeoff report --format json`', report], ['`bakeoff validate --json`', validate], ['`bakeoff verify --json`', verify]] as const) {
       expect(result.exitCode, result.stderr).toBe(0);
       const json = JSON.parse(result.stdout) as Record<string, unknown>;
@@ -94,7 +97,7 @@ describe('bakeoff verify', () => {
     );
     expect(lines.map((l) => l.split(' ')[1]).sort()).toEqual(['1/4', '2/4', '3/4', '4/4']);
 
-    const json = await bakeoff(['verify', baked, '--json', '--concurrency', '4']);
+    const json = await verifyFreshJson();
     expect(json.exitCode, json.stderr).toBe(0);
     const result = JSON.parse(json.stdout) as {
       suite: { dir: string };
@@ -109,50 +112,56 @@ describe('bakeoff verify', () => {
     }
   });
 
-  it('names a run whose stored verdict was edited in the database', async () => {
-    const results = await copyOfResults();
-    const db = new Database(path.join(results, 'bakeoff.db'));
-    db.prepare("UPDATE runs SET outcome = 'solved', reason = NULL, detail = NULL WHERE agent_id = 'noop' AND task = 'add'").run();
-    db.close();
-    const verify = await bakeoff(['verify', results]);
-    expect(verify.exitCode, verify.stderr).toBe(1);
-    const { id } = runs.get('add/noop')!;
-    expect(runLines(verify.stdout)).toEqual([expect.stringMatching(new RegExp(`^run ${id} \\(add, noop\\): stored solved, re-graded failed \\(tests-failed: order 1: `))]);
-    expect(verify.stdout).toMatch(/verified 4 runs: 1 mismatch \(/);
-    expect(verify.stderr).toMatch(/^run \d\/4 add × noop \(replay 0\): MISMATCH in \d+:\d\d — stored solved, re-graded failed \(tests-failed/m);
-  });
+  // Four ways to tamper, one on each of the four runs of one copy: one verify names each run for its own reason.
+  describe('on a results folder tampered with four ways, one per run', () => {
+    let verify: Awaited<ReturnType<typeof bakeoff>>;
+    const lineOf = (key: string): string | undefined => runLines(verify.stdout).find((l) => l.startsWith(`run ${runs.get(key)!.id} `));
 
-  it('names a run whose stored change was altered, by its checksum and by re-grading it', async () => {
-    const results = await copyOfResults();
-    const { id } = runs.get('add/gold')!;
-    await writeFile(path.join(results, 'runs', id, 'order-1', 'change.patch'), '');
-    const verify = await bakeoff(['verify', results]);
-    expect(verify.exitCode, verify.stderr).toBe(1);
-    const [line, ...others] = runLines(verify.stdout);
-    expect(others).toEqual([]);
-    expect(line).toMatch(new RegExp(`^run ${id} \\(add, gold\\): `));
-    expect(line).toContain('stored solved, re-graded failed (tests-failed: order 1: ');
-    expect(line).toContain('order 1: stored 3/3 points, re-graded 1/3');
-    expect(line).toContain('artifact order-1/change.patch changed');
-  });
+    beforeAll(async () => {
+      const results = await copyOfResults();
+      // add/noop: its stored verdict edited in the database
+      const db = new Database(path.join(results, 'bakeoff.db'));
+      db.prepare("UPDATE runs SET outcome = 'solved', reason = NULL, detail = NULL WHERE agent_id = 'noop' AND task = 'add'").run();
+      db.close();
+      // add/gold: its stored change altered
+      await writeFile(path.join(results, 'runs', runs.get('add/gold')!.id, 'order-1', 'change.patch'), '');
+      // py-add/gold: an artifact file deleted, another added
+      await rm(path.join(results, 'runs', runs.get('py-add/gold')!.id, 'order-1', 'prompt.md'));
+      await appendFile(path.join(results, 'runs', runs.get('py-add/gold')!.id, 'order-1', 'notes.txt'), 'added later\n');
+      // py-add/noop: its whole folder gone
+      await rm(path.join(results, 'runs', runs.get('py-add/noop')!.id), { recursive: true });
+      verify = await bakeoff(['verify', results]);
+    });
 
-  it('names a run with a deleted or an added artifact file', async () => {
-    const results = await copyOfResults();
-    const { id } = runs.get('py-add/gold')!;
-    await rm(path.join(results, 'runs', id, 'order-1', 'prompt.md'));
-    await appendFile(path.join(results, 'runs', id, 'order-1', 'notes.txt'), 'added later\n');
-    const verify = await bakeoff(['verify', results]);
-    expect(verify.exitCode, verify.stderr).toBe(1);
-    expect(runLines(verify.stdout)).toEqual([`run ${id} (py-add, gold): artifact order-1/notes.txt extra; artifact order-1/prompt.md missing`]);
-  });
+    it('exits 1 and names every run it found wrong, and no other', () => {
+      expect(verify.exitCode, verify.stderr).toBe(1);
+      expect(runLines(verify.stdout)).toHaveLength(4);
+      expect(verify.stdout).toMatch(/verified 4 runs: 4 mismatches \(/);
+    });
 
-  it('names a run whose whole folder is gone, without re-grading it', async () => {
-    const results = await copyOfResults();
-    const { id } = runs.get('py-add/noop')!;
-    await rm(path.join(results, 'runs', id), { recursive: true });
-    const verify = await bakeoff(['verify', results]);
-    expect(verify.exitCode, verify.stderr).toBe(1);
-    expect(runLines(verify.stdout)).toEqual([`run ${id} (py-add, noop): artifact runs/${id}/ (the run's folder) missing`]);
+    it('names a run whose stored verdict was edited in the database', () => {
+      const { id } = runs.get('add/noop')!;
+      expect(lineOf('add/noop')).toMatch(new RegExp(`^run ${id} \\(add, noop\\): stored solved, re-graded failed \\(tests-failed: order 1: `));
+      expect(verify.stderr).toMatch(/^run \d\/4 add × noop \(replay 0\): MISMATCH in \d+:\d\d — stored solved, re-graded failed \(tests-failed/m);
+    });
+
+    it('names a run whose stored change was altered, by its checksum and by re-grading it', () => {
+      const line = lineOf('add/gold');
+      expect(line).toMatch(new RegExp(`^run ${runs.get('add/gold')!.id} \\(add, gold\\): `));
+      expect(line).toContain('stored solved, re-graded failed (tests-failed: order 1: ');
+      expect(line).toContain('order 1: stored 3/3 points, re-graded 1/3');
+      expect(line).toContain('artifact order-1/change.patch changed');
+    });
+
+    it('names a run with a deleted or an added artifact file', () => {
+      const { id } = runs.get('py-add/gold')!;
+      expect(lineOf('py-add/gold')).toBe(`run ${id} (py-add, gold): artifact order-1/notes.txt extra; artifact order-1/prompt.md missing`);
+    });
+
+    it('names a run whose whole folder is gone, without re-grading it', () => {
+      const { id } = runs.get('py-add/noop')!;
+      expect(lineOf('py-add/noop')).toBe(`run ${id} (py-add, noop): artifact runs/${id}/ (the run's folder) missing`);
+    });
   });
 
   it('refuses a damaged database in verify, report and run (exit 2), and leaves its bytes as they were', async () => {

@@ -8,7 +8,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * files (small files that bake whole suites) last, leaving one of the two workers alone for
  * minutes at the end. Durations come from vitest's cache when it has them, otherwise from
  * test/setup/durations.json (scripts/test-durations.mjs writes it from a full run); a file in
- * neither counts as 30 s. Groups and projects keep vitest's order. BAKEOFF_SHOW_ORDER=1 prints the order.
+ * neither counts as 30 s. Groups keep vitest's order (sequence.groupOrder); within a group, the
+ * files of all its projects (tiers) are one queue. BAKEOFF_SHOW_ORDER=1 prints the order.
  */
 const UNKNOWN_MS = 30_000;
 const known = JSON.parse(readFileSync(path.join(import.meta.dirname, 'durations.json'), 'utf8')) as Record<string, number>;
@@ -24,7 +25,6 @@ export class LongestFirstSequencer extends BaseSequencer {
     const sorted = [...files].sort((a, b) => {
       const group = a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder;
       if (group !== 0) return group;
-      if (a.project.name !== b.project.name) return a.project.name < b.project.name ? -1 : 1;
       return durationOf(b) - durationOf(a);
     });
     if (process.env.BAKEOFF_SHOW_ORDER) console.error(sorted.map((s) => `${s.project.name} ${path.relative(root, s.moduleId)} ${durationOf(s)}`).join('\n'));

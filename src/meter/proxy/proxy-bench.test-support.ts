@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { startMeterProxy } from './proxy.js';
-import { type FakeUpstream, startFakeUpstream } from './proxy-test-kit.js';
+import { type FakeUpstream, startFakeUpstream } from './proxy-test-kit.test-support.js';
 import type { MeterProxy, MeterProxyOptions } from './proxy-types.js';
 
 /**

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startMeterProxy } from './proxy.js';
 import { useProxyBench } from './proxy-bench.test-support.js';
-import { openRequest, readBody, sleep } from './proxy-test-kit.js';
+import { openRequest, readBody, sleep } from './proxy-test-kit.test-support.js';
 import type { MeterProxy, MeterProxyOptions } from './proxy-types.js';
 import { scriptedUpstream } from './upstream.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useProxyBench } from './proxy-bench.test-support.js';
-import { openRequest, readBody } from './proxy-test-kit.js';
+import { openRequest, readBody } from './proxy-test-kit.test-support.js';
 import type { Upstream } from './proxy-types.js';
 
 const bench = useProxyBench('bakeoff-proxy-sub-');

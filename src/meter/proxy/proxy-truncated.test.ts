@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer } from '../../model-server/start-model-server.js';
 import type { ModelServer } from '../../model-server/types.js';
 import { startMeterProxy } from './proxy.js';
-import { openRequest, readBody } from './proxy-test-kit.js';
+import { openRequest, readBody } from './proxy-test-kit.test-support.js';
 import type { MeterProxy } from './proxy-types.js';
 import type { WireFormat } from '../types.js';
 import { scriptedUpstream } from './upstream.js';

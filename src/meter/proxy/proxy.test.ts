@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useProxyBench } from './proxy-bench.test-support.js';
-import { openRequest, readBody, sleep, sseEvents } from './proxy-test-kit.js';
+import { openRequest, readBody, sleep, sseEvents } from './proxy-test-kit.test-support.js';
 import type { MeterProxy } from './proxy-types.js';
 import type { RequestUsage, WireFormat } from '../types.js';
 import { upstreamFor } from './upstream.js';

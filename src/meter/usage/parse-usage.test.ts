@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseUsage } from './parse-usage.js';
-import { sseEvents } from '../proxy/proxy-test-kit.js';
+import { sseEvents } from '../proxy/proxy-test-kit.test-support.js';
 import type { RequestUsage, WireFormat } from '../types.js';
 
 const fixtures = fileURLToPath(new URL('../../../test/fixtures/wire/', import.meta.url));

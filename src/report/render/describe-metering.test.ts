@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testRun } from '../view/test-runs.js';
+import { testRun } from '../view/test-runs.test-support.js';
 import { describeMetering, meteringNotes } from './describe-metering.js';
 
 const model = (id: string, auth?: 'subscription') =>

@@ -5,7 +5,7 @@ import { renderComparison } from './render-comparison.js';
 import { renderComparisonJson } from './render-comparison-json.js';
 import { renderComparisonMarkdown } from './render-comparison-markdown.js';
 import { summarize } from '../view/summarize.js';
-import { testRunsOf } from '../view/test-runs.js';
+import { testRunsOf } from '../view/test-runs.test-support.js';
 
 const S: Outcome = { kind: 'solved' };
 const F: Outcome = { kind: 'failed', reason: 'tests-failed' };

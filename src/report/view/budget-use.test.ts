@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { budgetUse, describeBudget, scoredRuns } from './budget-use.js';
 import { summarize } from './summarize.js';
-import { testRun } from './test-runs.js';
+import { testRun } from './test-runs.test-support.js';
 
 describe('agent time budget used', () => {
   const runs = [

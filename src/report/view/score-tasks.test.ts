@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Outcome, RunRecord } from '../../types.js';
 import { scoreTasks } from './score-tasks.js';
-import { testRunsOf } from './test-runs.js';
+import { testRunsOf } from './test-runs.test-support.js';
 
 const S: Outcome = { kind: 'solved' };
 const F: Outcome = { kind: 'failed', reason: 'tests-failed' };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentInfo, Outcome, RunRecord } from '../../types.js';
 import { clusteredShareCi } from '../stats/clustered-share-ci.js';
 import { summarize } from './summarize.js';
-import { testRun } from './test-runs.js';
+import { testRun } from './test-runs.test-support.js';
 import { wilson } from '../stats/wilson.js';
 
 const SOLVED: Outcome = { kind: 'solved' };

@@ -1,11 +1,10 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'vitest';
 import Database from 'better-sqlite3';
 import { HARNESS_NAMES, type HarnessName } from '../../../src/agents/harnesses/index.js';
 import { testRecipeOf } from '../../../src/agents/harnesses/test-recipe.js';
 import { installedClis } from '../../../src/agents/installed-clis.test-support.js';
-import { bakeoff, copySuite, FIXTURES } from '../helpers.js';
+import { validatedOneTask } from '../tiny-suite.js';
 
 /** One model agent per registered harness, as the real-agents tests drive them: its folder's `test-recipe.ts` `e2eSpec`. */
 export const AGENT_SPECS: Readonly<Record<HarnessName, string>> = Object.fromEntries(
@@ -58,15 +57,9 @@ export function readStore(out: string): { sessions: StoredSession[]; requests: S
   }
 }
 
-/** A validated copy of the tiny fixture suite with one JS task, a short session wall clock, one run per agent. */
+/** A validated copy of the tiny fixture suite with one JS task, a short session wall clock, one run per agent (validated once per test run and wall clock). */
 export async function oneTaskSuite(wallClockSec: number): Promise<string> {
-  const suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
-  await rm(path.join(suite, 'tasks/py-add'), { recursive: true });
-  const file = path.join(suite, 'suite.yaml');
-  await writeFile(file, (await readFile(file, 'utf8')).replace('sessionWallClockSec: 60', `sessionWallClockSec: ${wallClockSec}`));
-  const v = await bakeoff(['validate', suite]);
-  expect(v.exitCode, v.stderr).toBe(0);
-  return suite;
+  return validatedOneTask(wallClockSec);
 }
 
 /** A count the sandboxed leak search wrote into its `leak-report.txt` (`+<name> <n>` in the run's patch); NaN when the line is missing. */

@@ -2,6 +2,7 @@ import { appendFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { installedClis } from '../../../src/agents/installed-clis.test-support.js';
+import { EXPORTERS } from '../../../src/export/index.js';
 import { bakeoff, copySuite, FIXTURES, tempDir } from '../helpers.js';
 import { readStore } from './agent-helpers.js';
 
@@ -15,12 +16,19 @@ import { readStore } from './agent-helpers.js';
 
 const CLAUDE = 'claude-code:claude-sonnet-4-5';
 
+/** The results exporters this file has cases for (export/registry.ts: suite exporters run in importers/conformance.test.ts). */
+const COVERED = ['atif', 'swebench-predictions'];
+
 async function outcomes(out: string): Promise<[string, string][]> {
   const report = JSON.parse((await bakeoff(['report', out, '--format', 'json'])).stdout) as { runs: { task: string; outcome: string }[] };
   return report.runs.map((r) => [r.task, r.outcome]);
 }
 
 describe('exports of a results folder', () => {
+  it('has cases for every registered results exporter', () => {
+    expect(Object.entries(EXPORTERS).filter(([, e]) => e.from === 'results').map(([name]) => name).sort()).toEqual(COVERED);
+  });
+
   let work: string;
   let suite: string;
   let results: string;

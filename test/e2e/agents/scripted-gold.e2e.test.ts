@@ -121,7 +121,8 @@ describe('real agents on the starter suite with the scripted gold model', () => 
     // the recorded answers are csv-multiline-fields's: replay on a copy admitting that task only
     const csvOnly = await copySuite(path.join(ROOT, 'examples/starter'));
     await admitOnly(csvOnly, ['csv-multiline-fields']);
-    for (const [name, spec] of Object.entries(AGENT_SPECS) as [HarnessName, string][]) {
+    // two replays at a time, as the bake above runs two sessions at a time (--concurrency 2)
+    const replay = async ([name, spec]: [HarnessName, string]): Promise<void> => {
       const agent = agents.find((a) => a.harness === name)!;
       const run = runs.find((r) => r.agent === agent.id && r.task === 'csv-multiline-fields')!;
       const recorded = path.join(out.dir, 'runs', run.id, 'order-1', 'model-responses.jsonl');
@@ -131,7 +132,9 @@ describe('real agents on the starter suite with the scripted gold model', () => 
       const replayed = (JSON.parse((await bakeoff(['report', again, '--format', 'json'])).stdout) as { runs: JsonRun[] }).runs.find((x) => x.task === run.task)!;
       expect(replayed.outcome, `${name}: ${replayed.outcomeDetail}`).toBe('solved');
       expect(replayed.usage, name).toEqual(run.usage);
-    }
+    };
+    const specs = Object.entries(AGENT_SPECS) as [HarnessName, string][];
+    for (let i = 0; i < specs.length; i += 2) await Promise.all(specs.slice(i, i + 2).map(replay));
   });
 
   it('keeps each harness\'s stream and the leaderboard says the tokens were scripted', async () => {

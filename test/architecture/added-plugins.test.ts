@@ -7,36 +7,55 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain .mjs helper of the fixture, no types
 import { addRegistryLine, REGISTRY_LINE } from '../fixtures/sixth-harness/add-registry-line.mjs';
+// @ts-expect-error plain .mjs helper of the fixture, no types
+import { addRegistryLines, IMPORTER_LINE, RUNNER_LINE } from '../fixtures/added-plugins/add-registry-lines.mjs';
 
 /*
- * "A harness is one folder plus one registry line", shown on a copy of src/: the fixture's
- * echo-cli folder goes to src/agents/harnesses/echo-cli/, its one line into the registry, and
- * then the copy type-checks, lists echo-cli wherever harness names appear (spec parsing, the
- * unknown-harness errors, `bakeoff agents`), drives its CLI through its own setup and parser,
- * and passes the per-harness conformance suite, which is imported from the copy and so runs
- * here over all six harnesses.
+ * "A plugin is one folder or file plus one registry line", shown on one copy of src/ for three
+ * kinds at once: a sixth harness (test/fixtures/sixth-harness/echo-cli → agents/harnesses/echo-cli/),
+ * a ninth test runner (test/fixtures/added-plugins/unittest-runner: Python's unittest →
+ * runners/unittest.ts) and a second kind of importer (added-plugins/json-tasks-importer →
+ * importers/import-json-tasks.ts), each with its one line in its registry. The copy then
+ * type-checks, and each new member gets its kind's whole conformance suite, imported from the
+ * copy (so it iterates the copy's registry) and run here on the new member: the harness suite
+ * over all six harnesses; the runner suite on the unittest sample project, with the real
+ * Python; the importer suite on the json-tasks sample, admission in the sandbox included. A
+ * runner registered without a sample is a failing case of that suite.
  */
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURE = path.join(ROOT, 'test/fixtures/sixth-harness');
-const work = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-sixth-harness-'));
+const ADDED = path.join(ROOT, 'test/fixtures/added-plugins');
+const work = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-added-plugins-'));
 const copy = path.join(work, 'src');
 afterAll(() => rm(work, { recursive: true, force: true }));
 
 await cp(path.join(ROOT, 'src'), copy, { recursive: true });
 await cp(path.join(FIXTURE, 'echo-cli'), path.join(copy, 'agents/harnesses/echo-cli'), { recursive: true });
 addRegistryLine(copy);
+await cp(path.join(ADDED, 'unittest-runner/unittest.ts'), path.join(copy, 'runners/unittest.ts'));
+await cp(path.join(ADDED, 'json-tasks-importer/import-json-tasks.ts'), path.join(copy, 'importers/import-json-tasks.ts'));
+addRegistryLines(copy);
 for (const file of ['tsconfig.json', 'package.json']) await cp(path.join(ROOT, file), path.join(work, file));
 await symlink(path.join(ROOT, 'node_modules'), path.join(work, 'node_modules'));
+// the copy's conformance suites read the project's fixtures (test/fixtures/…) beside src/
+await symlink(path.join(ROOT, 'test'), path.join(work, 'test'));
 
-// The copy's own conformance suite: describe.each over the copy's registry, echo-cli included.
+// The copy's own conformance suites, each over the copy's registry: all six harnesses; the
+// ninth runner on its sample; the new importer on its sample.
+process.env.BAKEOFF_CONFORMANCE_ONLY = 'unittest';
+process.env.BAKEOFF_CONFORMANCE_SAMPLES = path.join(ADDED, 'unittest-runner/sample');
+process.env.BAKEOFF_CONFORMANCE_IMPORTERS = 'json-tasks';
+process.env.BAKEOFF_IMPORTER_SAMPLES = path.join(ADDED, 'json-tasks-importer/sample');
 await import(path.join(copy, 'agents/harnesses/harnesses.test.ts'));
+await import(path.join(copy, 'runners/conformance.test.ts'));
+await import(path.join(copy, 'importers/conformance.test.ts'));
 
 /** What the copy exports, imported through vitest like any source file. */
 const load = async <T>(rel: string): Promise<T> => (await import(path.join(copy, rel))) as T;
 
-describe('a sixth harness: one folder plus one registry line', () => {
-  it('changes nothing but the new folder and the one line in the registry', async () => {
+describe('plugins added to a copy of src/: each one folder or file plus one registry line', () => {
+  it('changes nothing but the new harness folder, runner file and importer file, and one line in each registry', async () => {
     // `A\t<copy>/<file>` for a new file, `M\t<src>/<file>` for a changed one (paths relative to the cwd)
     const status = await execa('git', ['diff', '--no-index', '--name-status', path.join(ROOT, 'src'), copy], { reject: false });
     const changed = status.stdout.trim().split('\n').map((line) => {
@@ -44,11 +63,17 @@ describe('a sixth harness: one folder plus one registry line', () => {
       const full = path.resolve(name);
       return { kind, file: path.relative(full.startsWith(copy) ? copy : path.join(ROOT, 'src'), full) };
     });
-    const [inFolder, elsewhere] = [changed.filter((c) => c.file.startsWith('agents/harnesses/echo-cli/')), changed.filter((c) => !c.file.startsWith('agents/harnesses/echo-cli/'))];
-    expect(elsewhere).toEqual([{ kind: 'M', file: 'agents/harnesses/index.ts' }]);
-    expect(inFolder.map((c) => c.file).sort()).toEqual(['echo-cli.mjs', 'index.ts', 'parse-stream.ts', 'test-recipe.ts'].map((f) => `agents/harnesses/echo-cli/${f}`));
-    const line = await execa('git', ['diff', '--no-index', '-U0', path.join(ROOT, 'src/agents/harnesses/index.ts'), path.join(copy, 'agents/harnesses/index.ts')], { reject: false });
-    expect(line.stdout.split('\n').filter((l) => /^[+-][^+-]/.test(l))).toEqual([`+${REGISTRY_LINE}`]);
+    expect(changed.filter((c) => c.kind === 'M').map((c) => c.file).sort()).toEqual(['agents/harnesses/index.ts', 'importers/registry.ts', 'runners/registry.ts']);
+    expect(changed.filter((c) => c.kind !== 'M').map((c) => `${c.kind} ${c.file}`).sort()).toEqual(
+      [...['echo-cli.mjs', 'index.ts', 'parse-stream.ts', 'test-recipe.ts'].map((f) => `agents/harnesses/echo-cli/${f}`), 'importers/import-json-tasks.ts', 'runners/unittest.ts'].map((f) => `A ${f}`).sort(),
+    );
+    const added = async (file: string): Promise<string[]> => {
+      const diff = await execa('git', ['diff', '--no-index', '-U0', path.join(ROOT, 'src', file), path.join(copy, file)], { reject: false });
+      return diff.stdout.split('\n').filter((l) => /^[+-][^+-]/.test(l));
+    };
+    expect(await added('agents/harnesses/index.ts')).toEqual([`+${REGISTRY_LINE}`]);
+    expect(await added('runners/registry.ts')).toEqual([`+${RUNNER_LINE}`]);
+    expect(await added('importers/registry.ts')).toEqual([`+${IMPORTER_LINE}`]);
   });
 
   it('type-checks with the project\'s typescript and tsconfig', async () => {
@@ -104,5 +129,22 @@ describe('a sixth harness: one folder plus one registry line', () => {
     const viaRecipe = await execa(bin, args, { reject: false });
     const events = viaRecipe.stdout.split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(recipe.finalMessage(events)).toBe('echo: hello');
+  });
+
+  it('lists the ninth runner wherever report formats appear, and fails its conformance suite when it has no sample project', async () => {
+    const { REPORT_FORMATS } = await load<typeof import('../../src/runners/registry.js')>('runners/registry.ts');
+    const { TaskManifestSchema } = await load<typeof import('../../src/suite/index.js')>('suite/index.ts');
+    const { planConformance, readSamples } = await load<typeof import('../../src/runners/conformance-samples.test-support.js')>('runners/conformance-samples.test-support.ts');
+    expect(REPORT_FORMATS.at(-1)).toBe('unittest');
+    const manifest = { schemaVersion: 1, kind: 'bug', language: 'python', summary: 's', setup: null, test: { command: 'python -m unittest', format: 'unittest' } };
+    expect(TaskManifestSchema.safeParse(manifest).success).toBe(true);
+    // without the sample folder, the suite has a failing case for it instead of running none
+    const plan = planConformance(REPORT_FORMATS, readSamples([path.join(ROOT, 'test/fixtures/reports')], ROOT));
+    expect(plan.withoutSample).toEqual(['unittest']);
+  });
+
+  it('lists the second importer in the registry the library imports through', async () => {
+    const { IMPORTER_NAMES } = await load<typeof import('../../src/importers/index.js')>('importers/index.ts');
+    expect(IMPORTER_NAMES.at(-1)).toBe('json-tasks');
   });
 });
