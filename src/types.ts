@@ -125,9 +125,16 @@ export interface RunRecord {
   readonly costUsd: number | null;
   readonly tokensIn: number | null;
   readonly tokensOut: number | null;
-  /** Lines added / removed by the agent's change (all orders, tests included). */
+  /**
+   * Lines to review: added / removed by the agent's change (all orders, tests included), as a
+   * reviewer must read them — every line terminator a graded language honours, a line wider than
+   * 200 characters once per 200, names of added files and folders, link targets and mode changes
+   * (docs/design.md "Lines to review"; runs recorded before that rule counted plain lines).
+   */
   readonly linesAdded: number;
   readonly linesRemoved: number;
+  /** git's plain count of the same change (lines between LFs), kept beside it for comparison; null/absent for runs recorded before bakeoff kept it. */
+  readonly plainLines?: { readonly added: number; readonly removed: number } | null;
   /** Expected checks that passed / expected checks. */
   readonly points: number;
   readonly maxPoints: number;
