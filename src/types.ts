@@ -9,7 +9,7 @@ export type FailReason =
   | 'protected-path-changed'
   | 'patch-did-not-apply'  // the captured change could not be applied to a clean copy
   | 'session-timeout'
-  | 'memory-limit'          // the agent's session was killed by the memory limit
+  | 'memory-limit'          // the agent's session, or its tests while graded, hit the memory limit
   | 'pids-limit'            // the agent's session ran into the process limit
   | 'disk-limit'            // the agent's session filled its workspace quota
   | 'report-inconsistent'   // the test runner's exit status disagrees with its report

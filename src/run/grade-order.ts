@@ -118,6 +118,7 @@ export async function gradeOrder(options: GradeOrderOptions): Promise<OrderGrade
       gradedChanged: graded.gradedChanged,
       outputCut: graded.outputCut,
       unknownTests: graded.unknownTests,
+      limitHit: graded.testRun.exec.limitHit,
     });
     return { applied: true, testRun: graded.testRun, durationMs: elapsed(), ...evaluation };
   } finally {
