@@ -6,5 +6,8 @@
 export { getTestRunner, REPORT_FORMATS } from './registry.js';
 export type { ReportFormat } from './registry.js';
 export { removeStaleReports } from './junit.js';
+export { preparedPytestConfig } from './pytest-config.js';
 export { ReportUnreadableError } from './read-report-file.js';
-export type { InstrumentedCommand, InstrumentOptions, ParsedReport, TestResult, TestRunner, TestStatus, TripwireTarget } from './types.js';
+export type { InstrumentedCommand, InstrumentOptions, ParsedReport, RunnerBuild, TestResult, TestRunner, TestStatus, TripwireTarget } from './types.js';
+export { resolveRunnerCommand } from './resolve-command.js';
+export type { ResolvedCommand } from './resolve-command.js';
