@@ -9,7 +9,7 @@ export type FailReason =
   | 'protected-path-changed'
   | 'patch-did-not-apply'  // the captured change could not be applied to a clean copy
   | 'session-timeout'
-  | 'memory-limit'          // the agent's session was killed by the memory limit
+  | 'memory-limit'          // the agent's session, or its tests while graded, hit the memory limit
   | 'pids-limit'            // the agent's session ran into the process limit
   | 'disk-limit'            // the agent's session filled its workspace quota
   | 'report-inconsistent'   // the test runner's exit status disagrees with its report
@@ -125,9 +125,16 @@ export interface RunRecord {
   readonly costUsd: number | null;
   readonly tokensIn: number | null;
   readonly tokensOut: number | null;
-  /** Lines added / removed by the agent's change (all orders, tests included). */
+  /**
+   * Lines to review: added / removed by the agent's change (all orders, tests included), as a
+   * reviewer must read them — every line terminator a graded language honours, a line wider than
+   * 200 characters once per 200, names of added files and folders, link targets and mode changes
+   * (docs/design.md "Lines to review"; runs recorded before that rule counted plain lines).
+   */
   readonly linesAdded: number;
   readonly linesRemoved: number;
+  /** git's plain count of the same change (lines between LFs), kept beside it for comparison; null/absent for runs recorded before bakeoff kept it. */
+  readonly plainLines?: { readonly added: number; readonly removed: number } | null;
   /** Expected checks that passed / expected checks. */
   readonly points: number;
   readonly maxPoints: number;

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configChanges, usesPackageScripts } from './config-changes.js';
+import { configChanges, runsPytest, usesPackageScripts } from './config-changes.js';
 import { pythonShadows } from './python-shadow.js';
 
 async function trees(files: Record<string, [string | null, string | null]>): Promise<{ preparedRepo: string; repoDir: string }> {
@@ -57,6 +57,46 @@ describe('configChanges', () => {
     expect(out[0]).toBe('package.json: "mocha" changed (runner configuration)');
     // another format does not read mocha's configuration
     expect(await configChanges({ format: 'vitest', command: 'npx vitest run', ...t, changedPaths })).toEqual([]);
+  });
+
+  it('protects what decides which program a JavaScript command runs or what a package name loads: bin, name, exports, imports, volta, and packageManager under a package manager', async () => {
+    const t = await trees({
+      'package.json': ['{"name":"range-check","main":"src/index.ts"}', '{"name":"vitest","main":"src/main.ts","bin":{"vitest":"run.js"},"exports":"./fake.js"}'],
+      'test/package.json': [null, '{"imports":{"#t":"./t.js"}}'],
+      'other/package.json': ['{"volta":{"node":"20.1.0"}}', '{"volta":{"node":"18.0.0"}}'],
+    });
+    const changedPaths = ['package.json', 'test/package.json', 'other/package.json'];
+    for (const format of ['node-test', 'vitest', 'jest', 'mocha', 'tap', 'junit'] as const) {
+      const out = await configChanges({ format, command: 'npx runner', ...t, changedPaths });
+      expect(out, format).toEqual([
+        'package.json: "name", "bin", "exports" changed (decides which program runs or what a package name loads)',
+        'test/package.json: "imports" changed (decides which program runs or what a package name loads)',
+        'other/package.json: "volta" changed (decides which program runs or what a package name loads)',
+      ]);
+    }
+    expect(await configChanges({ format: 'pytest', command: 'python -m pytest', ...t, changedPaths })).toEqual([]);
+    const corepack = await trees({ 'package.json': ['{"packageManager":"pnpm@9.0.0"}', '{"packageManager":"pnpm@8.0.0"}'] });
+    expect(await configChanges({ format: 'vitest', command: 'pnpm test', ...corepack, changedPaths: ['package.json'] })).toEqual(['package.json: "packageManager" changed (runner configuration)']);
+    expect(await configChanges({ format: 'vitest', command: 'npx vitest run', ...corepack, changedPaths: ['package.json'] })).toEqual([]);
+  });
+
+  it("protects the modules pytest's prepared configuration loads as plugins (-p in the command or addopts, pytest_plugins in a conftest), and the packages above them", async () => {
+    const t = await trees({
+      'pyproject.toml': ['[tool.pytest.ini_options]\naddopts = "-q -p tools.fixtures -p no:cacheprovider"\n', '[tool.pytest.ini_options]\naddopts = "-q"\n'],
+      'tools/__init__.py': ['', '# changed'],
+      'tools/fixtures.py': ['', '# changed'],
+      'tests/conftest.py': ['pytest_plugins = [\n    "helpers.db",\n]\n', null],
+      'src/helpers/db.py': ['', '# changed'],
+      'src/helpers/__init__.py': ['', '# changed'],
+      'cmdplugin.py': ['', '# changed'],
+      'ledger/core.py': ['', '# changed'],
+    });
+    const changedPaths = ['tools/__init__.py', 'tools/fixtures.py', 'src/helpers/db.py', 'src/helpers/__init__.py', 'cmdplugin.py', 'ledger/core.py'];
+    const out = await configChanges({ format: 'pytest', command: 'python -m pytest -pcmdplugin tests', ...t, changedPaths });
+    expect(out.map((o) => o.split(':')[0])).toEqual(['tools/__init__.py', 'tools/fixtures.py', 'src/helpers/db.py', 'src/helpers/__init__.py', 'cmdplugin.py']);
+    const junit = await configChanges({ format: 'junit', command: 'python3 -m pytest --junitxml=r.xml -pcmdplugin tests', ...t, changedPaths });
+    expect(junit.map((o) => o.split(':')[0])).toContain('cmdplugin.py');
+    expect(runsPytest('junit', 'npx jest --ci')).toBe(false);
   });
 
   it('lets Cargo.toml change package metadata only', async () => {

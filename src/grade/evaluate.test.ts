@@ -53,6 +53,27 @@ describe('evaluate', () => {
   });
 });
 
+describe('evaluate: the memory limit', () => {
+  const passing = report([{ id: 't::fixed', status: 'pass' }, { id: 't::kept', status: 'pass' }]);
+
+  it('fails tests that hit the memory limit as memory-limit, whatever the runner said: a timeout, missing results, even all passed', () => {
+    for (const [r, timedOut] of [[report([]), true], [report([{ id: 't::kept', status: 'pass' }]), false], [passing, false]] as const) {
+      const e = evaluate({ expected, report: r, exitCode: timedOut ? null : 1, timedOut, protectedChanged: [], limitHit: 'memory' });
+      expect(e.failure?.reason).toBe('memory-limit');
+    }
+  });
+
+  it('still names a changed protected path or a tampered report first', () => {
+    expect(evaluate({ expected, report: passing, exitCode: 0, timedOut: false, protectedChanged: ['conftest.py'], limitHit: 'memory' }).failure?.reason).toBe('protected-path-changed');
+    const flipped = { flipped: ['t::wire'], wrong: [] };
+    expect(evaluate({ expected, report: passing, exitCode: 0, timedOut: false, protectedChanged: [], tripwires: flipped, limitHit: 'memory' }).failure?.reason).toBe('report-tampered');
+  });
+
+  it('leaves the process limit to the runner', () => {
+    expect(evaluate({ expected, report: passing, exitCode: 0, timedOut: false, protectedChanged: [], limitHit: 'pids' }).failure).toBeNull();
+  });
+});
+
 describe('crossCheck', () => {
   it('flags exit 0 with failing tests reported', () => {
     expect(crossCheck(report([{ id: 'a', status: 'fail' }]), 0)).toMatch(/exited 0/);

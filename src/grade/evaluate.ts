@@ -36,7 +36,8 @@ export interface Evaluation {
           | 'protected-path-changed'
           | 'report-tampered'
           | 'report-unreadable'
-          | 'output-limit';
+          | 'output-limit'
+          | 'memory-limit';
         readonly detail: string;
       };
 }
@@ -47,7 +48,8 @@ export interface Evaluation {
  * report, so output that claims passes the runner did not see (an early `exit(0)`, fake
  * reporter lines) cannot grade as passed; bakeoff's tripwire tests must come out as they must
  * (a must-fail reported passed is tampering, whatever else the report says), and no graded
- * test file may have changed while the tests ran.
+ * test file may have changed while the tests ran. Tests that hit the memory limit fail as
+ * `memory-limit`, whatever the runner reported.
  */
 export function evaluate(options: {
   readonly expected: ExpectedTests;
@@ -64,6 +66,8 @@ export function evaluate(options: {
   readonly outputCut?: boolean;
   /** Tests a forgeable report names that the lock does not know (see GradedTests.unknownTests). */
   readonly unknownTests?: readonly string[];
+  /** A limit the test command's cgroup ran into (`memory`: the OOM killer killed in it, or it sat at its limit). */
+  readonly limitHit?: 'memory' | 'pids' | null;
 }): Evaluation {
   const { expected, report } = options;
   const byId = new Map(report.tests.map((t) => [t.id, t.status] as const));
@@ -81,6 +85,8 @@ export function evaluate(options: {
   const gradedChanged = options.gradedChanged ?? [];
   if (gradedChanged.length > 0) return fail('report-tampered', `graded test files changed while the tests ran: ${list(gradedChanged)}`);
   const notPassed = checks.filter((c) => !c.passed);
+  // whatever the runner made of it (a timeout, a crashed worker, a missing report), the tests ran out of memory
+  if (options.limitHit === 'memory') return fail('memory-limit', 'the tests hit the memory limit (controls.memoryMb) while they ran');
   if (options.timedOut) return fail('tests-failed', 'the test command timed out');
   if (notPassed.length > 0) {
     const shown = notPassed.slice(0, 5).map((c) => `${c.id} (${c.status})`).join(', ');

@@ -5,6 +5,7 @@ export type { Check, CheckResult } from './checks/types.js';
 export { crossCheck, evaluate, evaluateChecks } from './evaluate.js';
 export type { Evaluation, ExpectedTests } from './evaluate.js';
 export { protectedChanges } from './protected-changes.js';
+export { runsPytest } from './config-changes.js';
 export { installedPythonModules } from './python-shadow.js';
 export { runGradedTests } from './run-graded-tests.js';
 export type { GradedTests } from './run-graded-tests.js';

@@ -2,7 +2,7 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { quotedPath } from '../util/index.js';
-import { configChanges } from './config-changes.js';
+import { configChanges, runsPytest } from './config-changes.js';
 import { pythonShadows } from './python-shadow.js';
 import type { ReportFormat, TestRunner } from './types.js';
 
@@ -33,7 +33,7 @@ export interface ProtectedChangesOptions {
   readonly preparedRepo: string;
   /** The grading copy, with the change applied. */
   readonly repoDir: string;
-  /** Top-level Python module names the interpreter can import (pytest tasks), for the shadowing rule. */
+  /** Top-level Python module names the interpreter can import (tasks whose tests run under pytest), for the shadowing rule. */
   readonly pythonModules: ReadonlySet<string> | null;
   /** Folders pytest puts on sys.path besides the root (those of the graded test files). */
   readonly testDirs: readonly string[];
@@ -60,7 +60,7 @@ export async function protectedChanges(options: ProtectedChangesOptions): Promis
     }
   }
   if (options.format !== null) out.push(...(await configChanges({ ...options, format: options.format })));
-  if (options.format === 'pytest' && options.pythonModules !== null) {
+  if (options.format !== null && runsPytest(options.format, options.command) && options.pythonModules !== null) {
     out.push(...(await pythonShadows({ ...options, installed: options.pythonModules })));
   }
   return out;

@@ -3,8 +3,10 @@ import path from 'node:path';
 import type { ClockShift, Sandbox } from '../sandbox/index.js';
 import { buildGradingTree, changedGradedFiles, type GradingTree } from './grading-tree.js';
 import { runTests, type TestRun } from './run-tests.js';
-import { getTestRunner, removeStaleReports } from '../runners/index.js';
+import { getTestRunner, removeStaleReports, resolveRunnerCommand } from '../runners/index.js';
 import { judgeTripwires, withGroupsMapped, withoutTripwires, type TripwireVerdict } from './tripwires.js';
+import { buildFirst, changedBuiltFiles } from './build-first.js';
+import { runnerCodeBinds } from './runner-code-binds.js';
 import type { ParsedReport, ReportFormat } from './types.js';
 
 export interface GradedTestsOptions {
@@ -40,7 +42,7 @@ export interface GradedTests {
   readonly report: ParsedReport;
   readonly tree: GradingTree;
   readonly tripwires: TripwireVerdict;
-  /** Graded test files whose content changed while the tests ran. */
+  /** Graded test files whose content changed while the tests ran, and test binaries built before the run that changed. */
   readonly gradedChanged: readonly string[];
   /** The runner reports through its output and the output was cut: results may have been lost with it. */
   readonly outputCut: boolean;
@@ -55,8 +57,10 @@ export interface GradedTests {
 /**
  * One run of a task's tests the way grading runs them (and admission, so both see the same):
  * the grading tree (suite's test files, hidden files, tripwires, graded files immutable), the
- * runner with configuration from the prepared repo, then the tripwires and the graded files
- * checked. Writes `tripwires.json` next to the test output.
+ * runner with configuration from the prepared repo, resolved from it (`npx <name>` as the
+ * prepared repo's node_modules/.bin/<name>) and its code read-only (node_modules, virtualenvs),
+ * what it compiles built first and shown read-only (cargo), then the tripwires, the graded files
+ * and the built files checked. Writes `tripwires.json` next to the test output.
  */
 export async function runGradedTests(options: GradedTestsOptions): Promise<GradedTests> {
   const runner = getTestRunner(options.test.format);
@@ -73,29 +77,63 @@ export async function runGradedTests(options: GradedTestsOptions): Promise<Grade
   });
   // a JUnit report the change left in the repo is never read: the run must write its own
   const staleReports = options.test.report !== undefined ? await removeStaleReports(options.repoDir, options.test.report) : [];
+  // which program runs, and the code it loads, come from the prepared repo (runner-configuration.md)
+  const resolved = resolveRunnerCommand(options.test.command, { preparedRepo: options.preparedRepo, repoDir: options.repoDir, pathEnv: options.env.PATH ?? '' });
+  const env = { ...options.env, ...resolved.env };
+  const binds = [
+    ...tree.binds,
+    ...(await runnerCodeBinds({ preparedRepo: options.preparedRepo, repoDir: options.repoDir, scratchDir: options.scratchDir, owner: options.sandbox.owner })),
+  ];
+  await mkdir(options.outDir, { recursive: true });
+  const built = await buildFirst({
+    sandbox: options.sandbox,
+    runner,
+    command: resolved.command,
+    repoDir: options.repoDir,
+    env,
+    binds,
+    timeoutMs: options.timeoutMs,
+    outputBytes: options.outputBytes,
+    outDir: options.outDir,
+  });
   const ran = await runTests({
     sandbox: options.sandbox,
     repoDir: options.repoDir,
     scratchDir: path.join(options.scratchDir, 'tests'),
-    command: options.test.command,
+    command: resolved.command,
     format: options.test.format,
     report: options.test.report,
     outDir: options.outDir,
-    env: options.env,
-    timeoutMs: options.timeoutMs,
+    env,
+    // the build's time is the test command's too
+    timeoutMs: Math.max(1000, options.timeoutMs - (built?.exec.durationMs ?? 0)),
     outputBytes: options.outputBytes,
     configSource: options.preparedRepo,
-    binds: tree.binds,
+    binds: [...binds, ...(built?.binds ?? [])],
     ...(options.network ? { network: options.network } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
   });
-  const gradedChanged = await changedGradedFiles(options.repoDir, tree.digests);
+  const builtChanged = (await changedBuiltFiles(options.repoDir, built)).map((rel) => `${rel} (a test binary built before the run)`);
+  const gradedChanged = [...(await changedGradedFiles(options.repoDir, tree.digests)), ...builtChanged];
   const placed = { groups: tree.groups, wires: tree.tripwires };
   const tripwires = judgeTripwires(ran.report, placed);
-  await mkdir(options.outDir, { recursive: true });
   await writeFile(
     path.join(options.outDir, 'tripwires.json'),
-    JSON.stringify({ tripwires: tree.tripwires, groups: tree.groups, verdict: tripwires, gradedFiles: tree.gradedFiles, removed: tree.removed, restored: tree.restored, staleReports }, null, 1) + '\n',
+    JSON.stringify(
+      {
+        tripwires: tree.tripwires,
+        groups: tree.groups,
+        verdict: tripwires,
+        gradedFiles: tree.gradedFiles,
+        removed: tree.removed,
+        restored: tree.restored,
+        staleReports,
+        command: resolved.command,
+        builtFiles: [...(built?.identities.keys() ?? [])].map((file) => path.relative(options.repoDir, file)),
+      },
+      null,
+      1,
+    ) + '\n',
   );
   const testRun = { ...ran, report: withGroupsMapped(ran.report, tree.groups) };
   const report = withoutTripwires(ran.report, placed);

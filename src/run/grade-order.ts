@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadSources, runChecks, evaluate, type Evaluation, type ExpectedTests, evaluateChecks, protectedChanges, installedPythonModules, runGradedTests, type TestRun, getTestRunner, type ReportFormat } from '../grade/index.js';
+import { loadSources, runChecks, evaluate, type Evaluation, type ExpectedTests, evaluateChecks, protectedChanges, installedPythonModules, runGradedTests, runsPytest, type TestRun, getTestRunner, type ReportFormat } from '../grade/index.js';
 import { applyPatch, type Isolation, createWorkspace, patchPaths } from '../sandbox/index.js';
 import type { Task } from '../suite/index.js';
 import type { GradeEvidence } from './decide-outcome.js';
@@ -81,7 +81,7 @@ export async function gradeOrder(options: GradeOrderOptions): Promise<OrderGrade
       command: grading.kind === 'tests' ? grading.test.command : '',
       preparedRepo: options.preparedRepo,
       repoDir: workspace.dir,
-      pythonModules: runner?.format === 'pytest' ? await installedPythonModules(sandbox, options.env) : null,
+      pythonModules: grading.kind === 'tests' && runsPytest(grading.test.format, grading.test.command) ? await installedPythonModules(sandbox, options.env) : null,
       testDirs: grading.kind === 'tests' ? testDirsOf(grading) : [],
     });
     if (grading.kind === 'checks') {
@@ -119,6 +119,7 @@ export async function gradeOrder(options: GradeOrderOptions): Promise<OrderGrade
       gradedChanged: graded.gradedChanged,
       outputCut: graded.outputCut,
       unknownTests: graded.unknownTests,
+      limitHit: graded.testRun.exec.limitHit,
     });
     return { applied: true, testRun: graded.testRun, durationMs: elapsed(), ...evaluation };
   } finally {

@@ -47,6 +47,7 @@ export function buildRunRecord(identity: RunIdentity, outcome: Outcome, work: Ru
     tokensOut: work.tokensOut ?? null,
     linesAdded: work.linesAdded ?? 0,
     linesRemoved: work.linesRemoved ?? 0,
+    plainLines: work.plainLines ?? null,
     points: work.points ?? 0,
     maxPoints: work.maxPoints ?? 0,
     orders: work.orders ?? [],

@@ -81,7 +81,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   const evidence: OrderEvidence[] = [];
   let agentMs = 0;
   let gradeMs = 0;
-  let change: Change = { patch: '', linesAdded: 0, linesRemoved: 0, paths: [], binaryPaths: [] };
+  let change: Change = { patch: '', linesAdded: 0, linesRemoved: 0, plainLinesAdded: 0, plainLinesRemoved: 0, paths: [], binaryPaths: [] };
   const workspace = await createWorkspace(options.preparedRepo, path.join(options.scratchDir, 'agent'), options.isolation.workspace);
 
   /** Gathers an order's evidence stage by stage, until the rules (decide-outcome.ts) say the order ends. */
@@ -198,6 +198,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
       gradeSec: gradeMs / 1000,
       linesAdded: change.linesAdded,
       linesRemoved: change.linesRemoved,
+      plainLines: { added: change.plainLinesAdded, removed: change.plainLinesRemoved },
       points: decided.points,
       maxPoints: decided.maxPoints,
       orders: decided.orders,

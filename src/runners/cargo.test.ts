@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { idsAndStatuses } from './golden-reports.test-support.js';
-import { addCargoFlags, cargoRunner } from './cargo.js';
+import { addCargoFlags, cargoRunner, testExecutables } from './cargo.js';
 
 const GOLDEN = fileURLToPath(new URL('../../test/fixtures/reports/cargo/', import.meta.url));
 // the golden file is what `cargo test` printed (stdout and stderr in order): the runner's report is its output
@@ -27,6 +27,18 @@ describe('cargoRunner.instrument', () => {
     expect(addCargoFlags('cargo test --workspace -- --test-threads=1')).toBe(
       'cargo test --workspace --no-fail-fast -- -Z unstable-options --format json --test-threads=1',
     );
+  });
+});
+
+describe('cargoRunner.build', () => {
+  it('builds every test binary without running any, with the same RUSTC_BOOTSTRAP as the run, dropping the arguments for the binaries', () => {
+    expect(cargoRunner.build!.command('cargo test')).toEqual({ command: 'cargo test --no-run --message-format=json-render-diagnostics', env: { RUSTC_BOOTSTRAP: '1' } });
+    expect(cargoRunner.build!.command('cargo test --workspace -- --test-threads=1').command).toBe('cargo test --workspace --no-run --message-format=json-render-diagnostics');
+  });
+
+  it("reads the test binaries from cargo's JSON messages (golden: cargo 1.95 on the starter task)", async () => {
+    const output = `   Compiling linewrap v0.3.2\n${await readFile(path.join(GOLDEN, 'build.jsonl'), 'utf8')}{"reason": not json\n`;
+    expect(testExecutables(output)).toEqual(['/grading/w/target/debug/deps/linewrap-ee586d09740755f7', '/grading/w/target/debug/deps/wrap-1f09749038baadfd']);
   });
 });
 

@@ -6,11 +6,14 @@
 export { getTestRunner, REPORT_FORMATS } from './registry.js';
 export type { ReportFormat } from './registry.js';
 export { removeStaleReports } from './junit.js';
+export { preparedPytestConfig } from './pytest-config.js';
 export { ReportUnreadableError } from './read-report-file.js';
-export type { InstrumentedCommand, InstrumentOptions, ParsedReport, TestResult, TestRunner, TestStatus, TripwireTarget } from './types.js';
+export type { InstrumentedCommand, InstrumentOptions, ParsedReport, RunnerBuild, TestResult, TestRunner, TestStatus, TripwireTarget } from './types.js';
 export { findTestCases } from './find-test-cases.js';
 export type { Leaf, Site, Span, TestCase, TestFileCases } from './tripwire-cases.js';
 export { createNamer, cryptoRandom, shuffle } from './tripwire-names.js';
 export type { NameStyle, Random } from './tripwire-names.js';
 export { content, drawVariants, isVariable } from './tripwire-variants.js';
 export type { VariantContext } from './tripwire-variants.js';
+export { resolveRunnerCommand } from './resolve-command.js';
+export type { ResolvedCommand } from './resolve-command.js';

@@ -43,8 +43,8 @@ const STATUSES: Readonly<Record<string, TestStatus>> = {
 export interface JestShapedRunner extends Pick<TestRunner, 'format' | 'testFiles' | 'configFiles' | 'tripwireSource'> {
   /** The report's file name in the report folder. */
   readonly reportFile: string;
-  /** The runner's options that write the JSON report (`--outputFile=<report>` follows them). */
-  readonly reportOptions: string;
+  /** The runner's options that write the JSON report (`--outputFile=<report>` follows them), given the prepared repo when known. */
+  readonly reportOptions: string | ((configSource: string | undefined) => string);
 }
 
 /**
@@ -56,7 +56,10 @@ export function jestShapedRunner({ reportOptions, ...spec }: JestShapedRunner): 
   return reportFileRunner({
     ...spec,
     what: 'report',
-    addReporter: (command, _reportDir, report) => ({ command: `${command} ${reportOptions} ${quoteShellArg(`--outputFile=${report}`)}`, env: {} }),
+    addReporter: (command, _reportDir, report, configSource) => {
+      const options = typeof reportOptions === 'string' ? reportOptions : reportOptions(configSource);
+      return { command: `${command} ${options} ${quoteShellArg(`--outputFile=${report}`)}`, env: {} };
+    },
     parseReport: (text, roots) => parseJestJsonReport(text, { roots, reportFile: spec.reportFile }),
   });
 }

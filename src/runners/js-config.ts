@@ -3,8 +3,13 @@
  * the change may not touch (see docs/runner-configuration.md). Globs are repo-relative.
  */
 
-/** Read by node, npm/npx and every runner: a package folder inside the repo shadows an installed one; npm config runs shells and sets node options. */
-export const JS_SHARED_CONFIG = ['**/node_modules/**', '**/.npmrc', '**/.yarnrc', '**/.yarnrc.yml', '**/.pnpmfile.cjs'] as const;
+import { TOOLCHAIN_FILES } from './toolchain-files.js';
+
+/**
+ * Read by node, npm/npx and every runner: a package folder inside the repo shadows an installed
+ * one; npm config runs shells and sets node options; version files pick the node binary.
+ */
+export const JS_SHARED_CONFIG = ['**/node_modules/**', '**/.npmrc', '**/.yarnrc', '**/.yarnrc.yml', '**/.pnpmfile.cjs', ...TOOLCHAIN_FILES] as const;
 
 const EXT = '{js,mjs,cjs,ts,mts,cts,json}';
 

@@ -9,6 +9,7 @@ import { readReportFile } from './read-report-file.js';
 import { junitTripwires } from './tripwire-sources.js';
 import { readRepoRoots, recordRepoRoot } from './repo-root.js';
 import { JEST_CONFIG, MOCHA_CONFIG, VITEST_CONFIG } from './js-config.js';
+import { pycacheEnv } from './pytest.js';
 
 /**
  * bakeoff cannot know which runner writes the XML, so the configuration of every runner it
@@ -23,7 +24,7 @@ const JUNIT_CONFIG = [
     ...MOCHA_CONFIG,
     '**/conftest.py', '**/pytest.ini', '**/.pytest.ini', '**/pytest.toml', '**/pyproject.toml', '**/setup.cfg', '**/tox.ini',
     '**/sitecustomize.py', '**/usercustomize.py', '**/*.pth',
-    '**/build.rs', '**/.cargo/**', '**/rust-toolchain', '**/rust-toolchain.toml', '**/.config/nextest.toml',
+    '**/build.rs', '**/.cargo/**', '**/.config/nextest.toml',
   ]),
 ];
 
@@ -55,8 +56,9 @@ export const junitRunner: TestRunner = {
     return [`${classname}::${name}`, `${file}::${classname}::${name}`];
   },
   holdsTripwires: (_text, file) => file.endsWith('.py'),
-  instrument(command, { reportDir }) {
-    return { command: `${recordRepoRoot(reportDir)}; ${command}`, env: {} };
+  instrument(command, { reportDir, configDir }) {
+    // a Python runner's bytecode cache (pytest's rewritten test modules) is kept out of the code's reach
+    return { command: `${recordRepoRoot(reportDir)}; ${command}`, env: pycacheEnv(configDir ?? reportDir) };
   },
   async parse({ reportDir, repoDir, report }) {
     if (report === undefined) return { tests: [], problems: ['the task names no JUnit report (task.yaml test.report)'] };

@@ -35,6 +35,13 @@ export function pytestConfigArgs(command: string, configSource: string, configDi
   return ['-c', target, '--rootdir=.'];
 }
 
+/** The prepared repo's pytest configuration file as pytest would pick it (see {@link pytestConfigArgs}), repo-relative, or null. */
+export function preparedPytestConfig(command: string, preparedRepo: string): string | null {
+  const named = namedConfig(command);
+  if (named !== undefined) return existsSync(path.join(preparedRepo, named)) ? named : null;
+  return CANDIDATES.find((c) => holds(path.join(preparedRepo, c.file), c.holds))?.file ?? null;
+}
+
 function holds(file: string, test: (text: string) => boolean): boolean {
   return existsSync(file) && test(readFileSync(file, 'utf8'));
 }

@@ -9,6 +9,7 @@ import { parseReportFile } from './read-report-file.js';
 import { copyReporter } from './reporters-dir.js';
 import { pytestConfigArgs } from './pytest-config.js';
 import { pythonTripwires } from './tripwire-sources.js';
+import { TOOLCHAIN_FILES } from './toolchain-files.js';
 import { quoteShellArg } from '../util/index.js';
 
 /** Written by `src/runners/reporters/bakeoff_pytest_report.py`. */
@@ -40,7 +41,7 @@ const BROKEN_EXIT_STATUSES: Readonly<Record<number, string>> = { 3: 'internal er
 export const pytestRunner: TestRunner = {
   format: 'pytest',
   testFiles: ['**/test_*.py', '**/*_test.py'],
-  configFiles: ['**/conftest.py', '**/pytest.ini', '**/.pytest.ini', '**/sitecustomize.py', '**/usercustomize.py', '**/*.pth'],
+  configFiles: ['**/conftest.py', '**/pytest.ini', '**/.pytest.ini', '**/sitecustomize.py', '**/usercustomize.py', '**/*.pth', ...TOOLCHAIN_FILES],
   reportFiles: [REPORT_FILE],
   testNamePrefix: 'test_',
   tripwireSource: pythonTripwires,
@@ -57,8 +58,7 @@ export const pytestRunner: TestRunner = {
       command: [command, '-p', name, '-p', 'no:cacheprovider', '--continue-on-collection-errors', ...config.map(quoteShellArg)].join(' '),
       env: {
         PYTHONPATH: pluginDir,
-        PYTHONDONTWRITEBYTECODE: '1',
-        PYTHONPYCACHEPREFIX: '/tmp/bakeoff-pycache',
+        ...pycacheEnv(configDir ?? reportDir),
         PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1',
         BAKEOFF_PYTEST_REPORT: path.join(reportDir, REPORT_FILE),
       },
@@ -66,6 +66,20 @@ export const pytestRunner: TestRunner = {
   },
   parse: ({ reportDir }) => parseReportFile(reportDir, { reportFile: REPORT_FILE, what: 'pytest report' }, parsePytestReport),
 };
+
+/**
+ * Bytecode out of the code's reach: Python (and pytest's assertion rewriting, which compiles each
+ * test module and would load a cached one whose header matches the source's size and mtime)
+ * reads and writes `.pyc` files only under PYTHONPYCACHEPREFIX, here an empty folder the tests
+ * see read-only (in `dir`, the configuration folder), and writes none. So no code that runs
+ * earlier in a grading can plant a compiled hidden test module, or a compiled module of pytest,
+ * for Python to load later; and a `.pyc` the change holds next to its source is never read.
+ */
+export function pycacheEnv(dir: string): Record<string, string> {
+  const prefix = path.join(dir, 'pycache');
+  mkdirSync(prefix, { recursive: true, mode: 0o755 });
+  return { PYTHONDONTWRITEBYTECODE: '1', PYTHONPYCACHEPREFIX: prefix };
+}
 
 /**
  * Reads the plugin's JSON lines. The last line must be a session line: without it the pytest

@@ -9,8 +9,8 @@ export interface ReportFileRunner extends Pick<TestRunner, 'format' | 'testFiles
   readonly reportFile: string;
   /** What a missing report is called: `<what> <reportFile> is missing`. */
   readonly what: string;
-  /** The bare command with the reporter added, writing its report to `report` (in `reportDir`). */
-  addReporter(command: string, reportDir: string, report: string): InstrumentedCommand;
+  /** The bare command with the reporter added, writing its report to `report` (in `reportDir`); `configSource` is the prepared repo. */
+  addReporter(command: string, reportDir: string, report: string, configSource?: string): InstrumentedCommand;
   /** Reads the report; its test files are named by absolute paths under one of `roots`. */
   parseReport(text: string, roots: readonly string[]): ParsedReport;
 }
@@ -28,8 +28,8 @@ export function reportFileRunner(spec: ReportFileRunner): TestRunner {
     testNamePrefix: '',
     // `<file>::<describe> > … > <title>`, as every such runner names its tests
     testIds: (file, path, name) => [`${file}::${[...path, name].join(' > ')}`],
-    instrument(command, { reportDir }) {
-      const added = addReporter(command, reportDir, path.join(reportDir, reportFile));
+    instrument(command, { reportDir, configSource }) {
+      const added = addReporter(command, reportDir, path.join(reportDir, reportFile), configSource);
       return { command: `${recordRepoRoot(reportDir)}; ${added.command}`, env: added.env };
     },
     parse: ({ reportDir, repoDir }) =>

@@ -55,6 +55,14 @@ export interface InstrumentOptions {
   readonly report?: string | undefined;
 }
 
+/** How a runner builds what its tests run before running any of it (see {@link TestRunner.build}). */
+export interface RunnerBuild {
+  /** The bare command as a build of everything it will run, running none of it. */
+  command(command: string): InstrumentedCommand;
+  /** Absolute paths of what the build made that the tests run (cargo: the test binaries), from the build's output. */
+  builtFiles(output: string): string[];
+}
+
 /** One test-runner adapter. Pure except for writing its own files into the folders it is given and reading reports. */
 export interface TestRunner {
   /** The report format it reads: its key in the registry (`registry.ts`), task.yaml `test.format`. */
@@ -105,6 +113,12 @@ export interface TestRunner {
    * under test printed or one it moved to another test.
    */
   readonly forgeableReport?: boolean;
+  /**
+   * Builds everything the tests will run before any of it runs (cargo: `cargo test --no-run`
+   * compiles every test binary), so that the run that follows is shown what was built read-only
+   * and finds nothing left to build. Absent: the command builds as it runs.
+   */
+  readonly build?: RunnerBuild;
   /**
    * Adds the reporter to the bare command. `reportDir` is the report folder (outside the
    * workspace; its files are made from `reportFiles` first); `configDir` an empty folder the

@@ -96,8 +96,9 @@ async function createV2(name: string, limits: Limits): Promise<CommandCgroup> {
     version: 2,
     procFiles: [path.join(dir, 'cgroup.procs')],
     limitHit: async () => {
+      // oom: reclaim could not bring the group under memory.max (never `max` alone: page cache hits it and is reclaimed)
       const mem = await readFile(path.join(dir, 'memory.events'), 'utf8').catch(() => '');
-      if (/oom_kill [1-9]/.test(mem)) return 'memory';
+      if (/^oom(_kill)? [1-9]/m.test(mem)) return 'memory';
       const pids = await readFile(path.join(dir, 'pids.events'), 'utf8').catch(() => '');
       return /max [1-9]/.test(pids) ? 'pids' : null;
     },

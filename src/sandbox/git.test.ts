@@ -24,8 +24,10 @@ describe('captureChange', () => {
     await writeFile(path.join(ws, 'node_modules', 'dep.js'), 'changed by the agent');
     const change = await captureChange(prepared, ws);
     expect([...change.paths].sort()).toEqual(['a.txt', 'bin.dat']);
-    // the binary file's one "line" counts too: lines to review are counted as text, always
-    expect([change.linesAdded, change.linesRemoved]).toEqual([3, 1]);
+    // the binary file's one "line" counts too: lines to review are counted as text, always; and
+    // so does the name of the file it adds (git's plain count leaves names out)
+    expect([change.linesAdded, change.linesRemoved]).toEqual([3 + 1, 1]);
+    expect([change.plainLinesAdded, change.plainLinesRemoved]).toEqual([3, 1]);
     expect(change.binaryPaths).toEqual(['bin.dat']);
     expect(change.patch).toContain('GIT binary patch');
 
@@ -61,7 +63,8 @@ describe('captureChange', () => {
     await writeFile(path.join(ws, 'sabotage.py'), 'import os\nos.system("x")\n');
     const change = await captureChange(prepared, ws);
     expect([...change.paths].sort()).toEqual(['.gitattributes', 'a.txt', 'sabotage.py']);
-    expect([change.linesAdded, change.linesRemoved]).toEqual([2 + 2 + 2, 0]);
+    // .gitattributes and sabotage.py: two lines each and a name each; a.txt: two lines
+    expect([change.linesAdded, change.linesRemoved]).toEqual([2 + 2 + 2 + 2, 0]);
     expect(change.binaryPaths).toEqual([]);
     expect(change.patch).not.toContain('Binary files');
     const { ws: fresh } = await repoWithSetupOutput();

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { dieWithParent } from '../util/index.js';
 import { InfraError } from '../errors.js';
+import { linesOfDiff, linesOfNames, parseRawDiff } from './review-lines.js';
 
 /*
  * Git is run only with configuration bakeoff controls. The agent owns its workspace's .git
@@ -63,9 +64,17 @@ export async function initSingleCommit(dir: string, message: string): Promise<vo
 export interface Change {
   /** `git diff --binary` text; empty when nothing changed. */
   readonly patch: string;
-  /** Lines added / removed, counted as a reviewer sees them: every file as text, whatever its attributes say. */
+  /**
+   * Lines added / removed as a reviewer must read them (review-lines.ts): every file as text,
+   * whatever its attributes say; every line terminator a graded language honours; a line wider
+   * than the screen counted per screen; names of added files and folders, link targets and mode
+   * changes counted too (as added).
+   */
   readonly linesAdded: number;
   readonly linesRemoved: number;
+  /** git's plain count beside it (`--numstat`: lines between LFs, every file as text), for comparison. */
+  readonly plainLinesAdded: number;
+  readonly plainLinesRemoved: number;
   /** Repo-relative paths of every added, changed or deleted file. */
   readonly paths: readonly string[];
   /**
@@ -104,10 +113,27 @@ export async function captureChange(preparedRepo: string, workspace: string): Pr
     const patch = await git(['diff', '--cached', '--binary', '--full-index', '--no-textconv', 'HEAD'], { cwd: workspace, env });
     await view.setAttributes(COUNT_ATTRIBUTES);
     const counted = parseNumstat(await git(['diff', '--cached', '--numstat', '-z', '--no-textconv', 'HEAD'], { cwd: workspace, env }));
-    return { patch, linesAdded: counted.linesAdded, linesRemoved: counted.linesRemoved, paths: counted.paths, binaryPaths: [...detected.binary, ...undecodable] };
+    const review = await reviewLines(workspace, env);
+    return {
+      patch,
+      linesAdded: review.added,
+      linesRemoved: review.removed,
+      plainLinesAdded: counted.linesAdded,
+      plainLinesRemoved: counted.linesRemoved,
+      paths: counted.paths,
+      binaryPaths: [...detected.binary, ...undecodable],
+    };
   } finally {
     await view.dispose();
   }
+}
+
+/** Lines to review of the staged change (count attributes in force: every file as text). */
+async function reviewLines(workspace: string, env: Readonly<Record<string, string>>): Promise<{ added: number; removed: number }> {
+  const text = linesOfDiff(await git(['diff', '--cached', '-U0', '--no-textconv', '--no-ext-diff', '--no-color', 'HEAD'], { cwd: workspace, env }));
+  const raw = parseRawDiff(await git(['diff', '--cached', '--raw', '-z', '--no-abbrev', 'HEAD'], { cwd: workspace, env }));
+  const dirs = new Set((await git(['ls-tree', '-r', '-d', '-z', '--name-only', 'HEAD'], { cwd: workspace, env })).split('\0').filter((d) => d !== ''));
+  return { added: text.added + linesOfNames(raw, dirs), removed: text.removed };
 }
 
 /** Of `paths` (relative to `dir`), the regular files whose bytes are not UTF-8. */

@@ -135,8 +135,22 @@ export async function disposeScratch(dir: string): Promise<void> {
       // already gone
     }
   }
-  await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+  await removeTree(dir);
   await rm(`${dir}.owner`, { force: true });
+}
+
+/**
+ * Deletes a folder whatever it holds: Node's rm names every entry by its whole path, which a
+ * tree deeper than PATH_MAX (an agent can make one, one relative folder at a time) defeats; rm(1)
+ * walks it relative to each folder.
+ */
+async function removeTree(dir: string): Promise<void> {
+  try {
+    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENAMETOOLONG') throw error;
+    await run('rm', ['-rf', '--one-file-system', '--', dir]);
+  }
 }
 
 /** Mount points at or under `dir`, deepest first. */

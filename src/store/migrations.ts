@@ -169,4 +169,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE checks ADD COLUMN message TEXT;
   `,
+  // 12: git's plain line count of a run's change beside its lines to review (which now count
+  // names, link targets, mode changes, every line terminator and the screen width); NULL for runs
+  // recorded before.
+  `
+  ALTER TABLE runs ADD COLUMN plain_lines_added INTEGER;
+  ALTER TABLE runs ADD COLUMN plain_lines_removed INTEGER;
+  `,
 ];

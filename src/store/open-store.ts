@@ -194,6 +194,7 @@ export function openStore(dir: string, options: { create: boolean }): Store {
     lines_added: 'linesAdded', lines_removed: 'linesRemoved', points: 'points', max_points: 'maxPoints', runtime_json: 'runtimeJson',
     started_at: 'startedAt', finished_at: 'finishedAt', orders_json: 'ordersJson', artifacts_recorded: 'artifactsRecorded',
     usage_json: 'usageJson', flags_json: 'flagsJson', effort_catalog_json: 'effortCatalogJson',
+    plain_lines_added: 'plainLinesAdded', plain_lines_removed: 'plainLinesRemoved',
   }));
   const insertSession = db.prepare(namedInsert('sessions', {
     run_id: 'runId', ord: 'order', exit_code: 'exitCode', timed_out: 'timedOut', duration_ms: 'durationMs', tokens_in: 'tokensIn',
@@ -363,6 +364,7 @@ interface Row {
   tokens_in: number | null; tokens_out: number | null; lines_added: number; lines_removed: number; points: number;
   max_points: number; runtime_json: string; started_at: string; finished_at: string; orders_json: string;
   usage_json: string | null; flags_json: string; effort_catalog_json: string | null;
+  plain_lines_added: number | null; plain_lines_removed: number | null;
 }
 
 interface SessionDbRow {
@@ -390,6 +392,9 @@ function runToRow(run: RunRecord): Record<string, unknown> {
     usageJson: run.usage ? JSON.stringify(run.usage) : null,
     flagsJson: JSON.stringify(run.flags ?? []),
     effortCatalogJson: run.effortCatalog ? JSON.stringify(run.effortCatalog) : null,
+    plainLinesAdded: run.plainLines?.added ?? null,
+    plainLinesRemoved: run.plainLines?.removed ?? null,
+    plainLines: undefined,
     artifactsRecorded: 1,
     effortCatalog: undefined,
     usage: undefined,
@@ -422,6 +427,7 @@ function rowToRun(row: Row): RunRecord {
     tokensOut: row.tokens_out,
     linesAdded: row.lines_added,
     linesRemoved: row.lines_removed,
+    plainLines: row.plain_lines_added === null || row.plain_lines_removed === null ? null : { added: row.plain_lines_added, removed: row.plain_lines_removed },
     points: row.points,
     maxPoints: row.max_points,
     orders: JSON.parse(row.orders_json) as RunRecord['orders'],

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, lstat, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { cp, lstat, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -19,6 +19,8 @@ export { bakeScratch };
  */
 
 export const BATTERY = path.join(FIXTURES, 'hostile-battery');
+/** controls.memoryMb of the battery's suites: what grading-memory-hog.mjs fills, per run. */
+export const BATTERY_MEMORY_MB = 1024;
 const KIT = path.join(BATTERY, 'kit.mjs');
 /** `command:node <battery>/<script> <battery>/kit.mjs [<battery>/<extra>…]` (named files are shown to the agent). */
 export function attackAgent(script: string, ...extra: readonly string[]): string {
@@ -40,6 +42,9 @@ export async function batterySuite(make: (prefix: string) => Promise<string>): P
   return sharedSuite('battery', async (dir) => {
     await cp(path.join(ROOT, 'examples/starter'), dir, { recursive: true });
     await rm(path.join(dir, 'bakeoff.lock.json'), { force: true });
+    // grading-memory-hog.mjs fills whatever memory a run has: keep that small on a shared machine
+    const yaml = await readFile(path.join(dir, 'suite.yaml'), 'utf8');
+    await writeFile(path.join(dir, 'suite.yaml'), yaml.replace(/^controls:\n/m, `controls:\n  memoryMb: ${BATTERY_MEMORY_MB}\n`));
     await cp(path.join(FIXTURES, 'tasks/bytes-rollover'), path.join(dir, 'tasks/bytes-rollover'), { recursive: true });
     const v = await bakeoff(['validate', dir]);
     if (v.exitCode !== 0) throw new Error(`validate ${dir} failed (${v.exitCode}):\n${v.stdout}\n${v.stderr}`);

@@ -41,8 +41,12 @@ export interface JsonRun {
   readonly usage: TokenUsage | null;
   /** E.g. the harness's own token counts disagree with the meter. */
   readonly flags: readonly string[];
+  /** Lines to review, added and removed (names, link targets, mode changes, every line terminator, the screen width: see RunRecord). */
   readonly linesAdded: number;
   readonly linesRemoved: number;
+  /** git's plain count of the same change (lines between LFs), for comparison; null for runs recorded before bakeoff kept it. */
+  readonly plainLinesAdded: number | null;
+  readonly plainLinesRemoved: number | null;
   readonly points: number;
   readonly maxPoints: number;
   /** Points per order: each order is graded on its own. */
@@ -138,6 +142,8 @@ function toJsonRun(run: RunRecord, failure: RunFailure | null): JsonRun {
     flags: run.flags ?? [],
     linesAdded: run.linesAdded,
     linesRemoved: run.linesRemoved,
+    plainLinesAdded: run.plainLines?.added ?? null,
+    plainLinesRemoved: run.plainLines?.removed ?? null,
     points: run.points,
     maxPoints: run.maxPoints,
     orders: run.orders,

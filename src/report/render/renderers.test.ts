@@ -210,6 +210,8 @@ const JsonReportSchema = z.object({
       tokensOut: nullableNumber,
       linesAdded: z.number().int(),
       linesRemoved: z.number().int(),
+      plainLinesAdded: nullableNumber,
+      plainLinesRemoved: nullableNumber,
       points: z.number(),
       maxPoints: z.number(),
     }),

@@ -137,7 +137,10 @@ function numbersSection(view: LeaderboardView, runs: readonly RunRecord[], worke
       ? `Cost per fix: the cost of all of an agent's runs (failed and void included) / its runs solved. ${metering[0]!}`
       : 'Cost per fix: the cost of all of an agent\'s runs / its runs solved; no model agent ran, so no run has a cost.',
     `Time per run: the median, over valid runs, of the seconds spent in agent sessions (setup and grading excluded). ${describeWhereRunsRan(runs, workers)}`,
-    'Lines to review: the median, over valid runs, of lines added plus lines removed by the agent\'s change, tests included (what a reviewer reads).',
+    'Lines to review: the median, over valid runs, of lines added plus lines removed by the agent\'s change, tests included (what a reviewer reads): every file counted as text; ' +
+      'a line ends at every line break a graded language honours (LF, CRLF, a lone CR, U+2028, U+2029), a line longer than 200 characters counts once per 200, ' +
+      'the name of every file or folder the change adds counts once per 32 bytes, a link target counts as its text and a mode change as one line, ' +
+      "so code cannot hide in names, link targets or behind line breaks git does not see (code packed densely onto long lines still counts once per 200 characters); git's plain line count is kept beside it in the JSON report.",
     metering.length > 0
       ? "Tokens in and out: counted by bakeoff's metering proxy from the model API's answers, the same way for every harness; the harness's own figures are kept beside them in the JSON report" +
         (view.metering.flaggedRuns > 0 ? `, and ${plural(view.metering.flaggedRuns, 'run is', 'runs are')} flagged where they disagree.` : ', and no run\'s figures disagreed.')
