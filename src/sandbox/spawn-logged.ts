@@ -10,7 +10,7 @@ const TAIL_BYTES = 64 * 1024;
 export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 /** What a logged spawn reports: an {@link ExecResult} without the sandbox's resource limits, every flag set. */
-export type SpawnLoggedResult = Required<Omit<ExecResult, 'limitHit'>>;
+export type SpawnLoggedResult = Required<Omit<ExecResult, 'limitHit' | 'cpu'>>;
 
 /**
  * Spawns `argv` in a new process group with stdout and stderr interleaved, in order, on one
@@ -34,6 +34,8 @@ export async function spawnLogged(options: {
   readonly onOutput?: (chunk: Buffer) => void;
   /** Kill the group when this aborts (the caller knows the outcome already). */
   readonly signal?: AbortSignal;
+  /** Awaited (at most 2 s) between the wall clock running out and the kill: the last look at the processes (decision 011). */
+  readonly beforeTimeoutKill?: () => Promise<unknown>;
 }): Promise<SpawnLoggedResult> {
   if (isStopping()) throw new StoppingError(`not starting ${options.argv[0]}: bakeoff is stopping`);
   // `exec 2>&1` in a shell first: one pipe for both streams keeps their order
@@ -58,7 +60,9 @@ export async function spawnLogged(options: {
     const release = holdProcess(killGroup);
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup();
+      const look = options.beforeTimeoutKill?.().catch(() => {});
+      if (look === undefined) killGroup();
+      else void Promise.race([look, new Promise((r) => setTimeout(r, 2000))]).then(killGroup);
     }, options.timeoutMs);
     const idle = options.idleTimeoutMs === undefined
       ? undefined
