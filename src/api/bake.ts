@@ -39,8 +39,11 @@ export interface BakeRequest extends Place {
   readonly runs?: number;
   /** The results folder; default `results/<suite id>`. */
   readonly out?: string;
-  /** Runs at once (default 2). */
-  readonly concurrency?: number;
+  /**
+   * Runs at once: a number, or `auto` (the default; decision 011): the first at once, each
+   * further one only while the machine has room, measured, up to its CPUs.
+   */
+  readonly concurrency?: number | 'auto';
   /** Wait for another process using the results folder to finish, instead of refusing. */
   readonly wait?: boolean;
   /** Development only: agents and tests run without the sandbox. */
@@ -211,7 +214,7 @@ export async function bake(request: BakeRequest): Promise<BakeOutcome> {
       summary = { planned, alreadyDone, ran, rejected };
       fleet = rest;
     } else {
-      summary = await runBake({ ...common, concurrency: request.concurrency ?? 2, resultsLock: open.resultsLock, isolation: open.isolation, cacheDir: open.cacheDir });
+      summary = await runBake({ ...common, concurrency: request.concurrency ?? 'auto', resultsLock: open.resultsLock, isolation: open.isolation, cacheDir: open.cacheDir });
     }
     const { suite, lock } = open;
     const runs = open.store.listRuns().filter((r) => r.suiteHash === suite.hash);

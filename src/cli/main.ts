@@ -5,7 +5,7 @@ import { REPORT_FORMATS } from '../runners/index.js';
 import { BAKEOFF_VERSION } from '../version.js';
 import { explainEnvironmentError } from './explain-error.js';
 import { stopOnSignals } from './stop-on-signals.js';
-import { EXIT, OUTPUT_FORMATS, parseIndex, parsePort, parsePositiveInt, type CliIo } from './io.js';
+import { EXIT, OUTPUT_FORMATS, parseConcurrency, parseIndex, parsePort, parsePositiveInt, type CliIo } from './io.js';
 
 const defaultIo = (): CliIo => ({ stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env, handleSignals: true });
 
@@ -61,7 +61,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .addOption(new Option('--patch-missing <what>', 'patch: agents on tasks their file does not name: skip them, or give them empty changes').choices(['skip', 'empty']).default('skip'))
     .option('--runs <n>', 'runs per task and agent (default: the suite\'s runsPerTask)', parsePositiveInt)
     .option('--out <dir>', 'results folder (default: results/<suite id>)')
-    .option('--concurrency <n>', 'runs at once', parsePositiveInt, 2)
+    .option('--concurrency <n|auto>', 'runs at once; auto: the first at once, another only while the machine has a free CPU, measured (up to its CPUs)', parseConcurrency, 'auto')
     .option('--json', 'no progress; print a JSON summary', false)
     .option('--wait', 'when another bakeoff is using the results folder, wait for it to finish instead of refusing', false)
     .option('--unsafe-no-sandbox', 'development only: run agents and tests without the sandbox (recorded in every run)', false)

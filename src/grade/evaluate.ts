@@ -31,6 +31,7 @@ export interface Evaluation {
     | {
         readonly reason:
           | 'tests-failed'
+          | 'test-timeout'
           | 'checks-failed'
           | 'report-inconsistent'
           | 'protected-path-changed'
@@ -81,7 +82,7 @@ export function evaluate(options: {
   const gradedChanged = options.gradedChanged ?? [];
   if (gradedChanged.length > 0) return fail('report-tampered', `graded test files changed while the tests ran: ${list(gradedChanged)}`);
   const notPassed = checks.filter((c) => !c.passed);
-  if (options.timedOut) return fail('tests-failed', 'the test command timed out');
+  if (options.timedOut) return fail('test-timeout', 'the test command timed out');
   if (notPassed.length > 0) {
     const shown = notPassed.slice(0, 5).map((c) => `${c.id} (${c.status})`).join(', ');
     const more = notPassed.length > 5 ? ` and ${notPassed.length - 5} more` : '';

@@ -219,7 +219,7 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
   const streamText = (await readSandboxFile(files.stream)) ?? '';
   await writeFile(path.join(artifactsDir, 'stream.jsonl'), streamText);
   const extraFlags = plan.traceNetwork ? await networkFlags(files.trace, artifactsDir) : [];
-  return accountHarnessSession({
+  const accounted = accountHarnessSession({
     harness,
     model: plan.model,
     stream: streamText,
@@ -230,6 +230,7 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
     durationMs: performance.now() - started,
     extraFlags,
   });
+  return { ...accounted, cpu: exec.cpu ?? null };
 }
 
 /** Saves the network trace as `network.json` next to the agent log; one flag per address other than the proxy. */

@@ -1,6 +1,6 @@
 import type { BudgetUse } from '../view/budget-use.js';
 import type { QuotaWindow } from '../view/quota-use.js';
-import type { EffortCatalogRef, FailReason, RunRecord, TokenUsage, VoidReason } from '../../types.js';
+import type { EffortCatalogRef, FailReason, RunRecord, StepRecord, TokenUsage, VoidReason } from '../../types.js';
 import { compareText } from './compare-text.js';
 import type { AgentSummary, LeaderboardView } from '../view/leaderboard-view.js';
 
@@ -48,6 +48,8 @@ export interface JsonRun {
   readonly orders: RunRecord['orders'];
   /** Model agents: the catalog the effort level was resolved from (source, sha256, as written, as resolved); else null. */
   readonly effortCatalog: EffortCatalogRef | null;
+  /** What the machine gave each sandboxed session and test run (decision 011); empty for runs stored before bakeoff measured it. */
+  readonly steps: readonly StepRecord[];
 }
 
 /** The view's fields the JSON report carries as they are (see LeaderboardView for each). */
@@ -136,6 +138,7 @@ function toJsonRun(run: RunRecord): JsonRun {
     maxPoints: run.maxPoints,
     orders: run.orders,
     effortCatalog: run.effortCatalog ?? null,
+    steps: run.steps ?? [],
   };
 }
 
