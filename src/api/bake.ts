@@ -126,9 +126,14 @@ export async function openRunParts(request: Omit<BakeRequest, 'out' | 'wait' | '
     suiteInstances: new Map(suite.tasks.flatMap((t) => (t.manifest.origin?.kind === 'swebench' && t.manifest.origin.id ? [[t.manifest.origin.id, t.id] as const] : []))),
     ...(request.agentsFile ? { agentsFile: request.agentsFile } : {}),
     openUpstream: async (formats) => {
+      // the upstream first: one that cannot be reached stops the bake before the catalog is read
+      const opened = await openModelUpstream(request.upstream ?? 'vendor', { cwd, env: envOf(request), formats });
       const { openPriceBook } = await import('../meter/index.js');
-      prices = await openPriceBook(request.prices ? path.resolve(cwd, request.prices) : undefined);
-      return openModelUpstream(request.upstream ?? 'vendor', { cwd, env: envOf(request), formats });
+      prices = await openPriceBook(request.prices ? path.resolve(cwd, request.prices) : undefined).catch(async (error: unknown) => {
+        await opened.close();
+        throw error;
+      });
+      return opened;
     },
     priceOf: (model, at) => prices!.priceOf(model, undefined, at),
     idleTimeoutMs: (request.upstreamIdleTimeoutSec ?? 120) * 1000,
