@@ -11,5 +11,5 @@ export type { GradedTests } from './run-graded-tests.js';
 export type { TestRun } from './run-tests.js';
 export { getTestRunner } from '../runners/index.js';
 export type { ReportFormat, TestStatus } from './types.js';
-export { describeTestTimeout, rerunClockMs, withStarvedRerun, RERUN_MAX_STRETCH, RERUN_MIN_STRETCH } from './rerun-starved.js';
+export { describeTestTimeout, rerunClockMs, withStarvedRerun } from './rerun-starved.js';
 export type { RerunResult, TestAttempt } from './rerun-starved.js';

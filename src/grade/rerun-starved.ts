@@ -1,11 +1,6 @@
-import type { ExecResult } from '../sandbox/index.js';
+import { rerunStretch, type ExecResult } from '../sandbox/index.js';
 import type { StepCpu } from '../types.js';
 import { holdQuiet, waitForRoom } from '../util/index.js';
-
-/** A re-run's clock is the test clock times the observed slow-down, at least this much … */
-export const RERUN_MIN_STRETCH = 2;
-/** … and at most this much: a change that spins forever costs at most this many clocks more. */
-export const RERUN_MAX_STRETCH = 4;
 
 /** One test run of a grading or admission step: its clock, whether it ran out, what the machine gave it. */
 export interface TestAttempt {
@@ -21,15 +16,12 @@ export interface TestAttempt {
  * only a run that hit its wall clock while starved (held back from a CPU for a quarter of its
  * wall time or more) is re-run. A run that sleeps, blocks or deadlocks is never starved, and
  * one that spins got the CPU it was given: neither is re-run for waiting on itself. The re-run's
- * clock stretches the test clock by how much the machine slowed the first run (wall time over
- * wall time not held back), between {@link RERUN_MIN_STRETCH} and {@link RERUN_MAX_STRETCH}
- * times. Pure.
+ * clock stretches the test clock by how much the machine slowed the first run (`rerunStretch`:
+ * 2 to 4 times). Pure.
  */
 export function rerunClockMs(exec: Pick<ExecResult, 'timedOut' | 'cpu'>, timeoutMs: number): number | null {
   if (!exec.timedOut || !exec.cpu?.starved) return null;
-  const { wallMs, heldMs } = exec.cpu;
-  const slowdown = wallMs / Math.max(1, wallMs - heldMs);
-  return Math.round(timeoutMs * Math.min(RERUN_MAX_STRETCH, Math.max(RERUN_MIN_STRETCH, slowdown)));
+  return Math.round(timeoutMs * rerunStretch(exec.cpu));
 }
 
 /** What a test step came to: the final run (the one that counts) and every attempt's figures. */

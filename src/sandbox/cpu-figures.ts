@@ -58,6 +58,21 @@ export function stepCpuOf(options: {
   };
 }
 
+/** A re-run's clock is the first clock times the slow-down the machine caused, at least this much … */
+export const RERUN_MIN_STRETCH = 2;
+/** … and at most this much: a command that spins forever costs at most this many clocks more. */
+export const RERUN_MAX_STRETCH = 4;
+
+/**
+ * How much longer the clock of a re-run of a starved command is (decision 011): the slow-down
+ * the machine caused (wall time over wall time not held back), between {@link RERUN_MIN_STRETCH}
+ * and {@link RERUN_MAX_STRETCH}. Pure.
+ */
+export function rerunStretch(cpu: Pick<StepCpu, 'wallMs' | 'heldMs'>): number {
+  const slowdown = cpu.wallMs / Math.max(1, cpu.wallMs - cpu.heldMs);
+  return Math.min(RERUN_MAX_STRETCH, Math.max(RERUN_MIN_STRETCH, slowdown));
+}
+
 /** `300 s wall, 12 s CPU, held back 288 s (96 %) waiting for a CPU; host pressure 99 %`: the figures in a sentence. Pure. */
 export function describeStepCpu(cpu: StepCpu): string {
   const sec = (ms: number): string => `${ms >= 10_000 ? Math.round(ms / 1000) : (ms / 1000).toFixed(1)} s`;
