@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { InfraError, UserError } from '../errors.js';
-import { escapeControl, isStopping } from '../util/index.js';
+import { escapeControl, isStopping, weighThisProcess } from '../util/index.js';
 import { REPORT_FORMATS } from '../runners/index.js';
 import { BAKEOFF_VERSION } from '../version.js';
 import { explainEnvironmentError } from './explain-error.js';
@@ -264,6 +264,8 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
   // what a killed bakeoff left (mounts, scratch folders, cgroups) is cleared by the next command of any kind; doctor lists it instead
   program.hook('preAction', async (_program, action) => {
     if (action.name() === 'doctor') return;
+    // a command that serves sandboxes weighs like them from its start, not like one process of its terminal (decision 011)
+    if (command !== null && SANDBOX_COMMANDS.has(command)) await weighThisProcess();
     const { sweepLeftovers } = await import('../sandbox/index.js');
     for (const note of (await sweepLeftovers()).notes) io.stderr.write(`bakeoff: ${escapeControl(note)}\n`);
   });

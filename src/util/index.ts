@@ -13,4 +13,5 @@ export { finishStop, holdLastStep, holdProcess, holdResource, isStopping, stopEv
 export { nearest, toInputIssues } from './zod-issues.js';
 export { fitColumns, rowWidth, wrapWords, type ColumnFit, type FitColumn } from './fit-columns.js';
 export { sumOrNull } from './sum-or-null.js';
+export { weighThisProcess } from './host-weight.js';
 export { describeHostLoad, hasRoom, holdQuiet, quietHeld, readHostLoad, waitForRoom, whenNotQuiet, type HostLoad } from './machine-room.js';
