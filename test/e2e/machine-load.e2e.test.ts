@@ -1,6 +1,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { JsonReport } from '../../src/report/index.js';
 import { loadAverage, startBusyLoops } from '../busy-machine.js';
 import { bakeoff, copySuite, FIXTURES, tempDir } from './helpers.js';
 
@@ -15,27 +16,6 @@ import { bakeoff, copySuite, FIXTURES, tempDir } from './helpers.js';
 const SUITE = path.join(FIXTURES, 'suites/machine-load');
 const HANG = 'command:sleep 3600';
 const AGENTS = ['gold', 'noop', HANG];
-
-interface Step {
-  step: 'session' | 'tests';
-  attempt: number;
-  timedOut: boolean;
-  limitMs: number;
-  wallMs: number;
-  cpuMs: number | null;
-  heldMs: number;
-  starved: boolean;
-}
-interface JsonRun {
-  id: string;
-  agent: string;
-  outcome: string;
-  failReason: string | null;
-  voidReason: string | null;
-  points: number;
-  maxPoints: number;
-  steps: Step[];
-}
 
 describe('verdicts on a saturated machine: 48 busy loops and --concurrency 4 (decision 011)', () => {
   let suite: string;
@@ -55,7 +35,7 @@ describe('verdicts on a saturated machine: 48 busy loops and --concurrency 4 (de
       await loops.stop();
     }
     expect(r.exitCode, r.stderr).toBe(0);
-    const report = JSON.parse((await bakeoff(['report', out, '--format', 'json'])).stdout) as { runs: JsonRun[] };
+    const report = JSON.parse((await bakeoff(['report', out, '--format', 'json'])).stdout) as JsonReport;
     const byAgent = new Map(report.runs.map((run) => [run.agent, run]));
     const verdict = (agent: string) => {
       const run = byAgent.get(agent)!;
