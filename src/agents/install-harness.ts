@@ -36,15 +36,17 @@ export type InstalledProbe =
   | { readonly kind: 'no-answer'; readonly seconds: number };
 
 /**
- * Asks the installed CLI for its version: 30 s, then once more with 60 s. A CLI that does not
- * answer is `no-answer` ("did not answer in 60 s (the machine is busy?)"), never "not installed".
+ * Asks the installed CLI for its version: 60 s, then once more with 120 s (at load 80 on two
+ * CPUs, five probes at once, opencode and pi took over 90 s to print theirs; quiet, 1–3 s). A CLI
+ * that does not answer is `no-answer` ("did not answer in 120 s (the machine is busy?)"), never
+ * "not installed".
  */
 export async function probeInstalled(harness: Harness, env: NodeJS.ProcessEnv = process.env): Promise<InstalledProbe> {
   const bin = binOf(harness, env);
   if (!existsSync(bin)) return { kind: 'missing' };
   const home = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-version-')); // whatever the CLI writes at start goes here
   try {
-    const answer = await probeProgram(bin, versionArgsOf(harness), { timeoutMs: 30_000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home } });
+    const answer = await probeProgram(bin, versionArgsOf(harness), { timeoutMs: 60_000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home } });
     if (answer.kind === 'no-answer') return answer;
     const version = answer.kind === 'missing' ? null : parseVersionOf(harness, answer.output);
     return version === null ? { kind: 'missing' } : { kind: 'installed', version };

@@ -13,6 +13,11 @@ describe('probeProgram', () => {
     expect(await probeProgram('sh', ['-c', 'echo broken >&2; exit 3'])).toEqual({ kind: 'failed', output: 'broken\n' });
   });
 
+  it('takes a program that catches the clock\'s SIGTERM and exits 0, printing nothing, for one that did not answer (gemini-cli does)', async () => {
+    const quiet = await probeProgram('sh', ['-c', "trap 'exit 0' TERM; sleep 30 & wait"], { timeoutMs: 300 });
+    expect(quiet).toEqual({ kind: 'no-answer', seconds: 1 });
+  });
+
   it('answers on the second, longer clock when the first was too short', async () => {
     // takes 1.2 s: past a 1 s clock, well within 2 s
     expect(await probeProgram('sh', ['-c', 'sleep 1.2; echo v1.2.3'], { timeoutMs: 1000 })).toEqual({ kind: 'answered', output: 'v1.2.3\n' });

@@ -28,15 +28,22 @@ export interface ProbeOptions {
 export async function probeProgram(cmd: string, args: readonly string[], options: ProbeOptions = {}): Promise<ProbeAnswer> {
   const first = options.timeoutMs ?? 15_000;
   for (const timeout of [first, 2 * first]) {
+    // our own note of the clock: a CLI that catches the clock's SIGTERM and exits 0 (gemini-cli
+    // does, with nothing printed) would otherwise read as an answer without a version: "not installed"
+    let late = false;
+    const clock = setTimeout(() => (late = true), timeout);
     try {
       const { stdout, stderr } = await run(cmd, [...args], { timeout, ...(options.env ? { env: options.env } : {}) });
+      if (late) continue;
       return { kind: 'answered', output: `${stdout}${stdout && stderr ? '\n' : ''}${stderr}` };
     } catch (error) {
       const e = error as { killed?: boolean; signal?: string | null; code?: number | string; stdout?: string; stderr?: string };
-      if (e.killed === true && e.signal === 'SIGTERM') continue;
+      if (late || e.killed === true) continue;
       // setpriv says so with 127 when it cannot execute the program
       if (e.code === 'ENOENT' || e.code === 127) return { kind: 'missing' };
       return { kind: 'failed', output: `${e.stdout ?? ''}${e.stdout && e.stderr ? '\n' : ''}${e.stderr ?? ''}` };
+    } finally {
+      clearTimeout(clock);
     }
   }
   return { kind: 'no-answer', seconds: Math.round((2 * first) / 1000) };

@@ -105,7 +105,7 @@ interface Harness {
   readonly package: string;
   readonly pinned: string;
   readonly installed: string | null;
-  /** Set when the CLI is installed but did not answer `--version` in time (a busy machine), e.g. `did not answer in 60 s (the machine is busy?)`. */
+  /** Set when the CLI is installed but did not answer `--version` in time (a busy machine), e.g. `did not answer in 120 s (the machine is busy?)`. */
   readonly noAnswer?: string;
   readonly wireFormat: string;
   readonly exampleModel: string;
