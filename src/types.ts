@@ -9,6 +9,7 @@ export type FailReason =
   | 'protected-path-changed'
   | 'patch-did-not-apply'  // the captured change could not be applied to a clean copy
   | 'session-timeout'
+  | 'test-timeout'          // the test command ran out of its wall clock (a starved run is re-run first: decision 011)
   | 'memory-limit'          // the agent's session, or its tests while graded, hit the memory limit
   | 'pids-limit'            // the agent's session ran into the process limit
   | 'disk-limit'            // the agent's session filled its workspace quota
@@ -26,6 +27,7 @@ export type VoidReason =
   | 'setup-failed'          // the task's setup command failed on this machine
   | 'agent-error'           // the agent could not be started (missing program, bad spec data)
   | 'timeout'               // a session ran out of time and the controls say timeouts are unscored
+  | 'machine-starved'       // a session ran out of time while the machine held it back from a CPU (decision 011); redone on resume
   | 'oracle-changed'        // the checks generated now differ from those validate admitted
   | 'replay-drift'          // a task's replays disagree by more than the replay rule allows (reports only)
   | 'upstream-error'        // the model API answered 5xx until the harness gave up (or the clock ran out)
@@ -148,8 +150,49 @@ export interface RunRecord {
   readonly flags?: readonly string[];
   /** Model agents: the catalog its effort level was resolved from; null/absent for other agents and older runs. */
   readonly effortCatalog?: EffortCatalogRef | null;
+  /** What the machine gave each sandboxed session and test run (decision 011); absent for runs stored before bakeoff measured it. */
+  readonly steps?: readonly StepRecord[];
   readonly startedAt: string;
   readonly finishedAt: string;
+}
+
+/**
+ * What the machine gave one timed step (an agent session, a test run, a setup command), from
+ * the step's own processes (decision 011): its wall time, the CPU time they got, and how long
+ * they were runnable but waiting for a CPU. Sleeping or blocking on I/O is not waiting.
+ */
+export interface StepCpu {
+  readonly wallMs: number;
+  /** CPU time (user + system) of the step's processes, exited ones included; null when it could not be read. */
+  readonly cpuMs: number | null;
+  /** Run-queue wait (kernel schedstat `run_delay`) summed over the step's tasks. */
+  readonly waitMs: number;
+  /**
+   * Wall time during which the step wanted a CPU, within its own CPU limit, that the machine
+   * gave to others. `pressure`: the step's cgroup's own CPU pressure, the time every runnable
+   * task of it waited (exact, exited processes included), less the time its own CPU quota held
+   * it. `schedstat` (no cgroup pressure): per interval, the CPU asked for (got + waited, capped
+   * at its limit) less the CPU got, spread over the CPUs it could use. Waiting for its own other
+   * tasks is never held back.
+   */
+  readonly heldMs: number;
+  readonly heldFrom: 'pressure' | 'schedstat';
+  /** Share of the step's wall time in which some task on the host waited for a CPU (/proc/pressure/cpu): context only; null without PSI. */
+  readonly hostPressure: number | null;
+  /** `heldMs` reached a quarter of `wallMs`: the machine, not the step, set its pace. */
+  readonly starved: boolean;
+}
+
+/** One timed step of a run, as stored with the run and shown on its page. */
+export interface StepRecord extends StepCpu {
+  readonly step: 'session' | 'tests';
+  /** 1-based order index. */
+  readonly order: number;
+  /** 1; a test run re-run after it timed out while starved is attempt 2 (decision 011). */
+  readonly attempt: number;
+  readonly timedOut: boolean;
+  /** The wall clock the step ran under. */
+  readonly limitMs: number;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { crossCheck, runGradedTests, type GradedTests, type TestStatus } from '../grade/index.js';
+import { crossCheck, describeTestTimeout, runGradedTests, withStarvedRerun, type GradedTests, type TestStatus } from '../grade/index.js';
 import { patchPaths, type Isolation, type ClockShift } from '../sandbox/index.js';
 import type { OrderAdmission, Task, TaskAdmission } from '../suite/index.js';
 
@@ -52,10 +52,13 @@ export async function admitTask(options: AdmitOptions): Promise<AdmitResult> {
   try {
     return await admitOrders(options, logs);
   } catch (error) {
-    if (error instanceof GoldPatchError) return { admitted: false, reason: error.message, stageLogs: logs };
+    if (error instanceof GoldPatchError || error instanceof TestTimeoutError) return { admitted: false, reason: error.message, stageLogs: logs };
     throw error;
   }
 }
+
+/** A test run of the admission ran out of its clock (after a re-run, when the machine had starved it): the task is rejected for that, by name. */
+class TestTimeoutError extends Error {}
 
 async function admitOrders(options: AdmitOptions, logs: StageLog[]): Promise<AdmitResult> {
   const orders: OrderAdmission[] = [];
@@ -64,16 +67,22 @@ async function admitOrders(options: AdmitOptions, logs: StageLog[]): Promise<Adm
   const { command } = options.task.manifest.test;
   for (const order of options.task.orders) {
     const stageOf = (label: string): string => (options.task.orders.length > 1 ? `order ${order.index} ${label}` : label);
+    const where = options.task.orders.length > 1 ? `order ${order.index}: ` : '';
     // the gold runs hold tripwire groups of the tests that failed on the unchanged repo, as grading does of the fail-to-pass ones
     let templateIds: readonly string[] = [];
     let knownIds: readonly string[] = [];
     const attempt = async (label: string, goldUpTo: number, extra: { network?: 'none' | 'host'; clock?: ClockShift } = {}): Promise<GradedTests> => {
       options.onStage?.(stageOf(label));
-      const run = await testWithGold(options, `${order.index}-${label}`, order.index, goldUpTo, { ...extra, templateIds, knownIds });
+      // a run that timed out while the machine starved it runs again, alone, with a longer clock (decision 011)
+      const { result: run, attempts } = await withStarvedRerun(
+        (timeoutMs, n) => testWithGold(options, `${order.index}-${label}${n === 2 ? '-rerun' : ''}`, order.index, goldUpTo, { ...extra, timeoutMs, templateIds, knownIds }),
+        { timeoutMs: options.testTimeoutMs, execOf: (r) => r.testRun.exec },
+      );
       logs.push({ stage: stageOf(label), path: run.testRun.outputPath });
+      // a timeout is named as one, never read as the tests it cut off (`flaky: pass, then missing`); no measured time in it, so the lock reads the same
+      if (run.testRun.exec.timedOut) throw new TestTimeoutError(`${where}${describeTestTimeout(attempts, { stable: true })} on the ${stageOf(label)} run (controls.testWallClockSec; see its log)`);
       return run;
     };
-    const where = options.task.orders.length > 1 ? `order ${order.index}: ` : '';
     const reject = (reason: string): AdmitResult => ({ admitted: false, reason: where + reason, stageLogs: logs });
     const hiddenFiles = await listHiddenFiles(order.hiddenDir);
     const hint = (...runs: GradedTests[]): string => uncollectedHint({ order: order.index, hiddenFiles, ids: runs.flatMap((r) => r.report.tests.map((t) => t.id)), command });
@@ -156,7 +165,7 @@ async function testWithGold(
   label: string,
   order: number,
   goldUpTo: number,
-  extra: { network?: 'none' | 'host'; clock?: ClockShift; templateIds: readonly string[]; knownIds: readonly string[] },
+  extra: { network?: 'none' | 'host'; clock?: ClockShift; timeoutMs: number; templateIds: readonly string[]; knownIds: readonly string[] },
 ): Promise<GradedTests> {
   const scratch = path.join(options.scratchDir, label);
   const workspace = await workspaceWithGold({
@@ -184,7 +193,7 @@ async function testWithGold(
       outDir: path.join(scratch, 'out'),
       scratchDir: scratch,
       env: options.env,
-      timeoutMs: options.testTimeoutMs,
+      timeoutMs: extra.timeoutMs,
       outputBytes: options.outputBytes,
       network: extra.network ?? 'none',
       ...(extra.clock ? { clock: extra.clock } : {}),

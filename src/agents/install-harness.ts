@@ -5,7 +5,7 @@ import path from 'node:path';
 import { InfraError } from '../errors.js';
 import { parseSemver } from './harnesses/parse-version.js';
 import type { Harness } from './harnesses/types.js';
-import { execFileWithParent } from '../util/index.js';
+import { execFileWithParent, probeProgram } from '../util/index.js';
 
 const run = execFileWithParent;
 
@@ -27,20 +27,38 @@ export function binOf(harness: Harness, env: NodeJS.ProcessEnv = process.env): s
   return path.join(installDirOf(harness, env), harness.bin);
 }
 
-/** The version the installed CLI reports about itself, or null when it is not installed or does not start. */
-export async function installedVersion(harness: Harness, env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
+/** Whether a harness's pinned CLI is installed, as its own `--version` says (decision 011). */
+export type InstalledProbe =
+  | { readonly kind: 'installed'; readonly version: string }
+  /** Not in its install folder (or it printed no version: a broken install). */
+  | { readonly kind: 'missing' }
+  /** Installed, but it did not answer `--version` in time, twice: a busy machine, not a missing CLI. */
+  | { readonly kind: 'no-answer'; readonly seconds: number };
+
+/**
+ * Asks the installed CLI for its version: 60 s, then once more with 120 s (at load 80 on two
+ * CPUs, five probes at once, opencode and pi took over 90 s to print theirs; quiet, 1–3 s). A CLI
+ * that does not answer is `no-answer` ("did not answer in 120 s (the machine is busy?)"), never
+ * "not installed".
+ */
+export async function probeInstalled(harness: Harness, env: NodeJS.ProcessEnv = process.env): Promise<InstalledProbe> {
   const bin = binOf(harness, env);
-  if (!existsSync(bin)) return null;
+  if (!existsSync(bin)) return { kind: 'missing' };
   const home = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-version-')); // whatever the CLI writes at start goes here
   try {
-    const { stdout, stderr } = await run(bin, [...versionArgsOf(harness)], { timeout: 30_000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home } });
-    return parseVersionOf(harness, `${stdout}\n${stderr}`);
-  } catch (error) {
-    const e = error as { stdout?: string; stderr?: string };
-    return parseVersionOf(harness, `${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+    const answer = await probeProgram(bin, versionArgsOf(harness), { timeoutMs: 60_000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home } });
+    if (answer.kind === 'no-answer') return answer;
+    const version = answer.kind === 'missing' ? null : parseVersionOf(harness, answer.output);
+    return version === null ? { kind: 'missing' } : { kind: 'installed', version };
   } finally {
     await rm(home, { recursive: true, force: true });
   }
+}
+
+/** The version the installed CLI reports about itself, or null when it is not installed, does not start or does not answer ({@link probeInstalled} tells which). */
+export async function installedVersion(harness: Harness, env: NodeJS.ProcessEnv = process.env): Promise<string | null> {
+  const probe = await probeInstalled(harness, env);
+  return probe.kind === 'installed' ? probe.version : null;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { RequestRow, SessionRecord } from '../store/index.js';
-import type { AgentInfo, EffortCatalogRef, VoidReason } from '../types.js';
+import type { AgentInfo, EffortCatalogRef, StepCpu, VoidReason } from '../types.js';
 import type { Sandbox } from '../sandbox/index.js';
 
 /** Everything one agent session may use. The agent works in `workspace` and nowhere else. */
@@ -46,6 +46,8 @@ export interface SessionResult extends Pick<SessionRecord, ResultCore>, Reported
   readonly voidReason?: VoidReason;
   /** A sandbox limit the session ran into. */
   readonly limitHit?: 'memory' | 'pids' | null;
+  /** What the machine gave the session's processes (decision 011); absent for sessions that ran nothing (gold, noop). */
+  readonly cpu?: StepCpu | null;
   /** Set when the session failed in a way that is the agent's (its change cannot be made): the run fails with this. */
   readonly failure?: { readonly reason: 'patch-did-not-apply'; readonly detail: string };
 }

@@ -46,8 +46,11 @@ export interface BakeRequest extends Place {
   readonly limit?: number;
   /** The results folder; default `results/<suite id>`. */
   readonly out?: string;
-  /** Runs at once (default 2). */
-  readonly concurrency?: number;
+  /**
+   * Runs at once: a number, or `auto` (the default; decision 011): the first at once, each
+   * further one only while the machine has room, measured, up to its CPUs.
+   */
+  readonly concurrency?: number | 'auto';
   /** Wait for another process using the results folder to finish, instead of refusing. */
   readonly wait?: boolean;
   /** Development only: agents and tests run without the sandbox. */
@@ -130,9 +133,14 @@ export async function openRunParts(request: Omit<BakeRequest, 'out' | 'wait' | '
     suiteInstances: new Map(suite.tasks.flatMap((t) => (t.manifest.origin?.kind === 'swebench' && t.manifest.origin.id ? [[t.manifest.origin.id, t.id] as const] : []))),
     ...(request.agentsFile ? { agentsFile: request.agentsFile } : {}),
     openUpstream: async (formats) => {
+      // the upstream first: one that cannot be reached stops the bake before the catalog is read
+      const opened = await openModelUpstream(request.upstream ?? 'vendor', { cwd, env: envOf(request), formats });
       const { openPriceBook } = await import('../meter/index.js');
-      prices = await openPriceBook(request.prices ? path.resolve(cwd, request.prices) : undefined);
-      return openModelUpstream(request.upstream ?? 'vendor', { cwd, env: envOf(request), formats });
+      prices = await openPriceBook(request.prices ? path.resolve(cwd, request.prices) : undefined).catch(async (error: unknown) => {
+        await opened.close();
+        throw error;
+      });
+      return opened;
     },
     priceOf: (model, at) => prices!.priceOf(model, undefined, at),
     idleTimeoutMs: (request.upstreamIdleTimeoutSec ?? 120) * 1000,
@@ -229,7 +237,7 @@ export async function bake(request: BakeRequest): Promise<BakeOutcome> {
       summary = { planned, alreadyDone, ran, rejected };
       fleet = rest;
     } else {
-      summary = await runBake({ ...common, concurrency: request.concurrency ?? 2, resultsLock: open.resultsLock, isolation: open.isolation, cacheDir: open.cacheDir });
+      summary = await runBake({ ...common, concurrency: request.concurrency ?? 'auto', resultsLock: open.resultsLock, isolation: open.isolation, cacheDir: open.cacheDir });
     }
     const { suite, lock } = open;
     const runs = open.store.listRuns().filter((r) => r.suiteHash === suite.hash);

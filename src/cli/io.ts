@@ -24,8 +24,16 @@ export function placeOf(io: CliIo): Place {
 }
 
 /** The flags of every command that takes the results folder's lock and runs the sandbox, with {@link placeOf}. */
-export function lockedWork(flags: { readonly concurrency: number; readonly wait: boolean; readonly unsafeNoSandbox: boolean }, io: CliIo) {
+export function lockedWork<C extends number | 'auto'>(flags: { readonly concurrency: C; readonly wait: boolean; readonly unsafeNoSandbox: boolean }, io: CliIo) {
   return { concurrency: flags.concurrency, wait: flags.wait, unsafeNoSandbox: flags.unsafeNoSandbox, ...placeOf(io) };
+}
+
+/** `--concurrency` of `run`: a whole number >= 1, or `auto` (one more run only while the machine has room, measured). */
+export function parseConcurrency(value: string): number | 'auto' {
+  if (value === 'auto') return 'auto';
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected auto or a whole number >= 1, received ${JSON.stringify(value)}`);
+  return n;
 }
 
 export function parsePositiveInt(value: string): number {

@@ -1,11 +1,11 @@
 import { Command, CommanderError, Option } from 'commander';
 import { InfraError, UserError } from '../errors.js';
-import { escapeControl, isStopping } from '../util/index.js';
+import { escapeControl, isStopping, weighThisProcess } from '../util/index.js';
 import { REPORT_FORMATS } from '../runners/index.js';
 import { BAKEOFF_VERSION } from '../version.js';
 import { explainEnvironmentError } from './explain-error.js';
 import { stopOnSignals } from './stop-on-signals.js';
-import { EXIT, OUTPUT_FORMATS, parseIndex, parsePort, parsePositiveInt, type CliIo } from './io.js';
+import { EXIT, OUTPUT_FORMATS, parseConcurrency, parseIndex, parsePort, parsePositiveInt, type CliIo } from './io.js';
 
 const defaultIo = (): CliIo => ({ stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env, handleSignals: true });
 
@@ -68,7 +68,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--task <id>', 'run this task only (repeatable); the leaderboard says how many of the admitted tasks each agent ran', collect, [])
     .option('--limit <n>', 'run the first N admitted tasks only (in suite order, after --task)', parsePositiveInt)
     .option('--out <dir>', 'results folder (default: results/<suite id>)')
-    .option('--concurrency <n>', 'runs at once', parsePositiveInt, 2)
+    .option('--concurrency <n|auto>', 'runs at once; auto: the first at once, another only while the machine has a free CPU, measured (up to its CPUs)', parseConcurrency, 'auto')
     .option('--json', 'no progress; print a JSON summary', false)
     .option('--wait', 'when another bakeoff is using the results folder, wait for it to finish instead of refusing', false)
     .option('--unsafe-no-sandbox', 'development only: run agents and tests without the sandbox (recorded in every run)', false)
@@ -302,6 +302,8 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
   // what a killed bakeoff left (mounts, scratch folders, cgroups) is cleared by the next command of any kind; doctor lists it instead
   program.hook('preAction', async (_program, action) => {
     if (action.name() === 'doctor') return;
+    // a command that serves sandboxes weighs like them from its start, not like one process of its terminal (decision 011)
+    if (command !== null && SANDBOX_COMMANDS.has(command)) await weighThisProcess();
     const { sweepLeftovers } = await import('../sandbox/index.js');
     for (const note of (await sweepLeftovers()).notes) io.stderr.write(`bakeoff: ${escapeControl(note)}\n`);
   });

@@ -31,6 +31,7 @@ export interface Evaluation {
     | {
         readonly reason:
           | 'tests-failed'
+          | 'test-timeout'
           | 'checks-failed'
           | 'report-inconsistent'
           | 'protected-path-changed'
@@ -87,7 +88,7 @@ export function evaluate(options: {
   const notPassed = checks.filter((c) => !c.passed);
   // whatever the runner made of it (a timeout, a crashed worker, a missing report), the tests ran out of memory
   if (options.limitHit === 'memory') return fail('memory-limit', 'the tests hit the memory limit (controls.memoryMb) while they ran');
-  if (options.timedOut) return fail('tests-failed', 'the test command timed out');
+  if (options.timedOut) return fail('test-timeout', 'the test command timed out');
   if (notPassed.length > 0) {
     const shown = notPassed.slice(0, 5).map((c) => `${c.id} (${c.status})`).join(', ');
     const more = notPassed.length > 5 ? ` and ${notPassed.length - 5} more` : '';

@@ -27,6 +27,14 @@ export interface SessionEvidence {
   readonly timedOut: boolean;
   /** The session's time limit was what was left of the agent time budget, less than the wall clock. */
   readonly cutByBudget: boolean;
+  /**
+   * The session ran out of time while the machine held it back from a CPU for a quarter of its
+   * wall time or more (decision 011): void `machine-starved`, never the agent's timeout. A
+   * session that sleeps or waits on its model is never starved.
+   */
+  readonly starved?: boolean;
+  /** What the machine gave the session, in a sentence (for the void's detail). */
+  readonly machine?: string;
 }
 
 /**
@@ -34,7 +42,7 @@ export interface SessionEvidence {
  * session stage (verify compares the session's own findings on points, `compare-verdicts.ts`).
  */
 export const NO_SESSION_FINDINGS: SessionEvidence = {
-  workspaceFull: false, failure: null, error: null, voidReason: null, limitHit: null, timedOut: false, cutByBudget: false,
+  workspaceFull: false, failure: null, error: null, voidReason: null, limitHit: null, timedOut: false, cutByBudget: false, starved: false,
 };
 
 /** How the change of an order graded. */
@@ -86,7 +94,8 @@ export interface RunDecision {
 /**
  * The rules of one order, in precedence: the budget used up (a timeout), a full workspace (the
  * agent's, even when its CLI then broke), the session's failure, the instrument broken (void),
- * a memory or process limit or a timeout (recorded, grading goes on), the change refused, its
+ * a memory or process limit, a timeout while the machine starved the session (void, the run
+ * ends), or a timeout (recorded, grading goes on), the change refused, its
  * capture failed, the order not gradable (void), grading failed, the patch did not apply
  * (scored 0, the next order goes on), the grade's failure. Pure.
  */
@@ -106,7 +115,10 @@ export function judgeOrder(rules: OutcomeRules, ev: OrderEvidence): OrderVerdict
   if (s.error !== null) return end({ kind: 'void', reason: s.voidReason ?? 'agent-error', detail: `${at}: ${s.error}` });
   if (s.limitHit === 'memory') outcomes.push({ kind: 'failed', reason: 'memory-limit', detail: `${at}: killed at the memory limit` });
   else if (s.limitHit === 'pids') outcomes.push({ kind: 'failed', reason: 'pids-limit', detail: `${at}: ran into the process limit` });
-  else if (s.timedOut) outcomes.push(timeout(`${at}: ${s.cutByBudget ? 'the agent time budget ran out' : `no answer within ${rules.sessionWallClockSec} s`}`));
+  else if (s.timedOut && s.starved === true) {
+    const limit = s.cutByBudget ? 'the agent time budget ran out' : `no answer within ${rules.sessionWallClockSec} s`;
+    return end({ kind: 'void', reason: 'machine-starved', detail: `${at}: ${limit} while the machine held the session back from a CPU${s.machine ? ` (${s.machine})` : ''}; bakeoff redoes the run on resume` });
+  } else if (s.timedOut) outcomes.push(timeout(`${at}: ${s.cutByBudget ? 'the agent time budget ran out' : `no answer within ${rules.sessionWallClockSec} s`}`));
 
   if (ev.changeRefused === undefined) return open();
   if (ev.changeRefused) return end(failed(ev.changeRefused.reason, `${at}: ${ev.changeRefused.detail}`), refusalText(ev.changeRefused.reason, ev.changeRefused.detail));

@@ -1,6 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadSources, runChecks, evaluate, type Evaluation, type ExpectedTests, evaluateChecks, protectedChanges, installedPythonModules, runGradedTests, runsPytest, type TestRun, getTestRunner, type ReportFormat } from '../grade/index.js';
+import { loadSources, runChecks, evaluate, type Evaluation, type ExpectedTests, evaluateChecks, protectedChanges, installedPythonModules, runGradedTests, runsPytest, type TestRun, getTestRunner, type ReportFormat, withStarvedRerun, describeTestTimeout, type TestAttempt } from '../grade/index.js';
 import { applyPatch, type Isolation, createWorkspace, patchPaths } from '../sandbox/index.js';
 import type { Task } from '../suite/index.js';
 import type { GradeEvidence } from './decide-outcome.js';
@@ -41,7 +41,13 @@ export interface GradeOrderOptions {
 }
 
 export type OrderGrade =
-  | ({ readonly applied: true; readonly testRun: TestRun | null; readonly durationMs: number } & Evaluation)
+  | ({
+      readonly applied: true;
+      readonly testRun: TestRun | null;
+      /** Each run of the test command (a second when the first timed out starved; decision 011); empty for checks. */
+      readonly attempts: readonly TestAttempt[];
+      readonly durationMs: number;
+    } & Evaluation)
   | { readonly applied: false; readonly error: string; readonly durationMs: number };
 
 /** What a grade shows the outcome rules (`decide-outcome.ts`): a patch that did not apply scores 0 of all the order's points. */
@@ -91,24 +97,41 @@ export async function gradeOrder(options: GradeOrderOptions): Promise<OrderGrade
         path.join(options.outDir, 'checks.json'),
         JSON.stringify({ digest: grading.generated.digest, checks: grading.generated.checks, results }, null, 1) + '\n',
       );
-      return { applied: true, testRun: null, durationMs: elapsed(), ...evaluateChecks(results, protectedChanged) };
+      return { applied: true, testRun: null, attempts: [], durationMs: elapsed(), ...evaluateChecks(results, protectedChanged) };
     }
-    const graded = await runGradedTests({
-      sandbox,
-      repoDir: workspace.dir,
-      preparedRepo: options.preparedRepo,
-      test: grading.test,
-      hiddenDirs: grading.hiddenDirs,
-      expectedIds: [...grading.expected.failToPass, ...grading.expected.passToPass],
-      templateIds: grading.expected.failToPass,
-      knownFailures: task.manifest.knownFailures.map((k) => k.id),
-      changedPaths: touched.paths,
-      outDir: options.outDir,
-      scratchDir: options.scratchDir,
-      env: options.env,
-      timeoutMs: options.timeoutMs,
-      outputBytes: options.outputBytes,
-    });
+    const testsIn = (repoDir: string, scratchDir: string, timeoutMs: number) =>
+      runGradedTests({
+        sandbox,
+        repoDir,
+        preparedRepo: options.preparedRepo,
+        test: grading.test,
+        hiddenDirs: grading.hiddenDirs,
+        expectedIds: [...grading.expected.failToPass, ...grading.expected.passToPass],
+        templateIds: grading.expected.failToPass,
+        knownFailures: task.manifest.knownFailures.map((k) => k.id),
+        changedPaths: touched.paths,
+        outDir: options.outDir,
+        scratchDir,
+        env: options.env,
+        timeoutMs,
+        outputBytes: options.outputBytes,
+      });
+    // a test run that timed out while the machine starved it runs again, alone, from a clean copy (decision 011)
+    const { result: graded, attempts } = await withStarvedRerun(
+      async (timeoutMs, n) => {
+        if (n === 1) return testsIn(workspace.dir, options.scratchDir, timeoutMs);
+        await rename(options.outDir, `${options.outDir}-attempt-1`);
+        const again = await createWorkspace(options.preparedRepo, path.join(options.scratchDir, 'w-rerun'), options.isolation.workspace);
+        try {
+          const reapplied = await applyPatch(again.dir, options.patch);
+          if (!reapplied.ok) throw new Error(`the change applied once but not on the re-run's clean copy: ${reapplied.error}`);
+          return await testsIn(again.dir, path.join(options.scratchDir, 'rerun'), timeoutMs);
+        } finally {
+          await again.dispose();
+        }
+      },
+      { timeoutMs: options.timeoutMs, execOf: (g) => g.testRun.exec },
+    );
     const evaluation = evaluate({
       expected: grading.expected,
       report: graded.testRun.report,
@@ -121,7 +144,8 @@ export async function gradeOrder(options: GradeOrderOptions): Promise<OrderGrade
       unknownTests: graded.unknownTests,
       limitHit: graded.testRun.exec.limitHit,
     });
-    return { applied: true, testRun: graded.testRun, durationMs: elapsed(), ...evaluation };
+    const failure = evaluation.failure?.reason === 'test-timeout' ? { reason: 'test-timeout' as const, detail: describeTestTimeout(attempts) } : evaluation.failure;
+    return { applied: true, testRun: graded.testRun, attempts, durationMs: elapsed(), ...evaluation, failure };
   } finally {
     await workspace.dispose();
   }

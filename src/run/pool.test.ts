@@ -31,3 +31,55 @@ describe('runPool', () => {
     expect(finished).toEqual([2]);
   });
 });
+
+describe('runPool with auto concurrency', () => {
+  it('starts the first item at once and another only while the machine has room, measured before each start', async () => {
+    let room = false;
+    const checks: number[] = [];
+    const holds: (string | null)[] = [];
+    let running = 0;
+    let most = 0;
+    const pool = runPool(
+      [1, 2, 3],
+      'auto',
+      async () => {
+        most = Math.max(most, ++running);
+        await sleep(60);
+        running--;
+      },
+      {
+        room: async () => {
+          checks.push(running);
+          return { room, why: 'no room (test)' };
+        },
+        recheckMs: 5,
+        onHold: (why) => holds.push(why),
+      },
+    );
+    await sleep(30);
+    // no room: the second waits while the first runs
+    expect(most).toBe(1);
+    room = true;
+    await pool;
+    expect(checks.length).toBeGreaterThan(1);
+    expect(holds[0]).toBe('no room (test)');
+    expect(holds).toContain(null);
+  });
+
+  it('starts nothing new while a quiet hold is held (a starved test run re-run alone)', async () => {
+    const { holdQuiet } = await import('../util/index.js');
+    const started: number[] = [];
+    let release: (() => void) | null = null;
+    await runPool([1, 2, 3], 3, async (n) => {
+      started.push(n);
+      if (n === 1) {
+        release = holdQuiet();
+        await sleep(40);
+        expect(started).toEqual([1]);
+        release();
+      }
+    });
+    expect(started).toEqual([1, 2, 3]);
+    expect(release).not.toBeNull();
+  });
+});

@@ -9,7 +9,7 @@ import { createPasses, type Pass } from './budget.js';
 import { generateChecks, type GeneratedSet } from './generate-checks.js';
 import type { RunRecord } from '../types.js';
 import { baseEnv } from './base-env.js';
-import { runPool } from './pool.js';
+import { runPool, type Concurrency } from './pool.js';
 import { prepareTask } from './prepare-task.js';
 import { probeWorkspaceMode } from './probe-workspace-mode.js';
 import { runTask, type RunStage } from './run-task.js';
@@ -22,7 +22,8 @@ export interface BakeOptions {
   readonly agents: readonly Agent[];
   /** Runs per (task, agent); defaults to the suite's `runsPerTask`. */
   readonly runsPerTask?: number;
-  readonly concurrency: number;
+  /** Runs at once, or `auto` (one more only while the machine has room, measured). */
+  readonly concurrency: Concurrency;
   readonly store: Store;
   /** The store's folder lock, held by the caller for the whole bake (`lockResults`). */
   readonly resultsLock: ResultsLock;
@@ -47,6 +48,8 @@ export type BakeEvent =
   /** A run starts (`agent` is the agent's id), then each order's session and grading (`run-stage`). */
   | { readonly type: 'run-start'; readonly runId: string; readonly task: string; readonly agent: string; readonly replay: number }
   | ({ readonly type: 'run-stage'; readonly runId: string } & RunStage)
+  /** No new run starts, and why (the machine has no room, a starved test run is re-run alone); `why` null: runs start again. */
+  | { readonly type: 'pool-hold'; readonly why: string | null }
   /** `worker`: on a fleet, the worker whose run was recorded. */
   | { readonly type: 'run-end'; readonly record: RunRecord; readonly error?: Error; readonly worker?: string };
 
@@ -71,21 +74,33 @@ export async function runBake(options: BakeOptions): Promise<BakeSummary> {
 
   // One scratch root per results folder: what a killed bake left behind is cleared here — only
   // ever by the holder of the folder's lock, so never under a live bake's feet.
-  const runner = await openRunner({ ...options, scratchLabel: `bake ${store.dir}`, storageDir: store.dir, recorded: store.listRuns() });
+  const recorded = store.listRuns();
+  const runner = await openRunner({ ...options, scratchLabel: `bake ${store.dir}`, storageDir: store.dir, recorded });
+  // runs the machine starved last time are redone, and say so (decision 011)
+  const starvedBefore = new Map(recorded.filter((r) => r.outcome.kind === 'void' && r.outcome.reason === 'machine-starved').map((r) => [r.id, r]));
   try {
     await runner.prepare([...new Set(pending.map((s) => s.task))], emit);
     await runPool(pending, options.concurrency, async (spec) => {
       emit({ type: 'run-start', runId: spec.id, task: spec.task, agent: options.agents[spec.agentIndex]!.info.id, replay: spec.replay });
       const artifactsDir = store.artifactsTempDir(spec.id);
       const result = await runner.run(spec, artifactsDir, { onStage: (stage) => emit({ type: 'run-stage', runId: spec.id, ...stage }) });
+      const earlier = starvedBefore.get(spec.id);
+      const record = earlier ? { ...result.record, flags: [...(result.record.flags ?? []), redoneFlag(earlier)] } : result.record;
       // saved once, outside the run: a save that fails part-way is never retried over a moved folder
-      store.saveRun(result.record, result.sessions, result.checks, artifactsDir);
-      emit({ type: 'run-end', record: result.record, ...(result.error ? { error: result.error } : {}) });
-    });
+      store.saveRun(record, result.sessions, result.checks, artifactsDir);
+      emit({ type: 'run-end', record, ...(result.error ? { error: result.error } : {}) });
+    }, { onHold: (why) => emit({ type: 'pool-hold', why }) });
   } finally {
     await runner.close();
   }
   return { planned: specs.length, alreadyDone: specs.length - pending.length, ran: pending.length, rejected: rejectedTasks(suite, lock) };
+}
+
+/** What a redone run says of the attempt it replaces, which the machine starved. */
+export function redoneFlag(earlier: RunRecord): string {
+  const detail = earlier.outcome.kind === 'void' && earlier.outcome.detail ? `: ${earlier.outcome.detail}` : '';
+  const cost = earlier.costUsd !== null && earlier.costUsd > 0 ? `; it cost $${earlier.costUsd.toFixed(4)}, not counted here` : '';
+  return `redone: the attempt started ${earlier.startedAt} was void machine-starved${detail}${cost}`;
 }
 
 /**

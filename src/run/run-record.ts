@@ -54,6 +54,7 @@ export function buildRunRecord(identity: RunIdentity, outcome: Outcome, work: Ru
     runtime: identity.runtime,
     usage: work.usage ?? null,
     flags: work.flags ?? [],
+    steps: work.steps ?? [],
     effortCatalog: identity.effortCatalog ?? null,
     startedAt: identity.startedAt,
     finishedAt: identity.finishedAt ?? new Date().toISOString(),

@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Agent, SessionResult } from '../agents/index.js';
-import { captureChange, type Change, type Isolation, createBoundedDir, createWorkspace, inspectChange } from '../sandbox/index.js';
+import { captureChange, type Change, type Isolation, createBoundedDir, createWorkspace, describeStepCpu, inspectChange } from '../sandbox/index.js';
 import type { TaskLock, Order, Suite, Task } from '../suite/index.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord, StepRecord } from '../types.js';
 import type { CheckRow, RequestRow, SessionRow } from '../store/index.js';
 import type { Budget } from './budget.js';
 import type { GeneratedSet } from './generate-checks.js';
@@ -65,6 +65,8 @@ export interface TaskRunResult {
  *   order-<n>/change.patch     the cumulative change after this order (binary-safe)
  *   order-<n>/grade/           test-output.log and report/ (the runner's raw report), or
  *                              checks.json (every check's input, expected value and result)
+ *   order-<n>/grade-attempt-1/ the first test run's, when it timed out while the machine starved
+ *                              it and was re-run (decision 011); grade/ then holds the re-run's
  */
 
 /**
@@ -79,6 +81,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
   const sessions: SessionRow[] = [];
   const checks: CheckRow[] = [];
   const evidence: OrderEvidence[] = [];
+  const steps: StepRecord[] = [];
   let agentMs = 0;
   let gradeMs = 0;
   let change: Change = { patch: '', linesAdded: 0, linesRemoved: 0, plainLinesAdded: 0, plainLinesRemoved: 0, paths: [], binaryPaths: [] };
@@ -115,6 +118,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     agentMs += session.durationMs;
     options.budget.spend(session.durationMs);
     sessions.push(toSessionRow(order.index, session));
+    if (session.cpu) steps.push({ step: 'session', order: order.index, attempt: 1, timedOut: session.timedOut, limitMs: sessionLimitMs, ...session.cpu });
     ev.session = {
       workspaceFull: await workspace.isFull(),
       failure: session.failure ?? null,
@@ -123,6 +127,8 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
       limitHit: session.limitHit ?? null,
       timedOut: session.timedOut,
       cutByBudget: sessionLimitMs < controls.sessionWallClockSec * 1000,
+      starved: session.cpu?.starved === true,
+      ...(session.cpu ? { machine: describeStepCpu(session.cpu) } : {}),
     };
     if (ended()) return;
     // a refused change gets no change.patch: there is no patch of it (verify compares such runs on points)
@@ -159,6 +165,9 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     if ('failure' in graded) return;
     const grade = graded.value;
     gradeMs += grade.durationMs;
+    if (grade.applied) {
+      for (const a of grade.attempts) if (a.cpu) steps.push({ step: 'tests', order: order.index, attempt: a.attempt, timedOut: a.timedOut, limitMs: a.limitMs, ...a.cpu });
+    }
     if (grade.applied) checks.push(...checkRows(order.index, grade));
     ev.grade = gradeEvidence(grade, grading);
   };
@@ -202,6 +211,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
       points: decided.points,
       maxPoints: decided.maxPoints,
       orders: decided.orders,
+      steps,
       ...sessionTotals(sessions),
     },
   );

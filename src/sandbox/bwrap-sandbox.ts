@@ -5,6 +5,7 @@ import { lifeline, parentGuard } from '../util/index.js';
 import { createCommandCgroup, type Limits } from './cgroups.js';
 import { writeProcessesAtKill } from './processes-at-kill.js';
 import { loggedOptionsOf, spawnLogged } from './spawn-logged.js';
+import { watchStepCpu } from './step-cpu.js';
 import { toolchainEnv, type ToolMount } from './toolchains.js';
 import type { ExecRequest, ExecResult, Sandbox } from './types.js';
 
@@ -58,13 +59,18 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
           options.bwrapPath ?? 'bwrap',
           ...bwrapArgs(options, request),
         ];
+        const watch = watchStepCpu(cgroup, { capCpus: options.limits.cpus });
         const result = await spawnLogged({
           argv,
           env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', BAKEOFF_CGROUP_PROCS: cgroup.procFiles.join(' ') },
           ...loggedOptionsOf(request),
           beforeClockKill: (why) => writeProcessesAtKill(cgroup.procFiles[0]!, request.outputPath, why),
+          beforeTimeoutKill: () => watch.sample(),
+        }).catch(async (error: unknown) => {
+          await watch.stop();
+          throw error;
         });
-        return { ...result, limitHit: await cgroup.limitHit() };
+        return { ...result, limitHit: await cgroup.limitHit(), cpu: await watch.stop() };
       } finally {
         await cgroup.destroy();
       }

@@ -60,6 +60,24 @@ const CASES: readonly Case[] = [
     },
   },
   {
+    name: 'says what the machine gave the command: the CPU a busy loop got, and a sleep never held back while it sleeps (decision 011)',
+    async run({ exec }) {
+      const busy = await exec('end=$(($(date +%s) + 2)); while [ "$(date +%s)" -lt "$end" ]; do :; done');
+      expect(busy.cpu, 'the backend measured nothing (root and cgroups are needed)').toBeTruthy();
+      const b = busy.cpu!;
+      // the loop was either on a CPU or waiting for one for most of its wall time, however busy the host
+      expect(b.cpuMs! + b.heldMs, JSON.stringify(b)).toBeGreaterThan(0.5 * b.wallMs);
+      expect(b.cpuMs!, JSON.stringify(b)).toBeGreaterThan(20);
+      // sleeping is never waiting: only its start (sandbox set-up, exec) can be held back, never its 2 s of sleep
+      const asleep = await exec('sleep 2');
+      expect(asleep.cpu!.heldMs, JSON.stringify(asleep.cpu)).toBeLessThan(asleep.cpu!.wallMs - 1900);
+      // the last look before a timeout's kill: a loop killed at its clock has its figures up to the kill
+      const killed = await exec('while :; do :; done', { timeoutMs: 1500 });
+      expect(killed.timedOut).toBe(true);
+      expect(killed.cpu!.cpuMs! + killed.cpu!.heldMs, JSON.stringify(killed.cpu)).toBeGreaterThan(600);
+    },
+  },
+  {
     name: 'kills a command that prints nothing for idleTimeoutMs, and says so',
     async run({ exec }) {
       const r = await exec('echo started; sleep 300', { idleTimeoutMs: 500 });

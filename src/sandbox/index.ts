@@ -17,3 +17,4 @@ export type { CleanResult, Leftover } from './leftovers.js';
 export type { Owner, Workspace, WorkspaceOptions } from './workspace.js';
 export { SANDBOX_BACKENDS } from './registry.js';
 export type { SandboxBackend, SandboxName } from './registry.js';
+export { describeStepCpu, RERUN_MAX_STRETCH, RERUN_MIN_STRETCH, rerunStretch, STARVED_SHARE } from './cpu-figures.js';

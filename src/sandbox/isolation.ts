@@ -1,5 +1,6 @@
 import type { Controls } from '../suite/index.js';
 import { sweepLeftovers } from './leftovers.js';
+import { weighThisProcess } from '../util/index.js';
 import { createProcessSandbox } from './process-sandbox.js';
 import { SANDBOX_BACKENDS, type SandboxName } from './registry.js';
 import type { Sandbox } from './types.js';
@@ -38,6 +39,8 @@ export async function createIsolation(options: IsolationOptions): Promise<Isolat
   const setup = createProcessSandbox();
   // what a killed bakeoff left (mounts, scratch folders, cgroups) goes before anything new is made (once per process: the CLI has swept already)
   if (options.sweep !== false) await sweepLeftovers();
+  // the process that serves every sandbox's model requests must not be starved itself (decision 011)
+  await weighThisProcess();
   const sandbox = await SANDBOX_BACKENDS[backendFor(options)].create({ controls, uid: options.uid ?? DEFAULT_SANDBOX_UID });
   return { sandbox, setup, workspace: { owner: sandbox.owner, diskBytes: controls.diskMb * MB } };
 }

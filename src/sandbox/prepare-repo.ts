@@ -1,8 +1,9 @@
 import { appendFile, copyFile, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { escapeControl, sha256, exists, IGNORED_NAMES, pidExists } from '../util/index.js';
+import { escapeControl, sha256, exists, IGNORED_NAMES, pidExists, holdQuiet, waitForRoom } from '../util/index.js';
+import { rerunStretch } from './cpu-figures.js';
 import path from 'node:path';
 import { git, initSingleCommit } from './git.js';
-import type { Sandbox } from './types.js';
+import type { ExecResult, Sandbox } from './types.js';
 import { chownTree, type Owner } from './workspace.js';
 
 /*
@@ -70,34 +71,31 @@ export async function prepareRepo(options: PrepareOptions): Promise<PrepareResul
 
 async function prepareInto(options: PrepareOptions, dirs: { finalDir: string; tmpDir: string; repo: string }): Promise<PrepareResult> {
   const { finalDir, tmpDir, repo } = dirs;
-  await cp(options.repoDir, repo, {
-    recursive: true,
-    verbatimSymlinks: true,
-    filter: (src) => !IGNORED_NAMES.has(path.basename(src)),
-  });
-  await initSingleCommit(repo, `task ${options.taskId}`);
   const logPath = path.join(tmpDir, 'setup.log');
-  await writeFile(logPath, '');
   let setupSec = 0;
-  if (options.setup) {
-    const watch = watchSetup(options.setup, options.onProgress);
-    const result = await options.sandbox.exec({
-      command: options.setup,
-      cwd: repo,
-      env: options.env,
-      timeoutMs: options.timeoutMs,
-      network: 'host',
-      outputPath: logPath,
-      binds: [],
-      ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
-      onOutput: watch.onOutput,
-    }).finally(watch.stop);
+  let result = await runSetup(options, repo, logPath, 1);
+  let rerun = false;
+  // a setup stopped by its clock while the machine starved it runs again from a fresh copy, alone, with longer clocks (decision 011)
+  if (result && (result.timedOut || result.idleTimedOut) && result.cpu?.starved) {
+    const stretch = rerunStretch(result.cpu);
+    const release = holdQuiet();
+    try {
+      await waitForRoom({ maxWaitMs: options.timeoutMs });
+      await rm(repo, { recursive: true, force: true });
+      result = await runSetup(options, repo, logPath, stretch);
+      rerun = true;
+    } finally {
+      release();
+    }
+  }
+  if (options.setup && result) {
     setupSec = result.durationMs / 1000;
     if (result.timedOut || result.idleTimedOut || result.exitCode !== 0) {
+      const again = rerun && (result.timedOut || result.idleTimedOut) ? ', and again when re-run alone with longer clocks after the machine starved it' : '';
       const why = result.idleTimedOut
-        ? `printed nothing for ${(options.idleTimeoutMs ?? 0) / 1000} s (controls.setupIdleSec) and was stopped`
+        ? `printed nothing for ${(options.idleTimeoutMs ?? 0) / 1000} s (controls.setupIdleSec) and was stopped${again}`
         : result.timedOut
-          ? `timed out after ${options.timeoutMs / 1000} s (controls.setupWallClockSec)`
+          ? `timed out after ${options.timeoutMs / 1000} s (controls.setupWallClockSec)${again}`
           : `exited with ${result.exitCode ?? result.signal}`;
       const kept = `${finalDir}.setup-failed.log`;
       await copyFile(logPath, kept);
@@ -114,6 +112,33 @@ async function prepareInto(options: PrepareOptions, dirs: { finalDir: string; tm
     await rm(tmpDir, { recursive: true, force: true });
   }
   return { ok: true, repo: path.join(finalDir, 'repo'), setupSec, cached: false };
+}
+
+/** The repo copied afresh, then the setup command run in it with its clocks times `stretch`; null without a setup command. */
+async function runSetup(options: PrepareOptions, repo: string, logPath: string, stretch: number): Promise<ExecResult | null> {
+  await cp(options.repoDir, repo, {
+    recursive: true,
+    verbatimSymlinks: true,
+    filter: (src) => !IGNORED_NAMES.has(path.basename(src)),
+  });
+  await initSingleCommit(repo, `task ${options.taskId}`);
+  if (stretch === 1) await writeFile(logPath, '');
+  else await appendFile(logPath, `\n[bakeoff: the machine starved the setup above until its clock stopped it; run again from a fresh copy with clocks ${stretch.toFixed(1)} times as long]\n`);
+  if (!options.setup) return null;
+  const watch = watchSetup(options.setup, options.onProgress);
+  return options.sandbox
+    .exec({
+      command: options.setup,
+      cwd: repo,
+      env: options.env,
+      timeoutMs: Math.round(options.timeoutMs * stretch),
+      network: 'host',
+      outputPath: logPath,
+      binds: [],
+      ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: Math.round(options.idleTimeoutMs * stretch) } : {}),
+      onOutput: watch.onOutput,
+    })
+    .finally(watch.stop);
 }
 
 /** Lists what setup created in info/exclude, and folds tracked files setup changed into the commit. */

@@ -10,7 +10,7 @@ const TAIL_BYTES = 64 * 1024;
 export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 /** What a logged spawn reports: an {@link ExecResult} without the sandbox's resource limits, every flag set. */
-export type SpawnLoggedResult = Required<Omit<ExecResult, 'limitHit'>>;
+export type SpawnLoggedResult = Required<Omit<ExecResult, 'limitHit' | 'cpu'>>;
 
 /**
  * Spawns `argv` in a new process group with stdout and stderr interleaved, in order, on one
@@ -36,6 +36,8 @@ export async function spawnLogged(options: {
   readonly signal?: AbortSignal;
   /** Called when a clock (the wall clock or the idle clock) is about to kill the group, given which; the kill waits for it (at most 2 s). */
   readonly beforeClockKill?: (why: string) => Promise<void>;
+  /** Awaited (at most 2 s) between the wall clock running out and the kill: the last look at the processes (decision 011). */
+  readonly beforeTimeoutKill?: () => Promise<unknown>;
 }): Promise<SpawnLoggedResult> {
   if (isStopping()) throw new StoppingError(`not starting ${options.argv[0]}: bakeoff is stopping`);
   // `exec 2>&1` in a shell first: one pipe for both streams keeps their order
@@ -58,13 +60,13 @@ export async function spawnLogged(options: {
     };
     // a stop (SIGINT) kills the group too; nothing of it then outlives bakeoff
     const release = holdProcess(killGroup);
-    const killByClock = (why: string): void => {
-      const said = options.beforeClockKill?.(why) ?? Promise.resolve();
+    const killByClock = (why: string, atWallClock = false): void => {
+      const said = Promise.all([options.beforeClockKill?.(why), atWallClock ? options.beforeTimeoutKill?.() : undefined]).catch(() => {});
       void Promise.race([said, new Promise((resolve) => setTimeout(resolve, 2000).unref())]).finally(killGroup);
     };
     const timer = setTimeout(() => {
       timedOut = true;
-      killByClock(`killed at its wall clock (${Math.round(options.timeoutMs / 1000)} s)`);
+      killByClock(`killed at its wall clock (${Math.round(options.timeoutMs / 1000)} s)`, true);
     }, options.timeoutMs);
     const idle = options.idleTimeoutMs === undefined
       ? undefined

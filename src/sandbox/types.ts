@@ -1,3 +1,5 @@
+import type { StepCpu } from '../types.js';
+
 /** A clock and time zone moved away from the real ones (admission checks for date dependence). */
 export interface ClockShift {
   /** libfaketime offset, e.g. `+7y`. */
@@ -61,6 +63,8 @@ export interface ExecResult {
   readonly aborted?: boolean;
   /** A resource limit the command ran into (memory: killed by the OOM killer; pids: forks refused). */
   readonly limitHit: 'memory' | 'pids' | null;
+  /** What the machine gave the command's processes: CPU time, run-queue wait, held back (decision 011); null when it could not be measured. */
+  readonly cpu?: StepCpu | null;
 }
 
 /** An isolation backend: runs commands with a network policy and kills whole process trees. */

@@ -176,4 +176,9 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE runs ADD COLUMN plain_lines_added INTEGER;
   ALTER TABLE runs ADD COLUMN plain_lines_removed INTEGER;
   `,
+  // 13: what the machine gave each sandboxed session and test run of a run: wall time, CPU time,
+  // run-queue wait, time held back from a CPU, re-runs of starved test runs (decision 011).
+  `
+  ALTER TABLE runs ADD COLUMN steps_json TEXT NOT NULL DEFAULT '[]';
+  `,
 ];

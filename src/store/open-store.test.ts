@@ -42,6 +42,26 @@ describe('openStore', () => {
     store.close();
   });
 
+  it('leaves a run void machine-starved out of the finished ones, and replaces it whole when it is redone (decision 011)', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-store-'));
+    const store = openStore(dir, { create: true });
+    const session = { order: 1, exitCode: null, timedOut: true, durationMs: 600_000, tokensIn: 5, tokensOut: 1, costUsd: 0.01, error: null };
+    const steps = [{ step: 'session' as const, order: 1, attempt: 1, timedOut: true, limitMs: 600_000, wallMs: 600_000, cpuMs: 900, waitMs: 580_000, heldMs: 570_000, heldFrom: 'pressure' as const, hostPressure: 1, starved: true }];
+    const starved: RunRecord = { ...run('r1'), outcome: { kind: 'void', reason: 'machine-starved', detail: 'order 1: no answer within 600 s while …' }, points: 0, orders: [], steps };
+    store.saveRun(starved, [session], [{ order: 1, id: 'a', expected: 'fail-to-pass', status: 'missing' }], store.artifactsTempDir('r1'));
+    store.saveRun({ ...run('r2'), outcome: { kind: 'void', reason: 'infra-error' } }, [], [], store.artifactsTempDir('r2'));
+    expect([...store.finishedRunIds()]).toEqual(['r2']);
+    expect(store.listRuns().find((r) => r.id === 'r1')?.steps).toEqual(steps);
+    store.saveRun(run('r1'), [{ ...session, timedOut: false }], [], store.artifactsTempDir('r1'));
+    expect([...store.finishedRunIds()].sort()).toEqual(['r1', 'r2']);
+    expect(store.listRuns().filter((r) => r.id === 'r1').map((r) => r.outcome)).toEqual([{ kind: 'solved' }]);
+    expect(store.sessions('r1').map((s) => s.timedOut)).toEqual([false]);
+    expect(store.checks('r1')).toEqual([]);
+    // any other stored run is never replaced
+    expect(() => store.saveRun(run('r2'), [], [], store.artifactsTempDir('r2'))).toThrow();
+    store.close();
+  });
+
   it('reads back a run\'s checks, every order, sorted by order and id, a failing test\'s message with it', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-store-'));
     const store = openStore(dir, { create: true });

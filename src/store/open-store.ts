@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { StoppingError, UserError } from '../errors.js';
 import { holdLastStep, isStopping } from '../util/index.js';
-import type { AgentInfo, EffortCatalogRef, Outcome, RunRecord, TokenUsage } from '../types.js';
+import type { AgentInfo, EffortCatalogRef, Outcome, RunRecord, StepRecord, TokenUsage } from '../types.js';
 import { digestArtifacts, type ArtifactDigest } from './artifact-digests.js';
 import { damagedDatabase, isDamage, refuseLostDatabase, requireIntact } from './check-store.js';
 import { MIGRATIONS } from './migrations.js';
@@ -133,7 +133,10 @@ export interface RunSet {
 export interface Store {
   readonly dir: string;
   readonly runsDir: string;
-  /** Ids of every finished run. */
+  /**
+   * Ids of every finished run, but those void `machine-starved` (decision 011): the machine, not
+   * the agent, decided them, so a resumed bake runs them again and `saveRun` replaces them.
+   */
   finishedRunIds(): Set<string>;
   /** A fresh temp folder for a run's artifacts. */
   artifactsTempDir(runId: string): string;
@@ -194,7 +197,7 @@ export function openStore(dir: string, options: { create: boolean }): Store {
     lines_added: 'linesAdded', lines_removed: 'linesRemoved', points: 'points', max_points: 'maxPoints', runtime_json: 'runtimeJson',
     started_at: 'startedAt', finished_at: 'finishedAt', orders_json: 'ordersJson', artifacts_recorded: 'artifactsRecorded',
     usage_json: 'usageJson', flags_json: 'flagsJson', effort_catalog_json: 'effortCatalogJson',
-    plain_lines_added: 'plainLinesAdded', plain_lines_removed: 'plainLinesRemoved',
+    plain_lines_added: 'plainLinesAdded', plain_lines_removed: 'plainLinesRemoved', steps_json: 'stepsJson',
   }));
   const insertSession = db.prepare(namedInsert('sessions', {
     run_id: 'runId', ord: 'order', exit_code: 'exitCode', timed_out: 'timedOut', duration_ms: 'durationMs', tokens_in: 'tokensIn',
@@ -211,8 +214,12 @@ export function openStore(dir: string, options: { create: boolean }): Store {
     run_id: 'runId', attempt: 'attempt', worker: 'worker', started_at: 'startedAt', state: 'state', cost_usd: 'costUsd',
     tokens_in: 'tokensIn', tokens_out: 'tokensOut', requests: 'requests',
   }));
+  // a run redone after it was void machine-starved replaces that record whole
+  const starved = db.prepare("SELECT 1 FROM runs WHERE id = ? AND outcome = 'void' AND reason = 'machine-starved'").pluck();
+  const forget = ['requests', 'sessions', 'checks', 'artifacts', 'attempts', 'runs'].map((table) => db.prepare(`DELETE FROM ${table} WHERE ${table === 'runs' ? 'id' : 'run_id'} = ?`));
   const save = db.transaction(
     (run: RunRecord, sessions: readonly SessionRow[], checks: readonly CheckRow[], artifacts: readonly ArtifactDigest[], attempts: readonly AttemptRow[]) => {
+      if (starved.get(run.id) !== undefined) for (const statement of forget) statement.run(run.id);
       insertRun.run(runToRow(run));
       for (const a of attempts) insertAttempt.run(a);
       for (const s of sessions) {
@@ -237,7 +244,7 @@ export function openStore(dir: string, options: { create: boolean }): Store {
   return {
     dir,
     runsDir,
-    finishedRunIds: () => new Set(db.prepare('SELECT id FROM runs').pluck().all() as string[]),
+    finishedRunIds: () => new Set(db.prepare("SELECT id FROM runs WHERE NOT (outcome = 'void' AND reason = 'machine-starved')").pluck().all() as string[]),
     artifactsTempDir: (runId) => {
       if (isStopping()) throw new StoppingError(`not starting run ${runId}: bakeoff is stopping`);
       const tmp = path.join(runsDir, `.tmp-${runId}-${process.pid}-${Date.now()}`);
@@ -364,7 +371,7 @@ interface Row {
   tokens_in: number | null; tokens_out: number | null; lines_added: number; lines_removed: number; points: number;
   max_points: number; runtime_json: string; started_at: string; finished_at: string; orders_json: string;
   usage_json: string | null; flags_json: string; effort_catalog_json: string | null;
-  plain_lines_added: number | null; plain_lines_removed: number | null;
+  plain_lines_added: number | null; plain_lines_removed: number | null; steps_json: string;
 }
 
 interface SessionDbRow {
@@ -395,6 +402,8 @@ function runToRow(run: RunRecord): Record<string, unknown> {
     plainLinesAdded: run.plainLines?.added ?? null,
     plainLinesRemoved: run.plainLines?.removed ?? null,
     plainLines: undefined,
+    stepsJson: JSON.stringify(run.steps ?? []),
+    steps: undefined,
     artifactsRecorded: 1,
     effortCatalog: undefined,
     usage: undefined,
@@ -435,6 +444,7 @@ function rowToRun(row: Row): RunRecord {
     usage: row.usage_json ? (JSON.parse(row.usage_json) as TokenUsage) : null,
     flags: JSON.parse(row.flags_json) as string[],
     effortCatalog: row.effort_catalog_json ? (JSON.parse(row.effort_catalog_json) as EffortCatalogRef) : null,
+    steps: JSON.parse(row.steps_json) as StepRecord[],
     startedAt: row.started_at,
     finishedAt: row.finished_at,
   };

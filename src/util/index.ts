@@ -3,7 +3,8 @@ export { dieWithParent, execFileWithParent, lifeline, LIFELINE_FD, parentGuard }
 export { escapeControl, quotedPath } from './escape-control.js';
 export { IGNORED_NAMES, exists, listTree, readEntry } from './fs.js';
 export { canonicalJson, sha256 } from './hash.js';
-export { probeVersion } from './probe-version.js';
+export { noAnswerText, probeProgram, probeVersion, type ProbeAnswer } from './probe-version.js';
+export { mapBounded } from './map-bounded.js';
 export { currentProcess, judgeProcess, pidExists } from './process-identity.js';
 export type { ProcessIdentity } from './process-identity.js';
 export { readYamlFile } from './read-yaml-file.js';
@@ -12,3 +13,5 @@ export { finishStop, holdLastStep, holdProcess, holdResource, isStopping, stopEv
 export { nearest, toInputIssues } from './zod-issues.js';
 export { fitColumns, rowWidth, wrapWords, type ColumnFit, type FitColumn } from './fit-columns.js';
 export { sumOrNull } from './sum-or-null.js';
+export { weighThisProcess } from './host-weight.js';
+export { describeHostLoad, hasRoom, holdQuiet, quietHeld, readHostLoad, waitForRoom, whenNotQuiet, type HostLoad } from './machine-room.js';

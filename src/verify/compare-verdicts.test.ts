@@ -22,6 +22,14 @@ describe('compareVerdicts', () => {
     expect(compareVerdicts(run, regrade)).toEqual([]);
   });
 
+  it('reads a test timeout stored before bakeoff named it (tests-failed, "the test command timed out") as test-timeout', () => {
+    const run = stored({ kind: 'failed', reason: 'tests-failed', detail: 'order 1: the test command timed out' }, [{ order: 1, points: 0, maxPoints: 3 }]);
+    const regrade: Regrade = { outcome: { kind: 'failed', reason: 'test-timeout', detail: 'order 1: the test command timed out after 300 s' }, orders: [{ order: 1, points: 0, maxPoints: 3 }] };
+    expect(compareVerdicts(run, regrade)).toEqual([]);
+    const other = stored({ kind: 'failed', reason: 'tests-failed', detail: 'order 1: t1 (fail)' }, [{ order: 1, points: 0, maxPoints: 3 }]);
+    expect(compareVerdicts(other, regrade)).toHaveLength(1);
+  });
+
   it('flags a stored solved that re-grades as failed, even with equal points', () => {
     const run = stored({ kind: 'solved' }, [{ order: 1, points: 1, maxPoints: 3 }]);
     const regrade: Regrade = { outcome: failed('tests-failed'), orders: [{ order: 1, points: 1, maxPoints: 3 }] };

@@ -12,6 +12,12 @@ export interface Regrade {
   readonly outcome: Outcome;
   /** One entry per order that had a stored change, in order. */
   readonly orders: readonly OrderPoints[];
+  /**
+   * Why this re-grade cannot stand against the stored verdict when they disagree: a test run
+   * that timed out (after its re-run) or that the machine starved (decision 011). Empty: it ran
+   * to its end unhindered.
+   */
+  readonly doubts?: readonly string[];
 }
 
 /** Where a stored verdict and its re-grade disagree. */
@@ -65,7 +71,12 @@ export function compareVerdicts(stored: RunRecord, regraded: Regrade): VerdictMi
 
 function sameVerdict(a: Outcome, b: Outcome): boolean {
   if (a.kind === 'solved' || b.kind === 'solved') return a.kind === b.kind;
-  return a.kind === b.kind && a.reason === b.reason;
+  return a.kind === b.kind && reasonOf(a) === reasonOf(b);
+}
+
+/** A test timeout stored before bakeoff named it (`tests-failed`, "the test command timed out") is a `test-timeout`. */
+function reasonOf(o: Exclude<Outcome, { kind: 'solved' }>): string {
+  return o.kind === 'failed' && o.reason === 'tests-failed' && /^order \d+: the test command timed out$/.test(o.detail ?? '') ? 'test-timeout' : o.reason;
 }
 
 function samePoints(a: OrderPoints | null, b: OrderPoints | null): boolean {

@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { Order } from '../suite/index.js';
 import type { RunRecord } from '../types.js';
 import type { Regrade } from './compare-verdicts.js';
+import { describeTestTimeout, type TestAttempt } from '../grade/index.js';
+import { describeStepCpu } from '../sandbox/index.js';
 import {
   type OrderEvidence,
   type OutcomeRules,
@@ -43,18 +45,28 @@ export interface RegradeRunOptions extends Pick<RunTaskOptions, 'task' | 'lock' 
  */
 export async function regradeRun(options: RegradeRunOptions): Promise<Regrade> {
   const evidence: OrderEvidence[] = [];
+  const doubts: string[] = [];
   for (const order of options.task.orders) {
-    const ev = await regradeOrder(options, order);
+    const ev = await regradeOrder(options, order, doubts);
     if (ev === null) break;
     evidence.push(ev);
     if (judgeOrder(options.rules, ev).stop) break;
   }
   const { outcome, orders } = decideOutcome(options.rules, evidence);
-  return { outcome, orders };
+  return { outcome, orders, doubts };
+}
+
+/** Why a grade's test runs cannot stand against a stored verdict: one timed out, or the machine starved the one that counts. */
+function doubtsOf(order: number, attempts: readonly TestAttempt[]): string[] {
+  const last = attempts.at(-1);
+  if (!last) return [];
+  if (last.timedOut) return [`order ${order}: ${describeTestTimeout(attempts)}`];
+  if (last.cpu?.starved) return [`order ${order}: the machine held the test run back from a CPU (${describeStepCpu(last.cpu)})`];
+  return [];
 }
 
 /** One order's evidence from its stored change, or from its stored refusal; null when it has neither. */
-async function regradeOrder(options: RegradeRunOptions, order: Order): Promise<OrderEvidence | null> {
+async function regradeOrder(options: RegradeRunOptions, order: Order, doubts: string[]): Promise<OrderEvidence | null> {
   const { task, run } = options;
   const stored = path.join(options.artifactsDir, `order-${order.index}`);
   const patch = await readStoredPatch(path.join(stored, 'change.patch'));
@@ -84,6 +96,7 @@ async function regradeOrder(options: RegradeRunOptions, order: Order): Promise<O
   // the same rule as a run: a grading that breaks on this change but not on the unchanged repo is the agent's
   const graded = await agentsOrOurs(() => gradeWith(patch, scratchDir), () => gradeWith('', `${scratchDir}-control`));
   if ('failure' in graded) return { ...captured, gradingVoid: null, gradeFailure: graded.failure };
+  if (graded.value.applied) doubts.push(...doubtsOf(order.index, graded.value.attempts));
   return { ...captured, gradingVoid: null, gradeFailure: null, grade: gradeEvidence(graded.value, grading) };
 }
 

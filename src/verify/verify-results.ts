@@ -5,7 +5,7 @@ import { prepareTask, baseEnv, generateChecks, outcomeRules, type GeneratedSet, 
 import { compareArtifactDigests, digestArtifacts, type ArtifactMismatch, openStore, type Store } from '../store/index.js';
 import { loadSuite, readLock, type SuiteLock, type Controls, type Order, type Suite, type Task } from '../suite/index.js';
 import type { Outcome, RunRecord } from '../types.js';
-import { exists } from '../util/index.js';
+import { exists, waitForRoom } from '../util/index.js';
 import { compareVerdicts, comparisonBasis, type Regrade, type VerdictMismatch } from './compare-verdicts.js';
 import { regradeRun } from './regrade-run.js';
 import { readVerifyStamp, stampKeyOf, writeVerifyStamp } from './verify-stamp.js';
@@ -82,7 +82,10 @@ export interface VerifyResult {
  *   the run was stored (a changed, missing or extra file is a mismatch);
  * - verdict: every order re-graded from its stored `order-<n>/change.patch` with the grading
  *   code of a run (`gradeOrder`), compared by outcome kind and reason and by points per order.
- * Void runs are only checksum-verified (nothing was graded). A run whose stored failure comes
+ * Void runs are only checksum-verified (nothing was graded). A re-grade that disagrees is a
+ * mismatch only when it ran to its end unhindered: one whose test run timed out or was starved
+ * by the machine is tried once more, and then the run is "could not re-check" (`error`), never
+ * a mismatch (decision 011). A run whose stored failure comes
  * from the agent's session (session-timeout, memory-limit, pids-limit, disk-limit) is compared
  * on points only: grading its change alone cannot reproduce that outcome.
  *
@@ -213,9 +216,8 @@ async function verifyRun(ctx: Context, run: RunRecord): Promise<RunVerification>
   const cannot = (error: string): RunVerification => done({ basis, regraded: null, verdict: [], error });
   if (!task || taskLock?.admitted !== true) return cannot(`task ${run.task} is not admitted in ${path.join(ctx.suite.dir, 'bakeoff.lock.json')}`);
   if (!prepared || 'error' in prepared) return cannot(prepared?.error ?? 'no prepared repo');
-  const scratchDir = path.join(ctx.scratch, run.id);
-  try {
-    const regraded = await regradeRun({
+  const regrade = (attempt: number) =>
+    regradeRun({
       run,
       task,
       lock: taskLock,
@@ -227,13 +229,24 @@ async function verifyRun(ctx: Context, run: RunRecord): Promise<RunVerification>
       testTimeoutMs: ctx.suite.controls.testWallClockSec * 1000,
       outputBytes: ctx.suite.controls.outputMb * 1024 * 1024,
       checksFor: (order) => checksFor(ctx, task, order, run),
-      scratchDir,
-    });
-    return done({ basis, regraded, verdict: compareVerdicts(run, regraded), error: null });
+      scratchDir: path.join(ctx.scratch, `${run.id}-${attempt}`),
+    }).finally(() => disposeScratch(path.join(ctx.scratch, `${run.id}-${attempt}`)));
+  try {
+    // a disagreement only counts from a re-grade that ran to its end unhindered; one that timed
+    // out or was starved is tried once more, then the run is "could not re-check" (decision 011)
+    let regraded = await regrade(1);
+    let verdict = compareVerdicts(run, regraded);
+    if (verdict.length > 0 && (regraded.doubts ?? []).length > 0) {
+      await waitForRoom({ maxWaitMs: ctx.suite.controls.testWallClockSec * 1000 });
+      regraded = await regrade(2);
+      verdict = compareVerdicts(run, regraded);
+      if (verdict.length > 0 && (regraded.doubts ?? []).length > 0) {
+        return cannot(`could not re-check: ${regraded.doubts!.join('; ')}; tried twice (the machine is busy?)`);
+      }
+    }
+    return done({ basis, regraded, verdict, error: null });
   } catch (error) {
     return cannot(`re-grading broke: ${(error as Error).message}`);
-  } finally {
-    await disposeScratch(scratchDir);
   }
 }
 

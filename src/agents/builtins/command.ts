@@ -73,6 +73,7 @@ export function createCommandAgent(command: string, options: { cwd: string; forb
         timedOut: result.timedOut,
         durationMs: result.durationMs,
         limitHit: result.limitHit,
+        cpu: result.cpu ?? null,
         ...(result.exitCode === 127 ? { flags: [`the command exited with status 127 (command not found?): ${command}`] } : {}),
       };
     },

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, chown, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { InputError, UserError } from '../../errors.js';
+import { InfraError, InputError, UserError } from '../../errors.js';
 import { credentialDir, isSubscriptionHarness, startMeterProxy, SUBSCRIPTION_HARNESSES, subscriptionUpstream, type RecordedResponse, type SubscriptionUpstream } from '../../meter/index.js';
 import { SESSION_HEADER } from '../../model-server/index.js';
-import { sha256, quoteShellArg } from '../../util/index.js';
-import { installDirOf, installedVersion } from '../install-harness.js';
+import { noAnswerText, sha256, quoteShellArg } from '../../util/index.js';
+import { binOf, installDirOf, probeInstalled, versionArgsOf } from '../install-harness.js';
 import { harnessNamed } from '../harnesses/index.js';
 import type { Harness } from '../harnesses/types.js';
 import type { HarnessSpec } from '../harness-spec.js';
@@ -57,10 +57,14 @@ export interface HarnessAgentOptions {
 export async function createHarnessAgent(options: HarnessAgentOptions): Promise<Agent> {
   const { spec, upstream } = options;
   const harness = harnessNamed(spec.harness);
-  const version = await installedVersion(harness);
-  if (version === null) {
+  const probe = await probeInstalled(harness);
+  if (probe.kind === 'no-answer') {
+    throw new InfraError(`--agent ${spec.harness}:${spec.model}: ${binOf(harness)} is installed but ${noAnswerText(probe)} to ${versionArgsOf(harness).join(' ')}`);
+  }
+  if (probe.kind === 'missing') {
     throw new UserError(`--agent ${spec.harness}:${spec.model}: ${harness.npmPackage}@${harness.version} is not installed; run \`bakeoff agents install ${spec.harness}\``);
   }
+  const version = probe.version;
   // the levels come from the installed CLI's own catalog where it lists one, read once per bake
   const levels = await levelSourceOf(harness, options.hostEnv ?? process.env, options.levelSources);
   const resolved = resolveLevel(spec, levels);
@@ -219,7 +223,7 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
   const streamText = (await readSandboxFile(files.stream)) ?? '';
   await writeFile(path.join(artifactsDir, 'stream.jsonl'), streamText);
   const extraFlags = plan.traceNetwork ? await networkFlags(files.trace, artifactsDir) : [];
-  return accountHarnessSession({
+  const accounted = accountHarnessSession({
     harness,
     model: plan.model,
     stream: streamText,
@@ -230,6 +234,7 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
     durationMs: performance.now() - started,
     extraFlags,
   });
+  return { ...accounted, cpu: exec.cpu ?? null };
 }
 
 /** Saves the network trace as `network.json` next to the agent log; one flag per address other than the proxy. */

@@ -4,6 +4,7 @@ import { sha256 } from '../../util/index.js';
 import { scriptedUpstream, upstreamFor, type Upstream, type WireFormat } from '../../meter/index.js';
 import { FAULT_SCRIPTS, type GoldSession } from '../../model-server/index.js';
 import { startModelServer } from '../../model-server/index.js';
+import { preflightUpstream } from './preflight-upstream.js';
 
 /** The model API every harness session of a bake talks to, through its metering proxy. */
 export interface ModelUpstream {
@@ -20,7 +21,8 @@ export interface ModelUpstream {
 /**
  * Opens the upstream `--upstream` names. `scripted:<script>` starts bakeoff's own scripted
  * model server on loopback for the bake (`gold`, a fault script, or a replay file relative to
- * `cwd`); every other value is a real API whose key stays in this process.
+ * `cwd`); every other value is a real API whose key stays in this process, checked to resolve
+ * and answer before anything starts (`preflightUpstream`).
  */
 export async function openModelUpstream(
   spec: string,
@@ -42,5 +44,7 @@ export async function openModelUpstream(
     };
   }
   const upstream = upstreamFor(spec, options.env, { formats: options.formats });
+  // before the first session: an upstream that does not resolve or answer stops the bake, naming its host (decision 011)
+  await preflightUpstream(upstream, options.formats, spec);
   return { name: upstream.name, upstream, scripted: false, close: async () => undefined };
 }

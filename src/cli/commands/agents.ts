@@ -1,9 +1,9 @@
 import { UserError } from '../../errors.js';
-import { exampleOf, expectedHarness, HARNESS_NAMES, HARNESSES, installDirOf, installedVersion, installHarness, isHarnessName, levelSourceOf, orderLevels, SPEC_FORMS, type Harness as HarnessDef } from '../../agents/index.js';
+import { exampleOf, expectedHarness, HARNESS_NAMES, HARNESSES, installDirOf, installedVersion, installHarness, isHarnessName, levelSourceOf, orderLevels, probeInstalled, SPEC_FORMS, type Harness as HarnessDef } from '../../agents/index.js';
 import { EXIT, type CliIo } from '../io.js';
 import { fitDefinitions, fitTable } from '../fit-table.js';
 import { screenOf, type ScreenFlags } from '../screen.js';
-import { wrapWords } from '../../util/index.js';
+import { mapBounded, noAnswerText, wrapWords } from '../../util/index.js';
 
 const DESCRIPTIONS: Readonly<Record<(typeof SPEC_FORMS)[number], string>> = {
   gold: 'applies each order\'s reference change (must solve every admitted task)',
@@ -23,21 +23,24 @@ export async function agentsCommand(action: string | undefined, names: readonly 
   if (action === 'install') return installHarnesses(names, flags, io);
   if (action !== undefined && action !== 'list') throw new UserError(`agents: expected "install" or "list", received ${JSON.stringify(action)}`);
   const specs = SPEC_FORMS.map((spec) => ({ spec, description: DESCRIPTIONS[spec] }));
-  const harnesses = await Promise.all(
-    HARNESS_NAMES.map(async (name) => {
-      const h = HARNESSES[name];
-      const model = exampleOf(h).model;
-      const installed = await installedVersion(h, io.env);
-      return { harness: name, package: h.npmPackage, pinned: h.version, installed, dir: installDirOf(h, io.env), wireFormat: h.wireFormat(model), exampleModel: model, ...(await levelsOf(h, model, installed !== null, io.env)) };
-    }),
-  );
+  // two probes at a time: five CLIs started at once on a small busy machine miss their clocks (decision 011)
+  const harnesses = await mapBounded(HARNESS_NAMES, 2, async (name) => {
+    const h = HARNESSES[name];
+    const model = exampleOf(h).model;
+    const probe = await probeInstalled(h, io.env);
+    const installed = probe.kind === 'installed' ? probe.version : null;
+    const noAnswer = probe.kind === 'no-answer' ? { noAnswer: noAnswerText(probe) } : {};
+    return { harness: name, package: h.npmPackage, pinned: h.version, installed, ...noAnswer, dir: installDirOf(h, io.env), wireFormat: h.wireFormat(model), exampleModel: model, ...(await levelsOf(h, model, probe.kind !== 'missing', io.env)) };
+  });
   if (flags.json) {
     io.stdout.write(JSON.stringify({ agents: specs, harnesses }, null, 2) + '\n');
     return EXIT.ok;
   }
   const { width } = screenOf(io, flags);
   const install = 'install the pinned CLIs with: npx bakeoff agents install [harness...]';
-  const installNote = harnesses.some((h) => h.installed === null) ? ['', ...(width === undefined ? [install] : wrapWords(install, width))] : [];
+  const installNote = harnesses.some((h) => h.installed === null && h.noAnswer === undefined) ? ['', ...(width === undefined ? [install] : wrapWords(install, width))] : [];
+  const busy = harnesses.filter((h) => h.noAnswer !== undefined).map((h) => `${h.harness}: installed, but ${h.noAnswer}; ask again when the machine is less busy`);
+  for (const line of busy) io.stderr.write(`bakeoff: ${line}\n`);
   if (width === undefined || wideLines(specs, harnesses).every((line) => line.length <= width)) {
     io.stdout.write([...wideLines(specs, harnesses), '', ...sourceLines(harnesses, undefined), ...installNote].join('\n') + '\n');
     return EXIT.ok;
@@ -45,7 +48,7 @@ export async function agentsCommand(action: string | undefined, names: readonly 
   const definitions = fitDefinitions(specs.map((r) => ({ name: r.spec, text: r.description })), 28, width);
   const table = fitTable(
     HARNESS_COLUMNS,
-    harnesses.map((h) => [h.harness, h.package, h.pinned, h.installed ?? 'no', h.wireFormat, h.efforts.join(', ') || '(none)', h.exampleModel]),
+    harnesses.map((h) => [h.harness, h.package, h.pinned, installedCell(h), h.wireFormat, h.efforts.join(', ') || '(none)', h.exampleModel]),
     width,
   );
   io.stdout.write([...definitions, '', ...table, '', ...sourceLines(harnesses, width), ...installNote].join('\n') + '\n');
@@ -87,9 +90,14 @@ function wideLines(specs: readonly { spec: string; description: string }[], harn
     '',
     `${'harness'.padEnd(12)} ${'pinned'.padEnd(45)} ${'installed'.padEnd(14)} ${'wire format'.padEnd(19)} effort levels (for the example model)`,
     ...harnesses.map(
-      (h) => `${h.harness.padEnd(12)} ${`${h.package}@${h.pinned}`.padEnd(45)} ${(h.installed ?? 'no').padEnd(14)} ${h.wireFormat.padEnd(19)} ${h.efforts.join(', ') || '(none)'}  (${h.exampleModel})`,
+      (h) => `${h.harness.padEnd(12)} ${`${h.package}@${h.pinned}`.padEnd(45)} ${installedCell(h).padEnd(14)} ${h.wireFormat.padEnd(19)} ${h.efforts.join(', ') || '(none)'}  (${h.exampleModel})`,
     ),
   ];
+}
+
+/** The installed column: the version, `no`, or `no answer` when the CLI is there but did not answer in time. */
+function installedCell(h: Harness): string {
+  return h.installed ?? (h.noAnswer !== undefined ? 'no answer' : 'no');
 }
 
 interface Harness {
@@ -97,6 +105,8 @@ interface Harness {
   readonly package: string;
   readonly pinned: string;
   readonly installed: string | null;
+  /** Set when the CLI is installed but did not answer `--version` in time (a busy machine), e.g. `did not answer in 120 s (the machine is busy?)`. */
+  readonly noAnswer?: string;
   readonly wireFormat: string;
   readonly exampleModel: string;
   readonly efforts: readonly string[];

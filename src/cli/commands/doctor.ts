@@ -1,10 +1,10 @@
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { HARNESS_NAMES, harnessNamed, installDirOf, installedVersion } from '../../agents/index.js';
+import { HARNESS_NAMES, harnessNamed, installDirOf, probeInstalled } from '../../agents/index.js';
 import { ResultsBusyError, UserError } from '../../errors.js';
 import { checkSandbox, cleanLeftovers, describeLeftover, findLeftovers, isStale, UNKNOWN_GRACE_SEC, type Check, type Leftover } from '../../sandbox/index.js';
 import { lockResults, readHolder, runTempDirs } from '../../store/index.js';
-import { judgeProcess, probeVersion } from '../../util/index.js';
+import { judgeProcess, mapBounded, noAnswerText, probeProgram } from '../../util/index.js';
 import { EXIT, type CliIo } from '../io.js';
 
 const TOOLCHAINS: readonly { name: string; cmd: string; args: string[]; fix: string }[] = [
@@ -17,6 +17,9 @@ const TOOLCHAINS: readonly { name: string; cmd: string; args: string[]; fix: str
   { name: 'cargo', cmd: 'cargo', args: ['--version'], fix: 'install Rust with rustup' },
   { name: 'strace (--trace-network)', cmd: 'strace', args: ['-V'], fix: 'apt-get install strace' },
 ];
+
+/** Programs doctor asks for their version at once. */
+const PROBES_AT_ONCE = 2;
 
 export interface DoctorFlags {
   readonly json: boolean;
@@ -32,22 +35,23 @@ export async function doctorCommand(flags: DoctorFlags, io: CliIo): Promise<numb
     throw new UserError(`${flags.results}: not a results folder (no bakeoff.db); --results names a folder bakeoff run wrote`);
   }
   const sandbox = await checkSandbox();
-  const tools: Check[] = await Promise.all(
-    TOOLCHAINS.map(async (t) => {
-      const version = await probeVersion(t.cmd, t.args);
-      return version === null ? { name: t.name, ok: false, detail: 'not found', fix: t.fix } : { name: t.name, ok: true, detail: version };
-    }),
-  );
-  const agents: Check[] = await Promise.all(
-    HARNESS_NAMES.map(async (name) => {
-      const harness = harnessNamed(name);
-      const version = await installedVersion(harness, io.env);
-      const pinned = `${harness.npmPackage}@${harness.version}`;
-      return version === null
-        ? { name, ok: false, detail: `${pinned} not installed (only needed for ${name}:<model> agents)`, fix: `npx bakeoff agents install ${name}` }
-        : { name, ok: true, detail: `${version} (pinned ${harness.version}) in ${installDirOf(harness, io.env)}` };
-    }),
-  );
+  // a few probes at a time: a dozen programs started at once on a small busy machine miss their clocks (decision 011)
+  const tools: Check[] = await mapBounded(TOOLCHAINS, PROBES_AT_ONCE, async (t) => {
+    const answer = await probeProgram(t.cmd, t.args);
+    if (answer.kind === 'no-answer') return { name: t.name, ok: false, detail: noAnswerText(answer), fix: 'run bakeoff doctor again when the machine is less busy' };
+    if (answer.kind === 'missing') return { name: t.name, ok: false, detail: 'not found', fix: t.fix };
+    const first = answer.output.trim().split('\n')[0] ?? '';
+    return answer.kind === 'answered' ? { name: t.name, ok: true, detail: first } : { name: t.name, ok: false, detail: `failed: ${first || 'no output'}`, fix: t.fix };
+  });
+  const agents: Check[] = await mapBounded(HARNESS_NAMES, PROBES_AT_ONCE, async (name) => {
+    const harness = harnessNamed(name);
+    const probe = await probeInstalled(harness, io.env);
+    const pinned = `${harness.npmPackage}@${harness.version}`;
+    if (probe.kind === 'no-answer') return { name, ok: false, detail: `${pinned} is installed but ${noAnswerText(probe)}`, fix: 'run bakeoff doctor again when the machine is less busy' };
+    return probe.kind === 'missing'
+      ? { name, ok: false, detail: `${pinned} not installed (only needed for ${name}:<model> agents)`, fix: `npx bakeoff agents install ${name}` }
+      : { name, ok: true, detail: `${probe.version} (pinned ${harness.version}) in ${installDirOf(harness, io.env)}` };
+  });
   const leftovers = await leftoversOf(flags);
   const sandboxOk = sandbox.every((c) => c.ok);
   if (flags.json) {

@@ -28,7 +28,7 @@ export interface RunFlags extends TableFlags {
   /** The first N admitted tasks only. */
   readonly limit?: number;
   readonly out?: string;
-  readonly concurrency: number;
+  readonly concurrency: number | 'auto';
   readonly json: boolean;
   /** Wait for another process using the results folder to finish, instead of refusing. */
   readonly wait: boolean;
@@ -77,6 +77,7 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
         else if (event.type === 'prepare') progress.activity(null);
         else if (event.type === 'run-start') progress.itemStarted(event.runId, runLabel(event.task, event.agent, event.replay));
         else if (event.type === 'run-stage') progress.itemStage(event.runId, `${event.stage} ${event.order}`);
+        else if (event.type === 'pool-hold') progress.activity(event.why === null ? null : `waiting: ${event.why}`);
         else {
           const { id, task, agent, replay, outcome } = event.record;
           const tally = outcome.kind === 'solved' ? ['solved'] : outcome.kind === 'void' ? ['void'] : [];

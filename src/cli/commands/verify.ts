@@ -19,7 +19,8 @@ export interface VerifyFlags {
 /**
  * `bakeoff verify <results>`: re-grade every stored change and re-hash every artifact; one line
  * per mismatching run, then a summary. Exit 1 on any mismatch, 3 when a run could not be
- * re-graded (and nothing mismatched), else 0.
+ * re-graded or re-checked (a re-grade that timed out or was starved, twice, and disagreed:
+ * decision 011) and nothing mismatched, else 0.
  */
 export async function verifyCommand(results: string, flags: VerifyFlags, io: CliIo): Promise<number> {
   const progress = createProgress(io.stderr, !flags.json, { noun: 'runs', tallies: ['mismatches', 'not re-graded'] });
@@ -83,7 +84,7 @@ function describeRun(run: RunVerification): string[] {
   return [
     ...run.verdict.map(describeVerdict),
     ...run.artifacts.map((a) => `artifact ${a.path} ${a.change}`),
-    ...(run.error !== null ? [`not re-graded: ${oneLine(run.error)}`] : []),
+    ...(run.error !== null ? [run.error.startsWith('could not re-check') ? oneLine(run.error) : `not re-graded: ${oneLine(run.error)}`] : []),
   ];
 }
 

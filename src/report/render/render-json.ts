@@ -1,6 +1,6 @@
 import type { BudgetUse } from '../view/budget-use.js';
 import type { QuotaWindow } from '../view/quota-use.js';
-import type { EffortCatalogRef, FailReason, RunRecord, TokenUsage, VoidReason } from '../../types.js';
+import type { EffortCatalogRef, FailReason, RunRecord, StepRecord, TokenUsage, VoidReason } from '../../types.js';
 import { compareText } from './compare-text.js';
 import type { AgentSummary, LeaderboardView } from '../view/leaderboard-view.js';
 import type { RunFailure } from '../view/classify-failure.js';
@@ -55,6 +55,8 @@ export interface JsonRun {
   readonly effortCatalog: EffortCatalogRef | null;
   /** Why the run was not solved: its failure class, side, cause and detail (`failureAnatomyVersion`); null when solved. */
   readonly failure: RunFailure | null;
+  /** What the machine gave each sandboxed session and test run (decision 011); empty for runs stored before bakeoff measured it. */
+  readonly steps: readonly StepRecord[];
 }
 
 /** The view's fields the JSON report carries as they are (see LeaderboardView for each). */
@@ -149,6 +151,7 @@ function toJsonRun(run: RunRecord, failure: RunFailure | null): JsonRun {
     orders: run.orders,
     effortCatalog: run.effortCatalog ?? null,
     failure,
+    steps: run.steps ?? [],
   };
 }
 

@@ -3,6 +3,7 @@ import { formatDuration, formatTokens } from '../render/format-cells.js';
 import { escapeHtml } from './escape-html.js';
 import { renderChecks } from './render-checks.js';
 import { renderDiff } from './render-diff.js';
+import { renderMachineSteps } from './render-machine-steps.js';
 import { clip, clipped, renderTranscript, TEXT_LIMITS } from './render-transcript.js';
 import { RUN_PAGE_CSS } from './run-page-css.js';
 import type { PrivateOrderDetail, SiteSession } from './site-input.js';
@@ -38,7 +39,7 @@ export function renderRunDetail(run: RunRecord, detail: readonly PrivateOrderDet
       ...(run.agent.harness === 'builtin' ? [] : [details('agent output (agent.log: the CLI\'s stderr)', block(d.agentLog, where('agent.log')))]),
     ].join('\n');
   });
-  return [`<style>${RUN_PAGE_CSS}</style>`, outcomeDetail, renderTimings(run, detail), ...orders].join('\n');
+  return [`<style>${RUN_PAGE_CSS}</style>`, outcomeDetail, renderTimings(run, detail), renderMachineSteps(run), ...orders].join('\n');
 }
 
 /** The transcript, or what stands for it: a built-in agent's output, or why there is none. */

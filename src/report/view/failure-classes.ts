@@ -66,6 +66,7 @@ export const FAIL_REASON_CLASS: Readonly<Record<FailReason, 'graded' | { readonl
   'change-too-large': { class: 'protected-or-refused', cause: 'change-too-large' },
   'unsupported-file': { class: 'protected-or-refused', cause: 'unsupported-file' },
   'output-limit': { class: 'test-limit', cause: 'output' },
+  'test-timeout': { class: 'test-limit', cause: 'time' },
   'session-timeout': { class: 'session-limit', cause: 'time' },
   'memory-limit': { class: 'session-limit', cause: 'memory' },
   'pids-limit': { class: 'session-limit', cause: 'pids' },
@@ -95,4 +96,5 @@ export const VOID_REASON_CLASS: Readonly<Record<VoidReason, { readonly class: Fa
   'oracle-changed': { class: 'instrument', cause: 'oracle-changed' },
   'replay-drift': { class: 'instrument', cause: 'replay-drift' },
   'pass-stopped': { class: 'instrument', cause: 'pass-stopped' },
+  'machine-starved': { class: 'instrument', cause: 'machine-starved' },
 };

@@ -126,6 +126,8 @@ export interface JsonRun {
   outcomeDetail: string | null;
   agentSec: number;
   linesAdded: number;
+  /** What the machine gave each session and test run (decision 011). */
+  steps: { step: 'session' | 'tests'; timedOut: boolean; heldMs: number; wallMs: number; starved: boolean }[];
 }
 
 export async function reportRuns(out: string): Promise<JsonRun[]> {

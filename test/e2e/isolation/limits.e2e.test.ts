@@ -95,8 +95,12 @@ describe('hostile agents against the resource limits', () => {
 
   it('endless busy loop ignoring SIGTERM: session-timeout', async () => {
     const { hostile } = await hostileThenGold('busy-loop.mjs');
-    expect(hostile.outcome).toBe('failed');
-    expect(hostile.failReason, hostile.outcomeDetail ?? '').toBe('session-timeout');
+    // decision 011: a session out of time while the machine held it back a quarter of its wall
+    // time is void machine-starved (redone on resume); with room, a spinning session fails
+    const session = hostile.steps.find((s) => s.step === 'session')!;
+    expect(session.timedOut).toBe(true);
+    const verdict = session.starved ? ['void', 'machine-starved'] : ['failed', 'session-timeout'];
+    expect([hostile.outcome, hostile.failReason ?? hostile.voidReason], `${hostile.outcomeDetail}; ${JSON.stringify(session)}`).toEqual(verdict);
     expect(hostile.agentSec).toBeGreaterThanOrEqual(controls.sessionWallClockSec - 0.5);
   });
 

@@ -181,6 +181,7 @@ const VOID_WORDS: Readonly<Record<VoidReason, string>> = {
   'setup-failed': "the task's setup failed",
   'agent-error': 'the agent could not be started',
   timeout: 'a session ran out of time (unscored by this suite\'s rule)',
+  'machine-starved': 'a session ran out of time while the machine kept it waiting for a CPU',
   'oracle-changed': 'the generated checks differed from those admitted',
   'replay-drift': 'replays disagreed',
   'upstream-error': 'the model API failed',
