@@ -39,6 +39,7 @@ export type VoidReason =
   | 'harness-crash'         // the agent CLI died without saying why (non-zero exit, signal, no error event)
   | 'harness-error'         // the agent CLI reported an error (error event, is_error, stopReason error)
   | 'no-final-answer'       // the agent CLI ended without a final answer
+  | 'provider-tool-used'    // closed web: a model answer shows the provider ran a tool (web search, code execution …) for the agent; the tool policy failed
   | 'pass-stopped';         // agentBudget.stopOnError: an earlier run of the pass ended in a timeout or error, so the pass is unscored
 
 /**
@@ -76,11 +77,25 @@ export interface AgentInfo {
   /** The plan of a subscription run as the login names it (`plus`, `max` …), when it does. */
   readonly plan?: string | null;
   /**
+   * A harness agent's own web tools and the setting that turns them off on the closed web
+   * (`Harness.webTools`), as its agent page lists them. Absent: a built-in agent, or a run
+   * recorded before bakeoff kept them.
+   */
+  readonly webTools?: AgentWebTools;
+  /**
    * A harness agent's settings from the agents file: the `args` added to the CLI's command line
    * and the names of its `env` variables (sorted; their values are not recorded). Empty lists:
    * the harness's defaults. Absent: a built-in agent, or a run recorded before bakeoff kept them.
    */
   readonly settings?: AgentSettings;
+}
+
+/** A harness's own web tools (`AgentInfo.webTools`). */
+export interface AgentWebTools {
+  /** Their names as the CLI offers them to the model (`WebSearch`, `google_web_search`); empty: it has none. */
+  readonly names: readonly string[];
+  /** The setting that turns them off, as the setup writes it (`--disallowedTools WebSearch,WebFetch`), or why none is needed. */
+  readonly switch: string;
 }
 
 /** What {@link AgentInfo.settings} records of an agent's settings. */
@@ -141,6 +156,13 @@ export interface RunRecord {
   readonly flags?: readonly string[];
   /** Model agents: the catalog its effort level was resolved from; null/absent for other agents and older runs. */
   readonly effortCatalog?: EffortCatalogRef | null;
+  /**
+   * Web attempts: the provider-run tools and fetched inputs the run's model requests asked for
+   * (declared, forced, a URL or stored file, a search model, an endpoint other than generation),
+   * each item counted once: withheld or refused on the closed web, let through on the open web.
+   * Null/absent for agents without a meter and for runs stored before bakeoff counted them.
+   */
+  readonly webAttempts?: number | null;
   readonly startedAt: string;
   readonly finishedAt: string;
 }
@@ -157,6 +179,19 @@ export interface TokenUsage {
   readonly reasoningTokens: number;
   /** Model requests metered. */
   readonly requests: number;
+}
+
+/**
+ * One item of a model request that the metering proxy's tool policy withheld, refused or (open
+ * web) let through (decision 011), as stored with the request.
+ */
+export interface ToolPolicyItem {
+  /** What it is: `tool web_search_20250305 (web search)`, `field mcp_servers (…)`, `image from a URL (https://…)`, `endpoint POST /v1/files`. */
+  readonly what: string;
+  /** Where in the request: `tools[3]`, `messages[2].content[0]`, `tool_choice`, `path`. */
+  readonly where: string;
+  /** `stripped` (removed, the rest relayed), `refused` (the request was answered 4xx, never relayed), `allowed` (open web). */
+  readonly action: 'stripped' | 'refused' | 'allowed';
 }
 
 /**

@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { StoppingError, UserError } from '../errors.js';
 import { holdLastStep, isStopping } from '../util/index.js';
-import type { AgentInfo, EffortCatalogRef, Outcome, RunRecord, TokenUsage } from '../types.js';
+import type { AgentInfo, EffortCatalogRef, Outcome, RunRecord, TokenUsage, ToolPolicyItem } from '../types.js';
 import { digestArtifacts, type ArtifactDigest } from './artifact-digests.js';
 import { damagedDatabase, isDamage, refuseLostDatabase, requireIntact } from './check-store.js';
 import { MIGRATIONS } from './migrations.js';
@@ -77,6 +77,10 @@ export interface RequestRow {
   readonly costBasis: string | null;
   /** A subscription's quota headers on the answer, null when none came (or stored before they were). */
   readonly quota?: Readonly<Record<string, string>> | null;
+  /** What the proxy's tool policy withheld, refused or (open web) let through in the request; null when stored before (decision 011). */
+  readonly withheld?: readonly ToolPolicyItem[] | null;
+  /** Signs in the answer that the provider ran a tool; null when stored before. */
+  readonly providerToolUse?: readonly string[] | null;
 }
 
 export interface CheckRow {
@@ -188,7 +192,7 @@ export function openStore(dir: string, options: { create: boolean }): Store {
     agent_sec: 'agentSec', grade_sec: 'gradeSec', cost_usd: 'costUsd', tokens_in: 'tokensIn', tokens_out: 'tokensOut',
     lines_added: 'linesAdded', lines_removed: 'linesRemoved', points: 'points', max_points: 'maxPoints', runtime_json: 'runtimeJson',
     started_at: 'startedAt', finished_at: 'finishedAt', orders_json: 'ordersJson', artifacts_recorded: 'artifactsRecorded',
-    usage_json: 'usageJson', flags_json: 'flagsJson', effort_catalog_json: 'effortCatalogJson',
+    usage_json: 'usageJson', flags_json: 'flagsJson', effort_catalog_json: 'effortCatalogJson', web_attempts: 'webAttempts',
   }));
   const insertSession = db.prepare(namedInsert('sessions', {
     run_id: 'runId', ord: 'order', exit_code: 'exitCode', timed_out: 'timedOut', duration_ms: 'durationMs', tokens_in: 'tokensIn',
@@ -198,6 +202,7 @@ export function openStore(dir: string, options: { create: boolean }): Store {
     run_id: 'runId', ord: 'order', seq: 'seq', started_at: 'startedAt', format: 'format', path: 'path', model: 'model', status: 'status',
     failure: 'failure', latency_ms: 'latencyMs', ttfb_ms: 'ttfbMs', input: 'input', cache_read: 'cacheRead', cache_write: 'cacheWrite',
     output: 'output', reasoning: 'reasoning', cost_usd: 'costUsd', detail: 'detail', cost_basis: 'costBasis', quota_json: 'quotaJson',
+    withheld_json: 'withheldJson', provider_tool_use_json: 'providerToolUseJson',
   }));
   const insertCheck = db.prepare(namedInsert('checks', { run_id: 'runId', ord: 'order', check_id: 'id', expected: 'expected', status: 'status' }));
   const insertArtifact = db.prepare(namedInsert('artifacts', { run_id: 'runId', path: 'path', sha256: 'sha256', bytes: 'bytes' }));
@@ -217,8 +222,11 @@ export function openStore(dir: string, options: { create: boolean }): Store {
           harnessJson: s.harness === undefined || s.harness === null ? null : JSON.stringify(s.harness),
         });
         for (const r of s.requests ?? []) {
-          const { quota, ...row } = r;
-          insertRequest.run({ ...row, quotaJson: quota ? JSON.stringify(quota) : null, runId: run.id, order: s.order });
+          const { quota, withheld, providerToolUse, ...row } = r;
+          insertRequest.run({
+            ...row, quotaJson: quota ? JSON.stringify(quota) : null, runId: run.id, order: s.order,
+            withheldJson: withheld ? JSON.stringify(withheld) : null, providerToolUseJson: providerToolUse ? JSON.stringify(providerToolUse) : null,
+          });
         }
       }
       for (const c of checks) insertCheck.run({ ...c, runId: run.id });
@@ -290,11 +298,17 @@ export function openStore(dir: string, options: { create: boolean }): Store {
         requests: db
           .prepare(`SELECT seq, started_at AS startedAt, format, path, model, status, failure, latency_ms AS latencyMs,
             ttfb_ms AS ttfbMs, input, cache_read AS cacheRead, cache_write AS cacheWrite, output, reasoning,
-            cost_usd AS costUsd, detail, cost_basis AS costBasis, quota_json AS quotaJson FROM requests WHERE run_id = ? AND ord = ? ORDER BY seq`)
+            cost_usd AS costUsd, detail, cost_basis AS costBasis, quota_json AS quotaJson, withheld_json AS withheldJson,
+            provider_tool_use_json AS providerToolUseJson FROM requests WHERE run_id = ? AND ord = ? ORDER BY seq`)
           .all(runId, r.ord)
           .map((row) => {
-            const { quotaJson, ...rest } = row as RequestRow & { quotaJson: string | null };
-            return { ...rest, quota: quotaJson ? (JSON.parse(quotaJson) as Record<string, string>) : null };
+            const { quotaJson, withheldJson, providerToolUseJson, ...rest } = row as RequestRow & { quotaJson: string | null; withheldJson: string | null; providerToolUseJson: string | null };
+            return {
+              ...rest,
+              quota: quotaJson ? (JSON.parse(quotaJson) as Record<string, string>) : null,
+              withheld: withheldJson ? (JSON.parse(withheldJson) as ToolPolicyItem[]) : null,
+              providerToolUse: providerToolUseJson ? (JSON.parse(providerToolUseJson) as string[]) : null,
+            };
           }),
       })),
     checks: (runId) =>
@@ -354,7 +368,7 @@ interface Row {
   reason: string | null; detail: string | null; agent_sec: number; grade_sec: number; cost_usd: number | null;
   tokens_in: number | null; tokens_out: number | null; lines_added: number; lines_removed: number; points: number;
   max_points: number; runtime_json: string; started_at: string; finished_at: string; orders_json: string;
-  usage_json: string | null; flags_json: string; effort_catalog_json: string | null;
+  usage_json: string | null; flags_json: string; effort_catalog_json: string | null; web_attempts: number | null;
 }
 
 interface SessionDbRow {
@@ -382,6 +396,7 @@ function runToRow(run: RunRecord): Record<string, unknown> {
     usageJson: run.usage ? JSON.stringify(run.usage) : null,
     flagsJson: JSON.stringify(run.flags ?? []),
     effortCatalogJson: run.effortCatalog ? JSON.stringify(run.effortCatalog) : null,
+    webAttempts: run.webAttempts ?? null,
     artifactsRecorded: 1,
     effortCatalog: undefined,
     usage: undefined,
@@ -421,6 +436,7 @@ function rowToRun(row: Row): RunRecord {
     usage: row.usage_json ? (JSON.parse(row.usage_json) as TokenUsage) : null,
     flags: JSON.parse(row.flags_json) as string[],
     effortCatalog: row.effort_catalog_json ? (JSON.parse(row.effort_catalog_json) as EffortCatalogRef) : null,
+    webAttempts: row.web_attempts,
     startedAt: row.started_at,
     finishedAt: row.finished_at,
   };

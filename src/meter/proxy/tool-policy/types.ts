@@ -5,24 +5,17 @@
  * model API. The policy withholds all of it before a request is relayed and records each item.
  */
 
+import type { ToolPolicyItem } from '../../../types.js';
+
 /**
- * What the policy did with one item of a request.
+ * One withheld, refused or (open web) allowed item of a request, as stored with it.
  * - `stripped`: a declaration the provider would run was removed; the rest was relayed.
  * - `refused`: the request was answered with a 4xx in its wire format's error shape and never
  *   relayed (it forced a withheld tool, referenced a URL or stored file, named an unknown tool
  *   type or a model that searches by itself, or called an endpoint that is not generation).
  * - `allowed`: open web (`network: model-api+web`) let it through; recorded all the same.
  */
-export type PolicyAction = 'stripped' | 'refused' | 'allowed';
-
-/** One withheld, refused or (open web) allowed item of a request, as stored with it. */
-export interface PolicyItem {
-  /** What it is: `tool web_search_20250305`, `field mcp_servers`, `image from a URL (https://…)`, `endpoint POST /v1/files`. */
-  readonly what: string;
-  /** Where in the request: `tools[3]`, `messages[2].content[0]`, `tool_choice`, `path`. */
-  readonly where: string;
-  readonly action: PolicyAction;
-}
+export type PolicyItem = ToolPolicyItem;
 
 /** Who runs a tool: the harness in the sandbox (allowed), or the provider on its servers (withheld). */
 export type ToolRunner = 'client' | 'provider';

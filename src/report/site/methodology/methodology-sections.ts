@@ -191,6 +191,7 @@ const VOID_WORDS: Readonly<Record<VoidReason, string>> = {
   'harness-crash': 'the agent CLI died without saying why',
   'harness-error': 'the agent CLI reported an error',
   'no-final-answer': 'the agent CLI ended without an answer',
+  'provider-tool-used': 'a model answer showed that the provider ran a tool (web search, code execution …) the closed-web policy should have withheld',
   'pass-stopped': 'an earlier run of the same pass timed out or ended in an error, and the controls stop (and leave unscored) such a pass',
 };
 
