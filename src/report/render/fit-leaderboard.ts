@@ -9,7 +9,7 @@ export const KEPT_COLUMNS: readonly string[] = ['#', 'agent', 'share [95% CI]'];
 /**
  * The order in which columns leave a leaderboard too wide for the screen, first to leave
  * first. Before all of them (right to left) leave the columns that say nothing: every cell
- * `–` (no token or cost data, no points), and harness, version and model@effort when the
+ * `–` (no token or cost data, no points), web attempts when every count is 0, and harness, version and model@effort when the
  * agent id already says them (every cell is `–`, `builtin`, or a part of the id, as in
  * `claude-code:claude-opus-4-5@high`). Then the derived and secondary numbers (void as
  * failed, tokens, lines, points), then the agent's identity, then the replay and void-task
@@ -20,6 +20,7 @@ export const DROP_ORDER: readonly string[] = [
   'void as failed',
   'tokens in',
   'tokens out',
+  'web attempts',
   'median lines',
   'points',
   'version',
@@ -43,6 +44,7 @@ export const SHORT_HEADERS: Readonly<Record<string, string>> = {
   'median lines': 'lines',
   'tokens in': 'tok in',
   'tokens out': 'tok out',
+  'web attempts': 'web',
   'replays agree': 'agree',
   'tasks solved': 'tasks',
 };
@@ -99,6 +101,7 @@ export function fitLeaderboard(
 function dropOrderOf(header: string, index: number, rows: readonly string[][], agentAt: number): number | null {
   if (KEPT_COLUMNS.includes(header)) return null;
   if (rows.every((row) => row[index] === EMPTY)) return -1;
+  if (header === 'web attempts' && rows.every((row) => row[index] === '0' || row[index] === EMPTY)) return -1;
   if (IDENTITY.has(header) && rows.every((row) => saidByAgentId(row[index]!, row[agentAt] ?? ''))) return -1;
   const at = DROP_ORDER.indexOf(header);
   return at === -1 ? DROP_ORDER.length : at;

@@ -48,11 +48,13 @@ export interface JsonRun {
   readonly orders: RunRecord['orders'];
   /** Model agents: the catalog the effort level was resolved from (source, sha256, as written, as resolved); else null. */
   readonly effortCatalog: EffortCatalogRef | null;
+  /** Provider-run tools and fetched inputs the run's model requests asked for (withheld on the closed web); null without a meter. */
+  readonly webAttempts: number | null;
 }
 
 /** The view's fields the JSON report carries as they are (see LeaderboardView for each). */
 type JsonViewFields =
-  | 'suite' | 'controlsDigest' | 'standardRunsPerTask' | 'replayRule' | 'voidLimit' | 'ranking' | 'mixed' | 'sandboxes' | 'unsafeRuns' | 'metering' | 'tasks';
+  | 'suite' | 'controlsDigest' | 'standardRunsPerTask' | 'replayRule' | 'voidLimit' | 'network' | 'ranking' | 'mixed' | 'sandboxes' | 'unsafeRuns' | 'metering' | 'tasks';
 
 /** `bakeoff report --format json` (DESIGN.md §5): the view's fields, its agents flattened, and every run. Numbers are plain JSON numbers. */
 export interface JsonReport extends Pick<LeaderboardView, JsonViewFields> {
@@ -79,6 +81,7 @@ export function buildJsonReport(view: LeaderboardView, runs: readonly RunRecord[
     standardRunsPerTask: view.standardRunsPerTask,
     replayRule: view.replayRule,
     voidLimit: view.voidLimit,
+    network: view.network,
     ranking: view.ranking,
     mixed: view.mixed,
     sandboxes: view.sandboxes,
@@ -136,6 +139,7 @@ function toJsonRun(run: RunRecord): JsonRun {
     maxPoints: run.maxPoints,
     orders: run.orders,
     effortCatalog: run.effortCatalog ?? null,
+    webAttempts: run.webAttempts ?? null,
   };
 }
 

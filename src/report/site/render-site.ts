@@ -38,7 +38,7 @@ export function renderSite(input: SiteInput): Map<string, string> {
 
   const files = new Map<string, string>();
   files.set('index.html', page(`Leaderboard: ${view.suite?.id ?? 'no runs'}`, renderIndexBody(view, agentPath), ''));
-  const methodology = renderMethodologyBody({ suite: input.suite, view, runs, isPrivate, ...(input.workers ? { workers: input.workers } : {}) });
+  const methodology = renderMethodologyBody({ suite: input.suite, view, runs, isPrivate, ...(input.workers ? { workers: input.workers } : {}), ...(input.toolPolicy ? { toolPolicy: input.toolPolicy } : {}) });
   files.set('methodology.html', page(`How the ${view.suite?.id ?? input.suite.id} bake is run`, methodology, ''));
   files.set('matrix.html', page('Task × agent', renderMatrixBody(view, agentPath, names.tasks), ''));
   const pair = view.agents.length >= 2 ? `${view.agents[0]!.agent.id} vs ${view.agents[1]!.agent.id}` : 'none';

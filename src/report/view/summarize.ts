@@ -36,7 +36,7 @@ export function summarize(runs: readonly RunRecord[], options: SummarizeOptions)
     agentRuns.push(run);
     runsByAgent.set(run.agent.id, agentRuns);
   }
-  const { replayRule, voidLimit } = readReportControls(options.controls);
+  const { replayRule, voidLimit, network } = readReportControls(options.controls);
   const summaries = [...runsByAgent.values()]
     .map((agentRuns) =>
       summarizeAgent({
@@ -63,6 +63,7 @@ export function summarize(runs: readonly RunRecord[], options: SummarizeOptions)
     standardRunsPerTask: options.standardRunsPerTask,
     replayRule,
     voidLimit,
+    network,
     ranking,
     agents,
     tasks: taskIds.map((task) => taskRow(task, agents, runsByTask.get(task) ?? [])),
