@@ -3,6 +3,7 @@ export { dieWithParent, execFileWithParent, lifeline, LIFELINE_FD, parentGuard }
 export { escapeControl, quotedPath } from './escape-control.js';
 export { IGNORED_NAMES, exists, listTree, readEntry } from './fs.js';
 export { canonicalJson, sha256 } from './hash.js';
+export { differingFields } from './differing-fields.js';
 export { probeVersion } from './probe-version.js';
 export { currentProcess, judgeProcess, pidExists } from './process-identity.js';
 export type { ProcessIdentity } from './process-identity.js';
