@@ -79,6 +79,11 @@ export interface MeterProxyOptions {
    * The endpoint table (generation, token counts, model listings only) holds either way.
    */
   readonly openWeb?: boolean;
+  /**
+   * Relay every body unread, as the proxy did before the tool policy: for `bench/proxy-latency.mjs`
+   * to measure what the policy adds, and nothing else. bakeoff never sets it.
+   */
+  readonly bypassToolPolicy?: boolean;
 }
 
 /** One model answer of a recorded session: enough for the scripted server to give it again. */

@@ -25,6 +25,7 @@ export async function startMeterProxy(options: MeterProxyOptions): Promise<Meter
     idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     extraHeaders: options.extraHeaders ?? {},
     openWeb: options.openWeb ?? false,
+    bypassToolPolicy: options.bypassToolPolicy ?? false,
     agents: { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) },
     finish(x) {
       inFlight.delete(x.seq);

@@ -17,6 +17,8 @@ export interface RelayContext {
   readonly extraHeaders: Readonly<Record<string, string>>;
   /** `network: model-api+web`: the tool policy lets provider tools through (recording them). */
   readonly openWeb: boolean;
+  /** `MeterProxyOptions.bypassToolPolicy`: benchmarks only. */
+  readonly bypassToolPolicy: boolean;
   /** Keep-alive agents, one per scheme. */
   readonly agents: { readonly http: http.Agent; readonly https: https.Agent };
   /** Called exactly once per exchange, when it ended (the relay sets `done` first). */
@@ -67,6 +69,13 @@ export function relayRequest(ctx: RelayContext, x: Exchange, req: IncomingMessag
     x.requestBody.add(chunk);
     idle.touch();
   });
+  if (ctx.bypassToolPolicy) {
+    // bench/proxy-latency.mjs only: the relay as it was before the tool policy, the body streamed upstream unread
+    req.on('end', () => void (x.model = requestModelOf(x.path, x.requestBody.text(undefined, x.problems) ?? '')));
+    const route = resolveRoute(ctx.upstream, x);
+    if ('failure' in route) return fail(route.failure, route.problem, 502);
+    return void req.pipe(openUpstream(route.target, upstreamRequestHeaders(req.headers, { ...ctx.extraHeaders, ...route.auth })));
+  }
   // The whole body first: the tool policy reads it before anything goes upstream (decision 011).
   req.on('end', () => {
     if (x.done) return;
@@ -78,21 +87,26 @@ export function relayRequest(ctx: RelayContext, x: Exchange, req: IncomingMessag
     if (verdict.kind === 'refuse') return refuse(verdict);
     const route = resolveRoute(ctx.upstream, x);
     if ('failure' in route) return fail(route.failure, route.problem, 502);
-    const { target, auth } = route;
     const body = verdict.body ?? x.requestBody.raw();
-    const headers = upstreamRequestHeaders(req.headers, { ...ctx.extraHeaders, ...auth });
+    const headers = upstreamRequestHeaders(req.headers, { ...ctx.extraHeaders, ...route.auth });
     if (verdict.body !== null) delete headers['content-encoding'];
     if (body.length > 0 || headers['content-length'] !== undefined) headers['content-length'] = String(body.length);
+    openUpstream(route.target, headers).end(body);
+  });
+  }
+
+  /** The upstream request, its failures and its response wired to the exchange. */
+  function openUpstream(target: URL, headers: http.OutgoingHttpHeaders): http.ClientRequest {
     const secure = target.protocol === 'https:';
-    upstreamReq = (secure ? https : http).request(target, { method: x.method, headers, agent: secure ? ctx.agents.https : ctx.agents.http });
-    upstreamReq.on('socket', (socket) => socket.setNoDelay(true));
-    upstreamReq.on('error', (error) => {
+    const upstream = (secure ? https : http).request(target, { method: x.method, headers, agent: secure ? ctx.agents.https : ctx.agents.http });
+    upstreamReq = upstream;
+    upstream.on('socket', (socket) => socket.setNoDelay(true));
+    upstream.on('error', (error) => {
       if (x.status === null) fail('unreachable', `upstream ${target.origin} unreachable (no response): ${messageOf(error)}`, 502);
       else broke(x, fail, messageOf(error));
     });
-    upstreamReq.on('response', (upstreamRes) => relayResponse(upstreamRes, res, x, idle, fail, finish));
-    upstreamReq.end(body);
-  });
+    upstream.on('response', (upstreamRes) => relayResponse(upstreamRes, res, x, idle, fail, finish));
+    return upstream;
   }
 
   /** Answers a request the tool policy refused, in its wire format's error shape; nothing goes upstream. */
