@@ -1,4 +1,4 @@
-import { dated, findInputs, isRecord, shortUrl, sortTools } from './inspect-parts.js';
+import { dated, findInputs, inspected, isRecord, shortUrl, sortFields, sortTools } from './inspect-parts.js';
 import type { FieldRule, FormatPolicy, InputRule, Inspection, PolicyItem, ToolRule } from './types.js';
 
 /*
@@ -85,15 +85,9 @@ export const anthropicMessagesPolicy: FormatPolicy = {
         refusal ??= `tool_choice forces ${JSON.stringify(choice.name)}, a tool the provider runs`;
       }
     }
-    for (const rule of ANTHROPIC_FIELDS) {
-      if (body[rule.field] === undefined || body[rule.field] === null) continue;
-      items.push({ what: `field ${rule.field} (${rule.does})`, where: rule.field, action: 'stripped' });
-      delete out[rule.field];
-    }
+    refusal ??= sortFields(body, out, ANTHROPIC_FIELDS, items);
     const inputs = ['system', 'messages'].flatMap((key) => findInputs(body[key], key, ANTHROPIC_INPUTS, (k, parent) => k === 'input' && TOOL_USE_BLOCKS.has(String(parent.type))));
-    items.push(...inputs);
-    if (inputs[0]) refusal ??= `${inputs[0].where} is a ${inputs[0].what}: the provider would fetch it`;
-    return { body: items.some((i) => i.action === 'stripped') ? out : (body as Record<string, unknown>), items, refusal };
+    return inspected(body, out, items, refusal, inputs);
   },
   usedTools(payload) {
     if (!isRecord(payload)) return [];

@@ -1,4 +1,4 @@
-import type { InputRule, PolicyItem, ToolRule } from './types.js';
+import type { FieldRule, InputRule, Inspection, PolicyItem, ToolRule } from './types.js';
 
 /** A JSON object (not an array, not null). */
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -106,4 +106,28 @@ export function shortUrl(url: string): string {
 export function firstRefusal(items: readonly PolicyItem[], why: (item: PolicyItem) => string): string | null {
   const first = items.find((item) => item.action === 'refused');
   return first === undefined ? null : why(first);
+}
+
+/**
+ * Applies a table of request fields to `body`: each field set is recorded, a `strip` one deleted
+ * from `out` (the copy to relay). Returns why the request must be refused (the first `refuse`
+ * field), or null.
+ */
+export function sortFields(body: Readonly<Record<string, unknown>>, out: Record<string, unknown>, rules: readonly FieldRule[], items: PolicyItem[]): string | null {
+  let refusal: string | null = null;
+  for (const rule of rules) {
+    if (body[rule.field] === undefined || body[rule.field] === null) continue;
+    const strip = rule.action === 'strip';
+    items.push({ what: `field ${rule.field} (${rule.does})`, where: rule.field, action: strip ? 'stripped' : 'refused' });
+    if (strip) delete out[rule.field];
+    else refusal ??= `${rule.field} is ${rule.does}`;
+  }
+  return refusal;
+}
+
+/** An inspection's end: the inputs found make the refusal when nothing else did; the copy is relayed only when something was stripped. */
+export function inspected(body: Readonly<Record<string, unknown>>, out: Record<string, unknown>, items: PolicyItem[], refusal: string | null, inputs: readonly PolicyItem[]): Inspection {
+  items.push(...inputs);
+  const why = refusal ?? (inputs[0] ? `${inputs[0].where} is a ${inputs[0].what}: the provider would fetch it` : null);
+  return { body: items.some((i) => i.action === 'stripped') ? out : (body as Record<string, unknown>), items, refusal: why };
 }

@@ -1,4 +1,4 @@
-import { findInputs, isRecord, isRemote, shortUrl, sortTools } from './inspect-parts.js';
+import { findInputs, inspected, isRecord, isRemote, shortUrl, sortFields, sortTools } from './inspect-parts.js';
 import type { FieldRule, FormatPolicy, InputRule, Inspection, PolicyItem, ToolRule } from './types.js';
 
 /*
@@ -75,15 +75,8 @@ export const openaiChatPolicy: FormatPolicy = {
       items.push({ what: `tool_choice forcing ${choice.type}`, where: 'tool_choice', action: 'refused' });
       refusal ??= `tool_choice forces ${choice.type}, which is not a function tool of the harness`;
     }
-    for (const rule of CHAT_FIELDS) {
-      if (body[rule.field] === undefined || body[rule.field] === null) continue;
-      items.push({ what: `field ${rule.field} (${rule.does})`, where: rule.field, action: 'stripped' });
-      delete out[rule.field];
-    }
-    const inputs = findInputs(body.messages, 'messages', CHAT_INPUTS, (key) => key === 'tool_calls' || key === 'function_call');
-    items.push(...inputs);
-    if (inputs[0]) refusal ??= `${inputs[0].where} is a ${inputs[0].what}: the provider would fetch it`;
-    return { body: items.some((i) => i.action === 'stripped') ? out : (body as Record<string, unknown>), items, refusal };
+    refusal ??= sortFields(body, out, CHAT_FIELDS, items);
+    return inspected(body, out, items, refusal, findInputs(body.messages, 'messages', CHAT_INPUTS, (key) => key === 'tool_calls' || key === 'function_call'));
   },
   usedTools(payload) {
     if (!isRecord(payload)) return [];

@@ -1,4 +1,4 @@
-import { findInputs, isRecord, isRemote, shortUrl, sortTools } from './inspect-parts.js';
+import { findInputs, inspected, isRecord, isRemote, shortUrl, sortFields, sortTools } from './inspect-parts.js';
 import type { FieldRule, FormatPolicy, InputRule, Inspection, PolicyItem, ToolRule } from './types.js';
 
 /*
@@ -87,16 +87,8 @@ export const openaiResponsesPolicy: FormatPolicy = {
     items.push(...choice.items);
     refusal ??= choice.refusal;
     if (choice.value !== undefined) out.tool_choice = choice.value;
-    for (const rule of RESPONSES_FIELDS) {
-      if (body[rule.field] === undefined || body[rule.field] === null) continue;
-      items.push({ what: `field ${rule.field} (${rule.does})`, where: rule.field, action: rule.action === 'strip' ? 'stripped' : 'refused' });
-      if (rule.action === 'strip') delete out[rule.field];
-      else refusal ??= `${rule.field} is ${rule.does}`;
-    }
-    const inputs = findInputs(body.input, 'input', RESPONSES_INPUTS, () => false);
-    items.push(...inputs);
-    if (inputs[0]) refusal ??= `${inputs[0].where} is a ${inputs[0].what}: the provider would fetch it`;
-    return { body: items.some((i) => i.action === 'stripped') ? out : (body as Record<string, unknown>), items, refusal };
+    refusal ??= sortFields(body, out, RESPONSES_FIELDS, items);
+    return inspected(body, out, items, refusal, findInputs(body.input, 'input', RESPONSES_INPUTS, () => false));
   },
   usedTools(payload) {
     if (!isRecord(payload)) return [];
