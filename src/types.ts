@@ -9,7 +9,7 @@ export type FailReason =
   | 'protected-path-changed'
   | 'patch-did-not-apply'  // the captured change could not be applied to a clean copy
   | 'session-timeout'
-  | 'test-timeout'          // the test command ran out of its wall clock (a starved run is re-run first: decision 011)
+  | 'test-timeout'          // the test command ran out of its wall clock (a starved run is re-run first: decision 013)
   | 'memory-limit'          // the agent's session, or its tests while graded, hit the memory limit
   | 'pids-limit'            // the agent's session ran into the process limit
   | 'disk-limit'            // the agent's session filled its workspace quota
@@ -27,7 +27,7 @@ export type VoidReason =
   | 'setup-failed'          // the task's setup command failed on this machine
   | 'agent-error'           // the agent could not be started (missing program, bad spec data)
   | 'timeout'               // a session ran out of time and the controls say timeouts are unscored
-  | 'machine-starved'       // a session ran out of time while the machine held it back from a CPU (decision 011); redone on resume
+  | 'machine-starved'       // a session ran out of time while the machine held it back from a CPU (decision 013); redone on resume
   | 'oracle-changed'        // the checks generated now differ from those validate admitted
   | 'replay-drift'          // a task's replays disagree by more than the replay rule allows (reports only)
   | 'upstream-error'        // the model API answered 5xx until the harness gave up (or the clock ran out)
@@ -41,6 +41,7 @@ export type VoidReason =
   | 'harness-crash'         // the agent CLI died without saying why (non-zero exit, signal, no error event)
   | 'harness-error'         // the agent CLI reported an error (error event, is_error, stopReason error)
   | 'no-final-answer'       // the agent CLI ended without a final answer
+  | 'provider-tool-used'    // closed web: a model answer shows the provider ran a tool (web search, code execution …) for the agent; the tool policy failed
   | 'pass-stopped';         // agentBudget.stopOnError: an earlier run of the pass ended in a timeout or error, so the pass is unscored
 
 /**
@@ -78,11 +79,25 @@ export interface AgentInfo {
   /** The plan of a subscription run as the login names it (`plus`, `max` …), when it does. */
   readonly plan?: string | null;
   /**
+   * A harness agent's own web tools and the setting that turns them off on the closed web
+   * (`Harness.webTools`), as its agent page lists them. Absent: a built-in agent, or a run
+   * recorded before bakeoff kept them.
+   */
+  readonly webTools?: AgentWebTools;
+  /**
    * A harness agent's settings from the agents file: the `args` added to the CLI's command line
    * and the names of its `env` variables (sorted; their values are not recorded). Empty lists:
    * the harness's defaults. Absent: a built-in agent, or a run recorded before bakeoff kept them.
    */
   readonly settings?: AgentSettings;
+}
+
+/** A harness's own web tools (`AgentInfo.webTools`). */
+export interface AgentWebTools {
+  /** Their names as the CLI offers them to the model (`WebSearch`, `google_web_search`); empty: it has none. */
+  readonly names: readonly string[];
+  /** The setting that turns them off, as the setup writes it (`--disallowedTools WebSearch,WebFetch`), or why none is needed. */
+  readonly switch: string;
 }
 
 /** What {@link AgentInfo.settings} records of an agent's settings. */
@@ -150,15 +165,22 @@ export interface RunRecord {
   readonly flags?: readonly string[];
   /** Model agents: the catalog its effort level was resolved from; null/absent for other agents and older runs. */
   readonly effortCatalog?: EffortCatalogRef | null;
-  /** What the machine gave each sandboxed session and test run (decision 011); absent for runs stored before bakeoff measured it. */
+  /** What the machine gave each sandboxed session and test run (decision 013); absent for runs stored before bakeoff measured it. */
   readonly steps?: readonly StepRecord[];
+  /**
+   * Web attempts: the provider-run tools and fetched inputs the run's model requests asked for
+   * (declared, forced, a URL or stored file, a search model, an endpoint other than generation),
+   * each item counted once: withheld or refused on the closed web, let through on the open web.
+   * Null/absent for agents without a meter and for runs stored before bakeoff counted them.
+   */
+  readonly webAttempts?: number | null;
   readonly startedAt: string;
   readonly finishedAt: string;
 }
 
 /**
  * What the machine gave one timed step (an agent session, a test run, a setup command), from
- * the step's own processes (decision 011): its wall time, the CPU time they got, and how long
+ * the step's own processes (decision 013): its wall time, the CPU time they got, and how long
  * they were runnable but waiting for a CPU. Sleeping or blocking on I/O is not waiting.
  */
 export interface StepCpu {
@@ -188,7 +210,7 @@ export interface StepRecord extends StepCpu {
   readonly step: 'session' | 'tests';
   /** 1-based order index. */
   readonly order: number;
-  /** 1; a test run re-run after it timed out while starved is attempt 2 (decision 011). */
+  /** 1; a test run re-run after it timed out while starved is attempt 2 (decision 013). */
   readonly attempt: number;
   readonly timedOut: boolean;
   /** The wall clock the step ran under. */
@@ -207,6 +229,19 @@ export interface TokenUsage {
   readonly reasoningTokens: number;
   /** Model requests metered. */
   readonly requests: number;
+}
+
+/**
+ * One item of a model request that the metering proxy's tool policy withheld, refused or (open
+ * web) let through (decision 013), as stored with the request.
+ */
+export interface ToolPolicyItem {
+  /** What it is: `tool web_search_20250305 (web search)`, `field mcp_servers (…)`, `image from a URL (https://…)`, `endpoint POST /v1/files`. */
+  readonly what: string;
+  /** Where in the request: `tools[3]`, `messages[2].content[0]`, `tool_choice`, `path`. */
+  readonly where: string;
+  /** `stripped` (removed, the rest relayed), `refused` (the request was answered 4xx, never relayed), `allowed` (open web). */
+  readonly action: 'stripped' | 'refused' | 'allowed';
 }
 
 /**

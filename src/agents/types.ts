@@ -23,6 +23,11 @@ export interface SessionContext {
   /** Most of the agent's output kept (controls.outputMb): head and tail, the middle cut and said so. */
   readonly maxOutputBytes: number;
   /**
+   * The suite's `network: model-api+web`: a model agent's CLI keeps its web tools and the
+   * metering proxy lets provider-run tools through (recorded). Absent or false: the closed web.
+   */
+  readonly openWeb?: boolean;
+  /**
    * Told as each metered model request ends, with its row as it will be stored (tokens, cost as
    * priced then): a fleet's worker reports an attempt's spend as it goes, so an attempt whose
    * worker is lost still has its cost up to its last finished request. Agents without a meter never call it.

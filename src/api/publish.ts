@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { transcriptOf } from '../agents/index.js';
-import { catalogInfo, listPrice } from '../meter/index.js';
+import { catalogInfo, describeToolPolicy, listPrice } from '../meter/index.js';
 import { UserError } from '../errors.js';
 import { comparePaired, renderSite, SITE_MARKER, type CostByClass, type PrivateOrderDetail, type SiteSession, type SiteSuite, type SiteTask } from '../report/index.js';
 import { loadSuite, readLock, type Suite } from '../suite/index.js';
@@ -109,7 +109,7 @@ async function renderPages(dir: string, request: PublishRequest, suite: SiteSuit
     const privateDetail = request.private ? await readPrivateDetail(store, runs) : undefined;
     // a fleet run's worker: the attempt the coordinator recorded as the run
     const workers = new Map(store.attempts().filter((a) => a.state === 'recorded').map((a) => [a.runId, a.worker]));
-    return renderSite({ suite, view, runs, comparison, workers, costByClass: costByClassOf(runs), generatedAt: new Date().toISOString(), ...(privateDetail ? { privateDetail } : {}) });
+    return renderSite({ suite, view, runs, comparison, workers, costByClass: costByClassOf(runs), toolPolicy: describeToolPolicy(), generatedAt: new Date().toISOString(), ...(privateDetail ? { privateDetail } : {}) });
   } finally {
     store.close();
   }

@@ -3,7 +3,7 @@ import { UserError } from '../errors.js';
 import { comparePaired, summarize, type FailureEvidence, type LeaderboardView, type PairedComparison } from '../report/index.js';
 import { describeHolder, openStore, readHolder, type AttemptRow, type Store } from '../store/index.js';
 import type { RunRecord } from '../types.js';
-import { judgeProcess } from '../util/index.js';
+import { differingFields, judgeProcess } from '../util/index.js';
 import { notifyVia, type NoteEvent } from './events.js';
 import { readFailureEvidence } from './failure-evidence.js';
 import { cwdOf, type Place } from './paths.js';
@@ -62,7 +62,7 @@ export function report(request: ReportRequest): ReportOutcome {
     const view = leaderboard(store, runs);
     if (view.mixed.length > 0) {
       const what = view.mixed.map((m) => `${m.field} (${m.values.join(' vs ')})`).join('; ');
-      throw new UserError(`${shown}: refusing to rank runs that differ in ${what}; report each suite or control set from its own results folder`);
+      throw new UserError(`${shown}: refusing to rank runs that differ in ${what}${controlsDifference(store, runs)}; report each suite or control set from its own results folder`);
     }
     const fleet = fleetTally(store);
     return { kind: 'leaderboard', view, runs, ...(fleet ? { fleet } : {}) };
@@ -91,9 +91,23 @@ function comparison(shown: string, store: Store, runs: readonly RunRecord[], [a,
   const pairRuns = runs.filter((run) => run.agent.id === a || run.agent.id === b);
   const evidence = readFailureEvidence(store, pairRuns);
   const result = comparePaired(runs, { a, b, controls, evidence });
-  if (!result.ok) throw new UserError(`${shown}: --compare: ${result.reason}`);
+  if (!result.ok) throw new UserError(`${shown}: --compare: ${result.reason}${controlsDifference(store, pairRuns)}`);
   const view = summarize(pairRuns, { standardRunsPerTask: standardRuns(controls), controls, evidence });
   return { kind: 'comparison', comparison: result.comparison, view, runs: pairRuns };
+}
+
+/**
+ * What the runs' control sets disagree on, field by field, as stored with the results (`; the
+ * controls differ in network ("none" vs "model-api+web")`), or '' when they share one set.
+ */
+function controlsDifference(store: Store, runs: readonly RunRecord[]): string {
+  const digests = [...new Set(runs.map((run) => run.controlsDigest))];
+  if (digests.length < 2) return '';
+  const stored = store.controls();
+  const changed = [...new Set(digests.slice(1).flatMap((d) => differingFields(stored.get(digests[0]!), stored.get(d))))];
+  if (changed.length === 0) return '';
+  const web = changed.some((c) => c.startsWith('network ')) ? ' — closed-web and open-web runs are never ranked or compared together' : '';
+  return `; the controls differ in ${changed.join(', ')}${web}`;
 }
 
 function standardRuns(controls: unknown): number {

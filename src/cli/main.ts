@@ -59,7 +59,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--agent <spec>', 'agent spec (repeatable): gold, noop, patch:<file.jsonl>, command:<shell command>, <harness>:<model>[@effort]', collect, [])
     .option('--agents <file>', 'agents file: named model agents with settings (YAML)')
     .addOption(new Option('--auth <how>', 'how the --agent model specs authenticate: an API key, or your subscription (codex: ChatGPT plan, claude-code: Claude plan; `bakeoff auth import` first)').choices(['api', 'subscription']).default('api'))
-    .option('--upstream <where>', 'model API for model agents: vendor, openrouter, a base URL, or scripted:<gold|500|429|hang|malformed|truncated|disconnect|file.json>', 'vendor')
+    .option('--upstream <where>', 'model API for model agents: vendor, openrouter, a base URL, or scripted:<gold|web|provider-tool|500|429|hang|malformed|truncated|disconnect|file.json>', 'vendor')
     .option('--prices <file>', 'prices file (YAML/JSON) overriding the catalog\'s list prices')
     .option('--upstream-idle-timeout <seconds>', 'a model request with no byte for this long is a hang (void)', parsePositiveInt, 120)
     .option('--trace-network', 'run model agents under strace; every address they try other than the proxy is flagged on the run', false)
@@ -290,7 +290,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
   program
     .command('model-server')
     .description('the scripted model server (Anthropic, OpenAI Responses/Chat, Gemini wire formats) for dry runs without tokens')
-    .option('--script <name>', 'gold, 500, 429, hang, malformed, truncated, disconnect, or a replay file (JSON)', 'gold')
+    .option('--script <name>', 'gold, web, provider-tool, 500, 429, hang, malformed, truncated, disconnect, or a replay file (JSON)', 'gold')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <n>', 'port to listen on', parsePort, 8788)
     .option('--log <file.jsonl>', 'append every request (headers and body) to this file')

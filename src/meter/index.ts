@@ -13,3 +13,8 @@ export { openPriceBook, type PriceBook } from './prices/price-book.js';
 export type { RecordedResponse } from './proxy/proxy-types.js';
 export { credentialDir, isSubscriptionHarness, readCredential, readUserLogin, SUBSCRIPTION_HARNESSES, writeCredential, type StoredCredential, type SubscriptionHarness } from './subscription/credential-store.js';
 export { SUBSCRIPTION_BASE, subscriptionUpstream, type SubscriptionUpstream } from './subscription/subscription-upstream.js';
+export { applyToolPolicy, type PolicyRequest, type PolicyVerdict } from './proxy/tool-policy/apply-tool-policy.js';
+export { SEARCH_MODELS, TOOL_POLICIES, type SearchModelRule } from './proxy/tool-policy/tool-policies.js';
+export { ENDPOINTS, type EndpointRule } from './proxy/tool-policy/endpoints.js';
+export type { FieldRule, FormatPolicy, InputRule, PolicyItem, ToolRule } from './proxy/tool-policy/types.js';
+export { describeToolPolicy, type ToolPolicySummary } from './proxy/tool-policy/describe-tool-policy.js';

@@ -23,6 +23,12 @@ export interface RequestUsage {
   readonly model: string | null;
   /** Cost the provider reported for the request (e.g. OpenRouter's `usage.cost`), else null. */
   readonly costUsd: number | null;
+  /**
+   * Web searches the provider ran for the request and bills apart from tokens (Anthropic's
+   * `usage.server_tool_use.web_search_requests`); absent when the answer reports none. Only on
+   * the open web: on the closed web such an answer voids its run.
+   */
+  readonly webSearches?: number;
 }
 
 /** What `parseUsage` returns: usage when it could be read, and everything that looked wrong. */

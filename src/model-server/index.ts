@@ -2,7 +2,9 @@
  * The scripted model server: answers the model APIs the agent CLIs call (Anthropic Messages,
  * OpenAI Responses and Chat Completions, Gemini) from a script, offline, so tests and dry runs
  * drive the real CLIs without keys. `gold` makes a session's reference change with each
- * harness's own tools; `500`, `429`, `hang`, `malformed`, `truncated` and `disconnect` inject
+ * harness's own tools; `web` reaches for the web first (the harness's web tools and a
+ * closed-web attack on the proxy), `provider-tool` answers as if the provider had run a tool;
+ * `500`, `429`, `hang`, `malformed`, `truncated` and `disconnect` inject
  * faults; a replay file answers a fixed sequence.
  */
 export { modelServerCommand, type ModelServerFlags, type ModelServerIo } from './model-server-command.js';
@@ -20,3 +22,6 @@ export type {
 } from './types.js';
 export { SESSION_HEADER } from './types.js';
 export { FAULT_SCRIPTS } from './fault-reply.js';
+export { GOLD_SCRIPTS } from './load-script.js';
+export { requestLog, type RequestLog } from './request-log.js';
+export { ATTACK_URL_HOST, closedWebAttack, closedWebAttackItems, type AttackRequest } from './closed-web-attack.js';

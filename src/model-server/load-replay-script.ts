@@ -38,7 +38,7 @@ export async function loadReplayScript(file: string): Promise<ReplayScript> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new UserError(`${file}: cannot read the replay script (expected 'gold', '500', '429', 'hang', 'malformed', 'truncated', 'disconnect' or a replay file)`, { cause: error });
+    throw new UserError(`${file}: cannot read the replay script (expected 'gold', 'web', 'provider-tool', '500', '429', 'hang', 'malformed', 'truncated', 'disconnect' or a replay file)`, { cause: error });
   }
   let json: unknown;
   try {

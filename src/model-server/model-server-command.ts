@@ -1,9 +1,11 @@
-import { appendFile, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { InputError, UserError } from '../errors.js';
 import { toInputIssues } from '../util/index.js';
 import { FAULT_SCRIPTS } from './fault-reply.js';
+import { GOLD_SCRIPTS } from './load-script.js';
+import { requestLog } from './request-log.js';
 import { DEFAULT_SESSION, startModelServer } from './start-model-server.js';
 import type { GoldSession, ServedRequest } from './types.js';
 
@@ -34,17 +36,16 @@ const GoldSessionFile = z.strictObject({
  * request until SIGINT or SIGTERM (or `options.signal`), and closes it. Exit 0.
  */
 export async function modelServerCommand(flags: ModelServerFlags, io: ModelServerIo, options: { signal?: AbortSignal } = {}): Promise<number> {
-  const builtin = flags.script === 'gold' || (FAULT_SCRIPTS as readonly string[]).includes(flags.script);
+  const builtin = (GOLD_SCRIPTS as readonly string[]).includes(flags.script) || (FAULT_SCRIPTS as readonly string[]).includes(flags.script);
   const script = builtin ? flags.script : path.resolve(io.cwd, flags.script);
   const session = flags.session === undefined ? null : await readSession(path.resolve(io.cwd, flags.session));
-  const log = flags.log === undefined ? null : path.resolve(io.cwd, flags.log);
-  let logged = Promise.resolve(); // appends in request order
+  const log = flags.log === undefined ? null : requestLog(path.resolve(io.cwd, flags.log));
   const server = await startModelServer({
     listen: { host: flags.host, port: flags.port },
     script,
     onRequestServed: (served, detail) => {
       io.stdout.write(describeRequest(served) + '\n');
-      if (log !== null) logged = logged.then(() => appendFile(log, JSON.stringify({ ...served, ...detail }) + '\n'));
+      log?.onRequestServed(served, detail);
     },
   }).catch((error: unknown) => {
     const code = (error as NodeJS.ErrnoException).code;
@@ -58,7 +59,7 @@ export async function modelServerCommand(flags: ModelServerFlags, io: ModelServe
   io.stdout.write(`model server (script ${flags.script}) listening on ${server.url}\n`);
   await untilStopped(options.signal);
   await server.close();
-  await logged;
+  await log?.flushed();
   return 0;
 }
 

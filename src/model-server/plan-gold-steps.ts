@@ -109,7 +109,8 @@ function patchStep(tool: PatchTool, patch: string, say: string): GoldStep {
   return { tool: name, input: kind === 'custom' ? patch : { [inputKey]: patch }, say };
 }
 
-function shellStep(tool: ShellTool, command: string, purpose: string): GoldStep {
+/** A call of the harness's shell tool running `command`. */
+export function shellStep(tool: ShellTool, command: string, purpose: string): GoldStep {
   const { name, commandKey, argv, schema } = tool;
   const known = { [commandKey]: argv ? ['bash', '-lc', command] : command };
   return { tool: name, input: withRequired(schema, known, purpose), say: `I will run a command: ${purpose.toLowerCase()}.` };

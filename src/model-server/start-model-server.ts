@@ -4,6 +4,7 @@ import { errorBody, malformed, truncated } from './fault-reply.js';
 import { goldReply, shortAnswer } from './gold-reply.js';
 import { loadScript, type Script } from './load-script.js';
 import { parseRequest } from './parse-request.js';
+import { withProviderToolUse } from './provider-tool-reply.js';
 import { BadBodyError, readJsonBody } from './read-json-body.js';
 import { jsonReply, type RenderedReply } from './rendered-reply.js';
 import { renderReply } from './render-reply.js';
@@ -130,6 +131,8 @@ async function generate(request: ParsedRequest, context: AnswerContext): Promise
       const rendered = truncated(renderReply(goldReply(request, session), request), request, reply.end);
       return { ...base, rendered, reply: reply.end === 'clean' ? 'truncated' : 'disconnect' };
     }
+    case 'provider-tool':
+      return { ...base, rendered: withProviderToolUse(renderReply(reply.reply, request), request), reply: `provider-tool:${reply.reply.kind === 'tool' ? reply.reply.name : 'text'}` };
     case 'raw':
       return { ...base, rendered: { status: reply.status, headers: { 'content-type': reply.contentType }, chunks: [reply.body] }, reply: 'recorded' };
     case 'error': {

@@ -15,8 +15,12 @@ export interface GoldSession {
   readonly edits: readonly FileEdit[];
 }
 
-/** Built-in scripts: `gold`, or fault injection; any other value is a replay file path. */
-export type ScriptName = 'gold' | '500' | '429' | 'hang' | 'malformed' | 'truncated' | 'disconnect' | string;
+/**
+ * Built-in scripts: `gold`; `web` (reaches for the web first: the harness's web tools and the
+ * closed-web attack, then gold); `provider-tool` (gold, every answer as if the provider had run
+ * a tool); or fault injection; any other value is a replay file path.
+ */
+export type ScriptName = 'gold' | 'web' | 'provider-tool' | '500' | '429' | 'hang' | 'malformed' | 'truncated' | 'disconnect' | string;
 
 /** One request the server answered (for tests and `bakeoff model-server --log`). */
 export interface ServedRequest {
@@ -90,6 +94,8 @@ export type ScriptReply =
   | { readonly kind: 'malformed' }
   /** The gold script's answer, cut before its wire format's final event (see `truncated` in fault-reply.ts). */
   | { readonly kind: 'truncated'; readonly end: 'clean' | 'disconnect' }
+  /** A text or tool answer that also shows a provider-run tool (`provider-tool-reply.ts`). */
+  | { readonly kind: 'provider-tool'; readonly reply: Extract<ScriptReply, { kind: 'text' | 'tool' }> }
   /** A recorded answer, given verbatim. */
   | { readonly kind: 'raw'; readonly status: number; readonly contentType: string; readonly body: string }
   /** Another reply, given after a wait (a replay file's `delaySec`): a slow model, nothing sent until then. */

@@ -56,14 +56,21 @@ export function buildRunRecord(identity: RunIdentity, outcome: Outcome, work: Ru
     flags: work.flags ?? [],
     steps: work.steps ?? [],
     effortCatalog: identity.effortCatalog ?? null,
+    webAttempts: work.webAttempts ?? null,
     startedAt: identity.startedAt,
     finishedAt: identity.finishedAt ?? new Date().toISOString(),
   };
 }
 
-/** What a run's sessions add up to: cost and tokens (null when no session counted any), usage by class, flags by order. */
-export function sessionTotals(sessions: readonly SessionRow[]): Pick<RunRecord, 'costUsd' | 'tokensIn' | 'tokensOut' | 'usage' | 'flags'> {
+/**
+ * What a run's sessions add up to: cost and tokens (null when no session counted any), usage by
+ * class, flags by order, and web attempts (every item the tool policy saw in the requests;
+ * null when no session was metered).
+ */
+export function sessionTotals(sessions: readonly SessionRow[]): Pick<RunRecord, 'costUsd' | 'tokensIn' | 'tokensOut' | 'usage' | 'flags' | 'webAttempts'> {
+  const metered = sessions.some((s) => s.usage !== undefined && s.usage !== null);
   return {
+    webAttempts: metered ? sessions.reduce((n, s) => n + (s.requests ?? []).reduce((m, r) => m + (r.withheld?.length ?? 0), 0), 0) : null,
     costUsd: sumOrNull(sessions.map((s) => s.costUsd)),
     tokensIn: sumOrNull(sessions.map((s) => s.tokensIn)),
     tokensOut: sumOrNull(sessions.map((s) => s.tokensOut)),

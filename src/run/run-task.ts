@@ -113,6 +113,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
       timeoutMs: sessionLimitMs,
       outputPath: path.join(orderDir, 'agent.log'),
       maxOutputBytes: controls.outputMb * MB,
+      openWeb: controls.network === 'model-api+web',
       ...(options.onRequest ? { onRequest: (row: RequestRow) => options.onRequest!(order.index, row) } : {}),
     });
     agentMs += session.durationMs;

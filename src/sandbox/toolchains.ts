@@ -13,8 +13,13 @@ export interface ToolMount {
   readonly target: string;
 }
 
-/** Toolchains installed in the home folder that tasks commonly need (pyenv, rustup, cargo, nvm). */
-const HOME_TOOLCHAINS = ['.pyenv', '.cargo', '.rustup', '.nvm', '.volta', '.bun', '.deno'];
+/**
+ * Toolchains installed in the home folder that tasks commonly need (pyenv, rustup, cargo, nvm).
+ * Of `~/.cargo` only `bin/` (the cargo and rustc proxies): its `registry/` and `git/` caches
+ * hold the sources of every crate this machine ever fetched — perhaps a newer release of a
+ * task's own crate — and cargo inside the sandbox has its own CARGO_HOME anyway.
+ */
+const HOME_TOOLCHAINS = ['.pyenv', '.cargo/bin', '.rustup', '.nvm', '.volta', '.bun', '.deno'];
 const SYSTEM = ['/usr', '/bin', '/sbin', '/lib', '/lib64', '/etc'];
 
 export const STAGING_DIR = '/var/lib/bakeoff/toolchains';
@@ -37,6 +42,8 @@ export async function toolchainMounts(hostPath = process.env.PATH ?? ''): Promis
     // a project's node_modules/.bin (npm run puts it on PATH) is not a toolchain
     if (entry.includes('/node_modules/')) continue;
     const inHome = entry.startsWith(home + '/') ? path.join(home, entry.slice(home.length + 1).split('/')[0]!) : undefined;
+    // already inside a mounted toolchain, or in one of which only a part is mounted (~/.cargo/bin of ~/.cargo)
+    if ([...wanted].some((w) => entry === w || entry.startsWith(w + '/') || (inHome !== undefined && w.startsWith(inHome + '/')))) continue;
     if (inHome && [...wanted].some((w) => inHome === w)) continue;
     wanted.add(inHome ?? entry);
   }

@@ -181,4 +181,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE runs ADD COLUMN steps_json TEXT NOT NULL DEFAULT '[]';
   `,
+  // 14: the closed web (decision 013): what the proxy's tool policy withheld, refused or (open
+  // web) let through in each request, and the signs in its answer that the provider ran a tool
+  // (JSON arrays; NULL for requests stored before); each run's web attempts (NULL: no meter).
+  `
+  ALTER TABLE requests ADD COLUMN withheld_json TEXT;
+  ALTER TABLE requests ADD COLUMN provider_tool_use_json TEXT;
+  ALTER TABLE runs ADD COLUMN web_attempts INTEGER;
+  `,
 ];

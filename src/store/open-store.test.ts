@@ -107,10 +107,15 @@ describe('openStore', () => {
     };
     const session = { order: 1, exitCode: 0, timedOut: false, durationMs: 1, tokensIn: 10, tokensOut: 2, costUsd: 0.25, error: null, requests: [request] };
     store.saveRun(run('new'), [session], [], store.artifactsTempDir('new'));
-    expect(store.sessions('new')[0]!.requests).toEqual([{ ...request, quota: null }]);
-    const limited = { ...request, seq: 2, status: 429, failure: 'usage-limit', quota: { 'x-codex-primary-used-percent': '100' } };
+    expect(store.sessions('new')[0]!.requests).toEqual([{ ...request, quota: null, withheld: null, providerToolUse: null }]);
+    const limited = {
+      ...request, seq: 2, status: 429, failure: 'usage-limit', quota: { 'x-codex-primary-used-percent': '100' },
+      withheld: [{ what: 'tool web_search (web search)', where: 'tools[9]', action: 'stripped' as const }], providerToolUse: ['output item web_search_call'],
+    };
     store.saveRun(run('limited'), [{ ...session, requests: [limited] }], [], store.artifactsTempDir('limited'));
     expect(store.sessions('limited')[0]!.requests).toEqual([limited]);
+    store.saveRun({ ...run('web'), webAttempts: 4 }, [session], [], store.artifactsTempDir('web'));
+    expect(store.listRuns().map((r) => [r.id, r.webAttempts])).toEqual(expect.arrayContaining([['web', 4], ['old', null]]));
     store.close();
   });
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { StoppingError, UserError } from '../errors.js';
 import { holdLastStep, isStopping } from '../util/index.js';
-import type { AgentInfo, EffortCatalogRef, Outcome, RunRecord, StepRecord, TokenUsage } from '../types.js';
+import type { AgentInfo, EffortCatalogRef, Outcome, RunRecord, StepRecord, TokenUsage, ToolPolicyItem } from '../types.js';
 import { digestArtifacts, type ArtifactDigest } from './artifact-digests.js';
 import { damagedDatabase, isDamage, refuseLostDatabase, requireIntact } from './check-store.js';
 import { MIGRATIONS } from './migrations.js';
@@ -78,6 +78,10 @@ export interface RequestRow {
   readonly costBasis: string | null;
   /** A subscription's quota headers on the answer, null when none came (or stored before they were). */
   readonly quota?: Readonly<Record<string, string>> | null;
+  /** What the proxy's tool policy withheld, refused or (open web) let through in the request; null when stored before (decision 013). */
+  readonly withheld?: readonly ToolPolicyItem[] | null;
+  /** Signs in the answer that the provider ran a tool; null when stored before. */
+  readonly providerToolUse?: readonly string[] | null;
 }
 
 export interface CheckRow {
@@ -134,7 +138,7 @@ export interface Store {
   readonly dir: string;
   readonly runsDir: string;
   /**
-   * Ids of every finished run, but those void `machine-starved` (decision 011): the machine, not
+   * Ids of every finished run, but those void `machine-starved` (decision 013): the machine, not
    * the agent, decided them, so a resumed bake runs them again and `saveRun` replaces them.
    */
   finishedRunIds(): Set<string>;
@@ -197,7 +201,7 @@ export function openStore(dir: string, options: { create: boolean }): Store {
     lines_added: 'linesAdded', lines_removed: 'linesRemoved', points: 'points', max_points: 'maxPoints', runtime_json: 'runtimeJson',
     started_at: 'startedAt', finished_at: 'finishedAt', orders_json: 'ordersJson', artifacts_recorded: 'artifactsRecorded',
     usage_json: 'usageJson', flags_json: 'flagsJson', effort_catalog_json: 'effortCatalogJson',
-    plain_lines_added: 'plainLinesAdded', plain_lines_removed: 'plainLinesRemoved', steps_json: 'stepsJson',
+    plain_lines_added: 'plainLinesAdded', plain_lines_removed: 'plainLinesRemoved', steps_json: 'stepsJson', web_attempts: 'webAttempts',
   }));
   const insertSession = db.prepare(namedInsert('sessions', {
     run_id: 'runId', ord: 'order', exit_code: 'exitCode', timed_out: 'timedOut', duration_ms: 'durationMs', tokens_in: 'tokensIn',
@@ -207,6 +211,7 @@ export function openStore(dir: string, options: { create: boolean }): Store {
     run_id: 'runId', ord: 'order', seq: 'seq', started_at: 'startedAt', format: 'format', path: 'path', model: 'model', status: 'status',
     failure: 'failure', latency_ms: 'latencyMs', ttfb_ms: 'ttfbMs', input: 'input', cache_read: 'cacheRead', cache_write: 'cacheWrite',
     output: 'output', reasoning: 'reasoning', cost_usd: 'costUsd', detail: 'detail', cost_basis: 'costBasis', quota_json: 'quotaJson',
+    withheld_json: 'withheldJson', provider_tool_use_json: 'providerToolUseJson',
   }));
   const insertCheck = db.prepare(namedInsert('checks', { run_id: 'runId', ord: 'order', check_id: 'id', expected: 'expected', status: 'status', message: 'message' }));
   const insertArtifact = db.prepare(namedInsert('artifacts', { run_id: 'runId', path: 'path', sha256: 'sha256', bytes: 'bytes' }));
@@ -230,8 +235,11 @@ export function openStore(dir: string, options: { create: boolean }): Store {
           harnessJson: s.harness === undefined || s.harness === null ? null : JSON.stringify(s.harness),
         });
         for (const r of s.requests ?? []) {
-          const { quota, ...row } = r;
-          insertRequest.run({ ...row, quotaJson: quota ? JSON.stringify(quota) : null, runId: run.id, order: s.order });
+          const { quota, withheld, providerToolUse, ...row } = r;
+          insertRequest.run({
+            ...row, quotaJson: quota ? JSON.stringify(quota) : null, runId: run.id, order: s.order,
+            withheldJson: withheld ? JSON.stringify(withheld) : null, providerToolUseJson: providerToolUse ? JSON.stringify(providerToolUse) : null,
+          });
         }
       }
       for (const c of checks) insertCheck.run({ ...c, message: c.message ?? null, runId: run.id });
@@ -303,11 +311,17 @@ export function openStore(dir: string, options: { create: boolean }): Store {
         requests: db
           .prepare(`SELECT seq, started_at AS startedAt, format, path, model, status, failure, latency_ms AS latencyMs,
             ttfb_ms AS ttfbMs, input, cache_read AS cacheRead, cache_write AS cacheWrite, output, reasoning,
-            cost_usd AS costUsd, detail, cost_basis AS costBasis, quota_json AS quotaJson FROM requests WHERE run_id = ? AND ord = ? ORDER BY seq`)
+            cost_usd AS costUsd, detail, cost_basis AS costBasis, quota_json AS quotaJson, withheld_json AS withheldJson,
+            provider_tool_use_json AS providerToolUseJson FROM requests WHERE run_id = ? AND ord = ? ORDER BY seq`)
           .all(runId, r.ord)
           .map((row) => {
-            const { quotaJson, ...rest } = row as RequestRow & { quotaJson: string | null };
-            return { ...rest, quota: quotaJson ? (JSON.parse(quotaJson) as Record<string, string>) : null };
+            const { quotaJson, withheldJson, providerToolUseJson, ...rest } = row as RequestRow & { quotaJson: string | null; withheldJson: string | null; providerToolUseJson: string | null };
+            return {
+              ...rest,
+              quota: quotaJson ? (JSON.parse(quotaJson) as Record<string, string>) : null,
+              withheld: withheldJson ? (JSON.parse(withheldJson) as ToolPolicyItem[]) : null,
+              providerToolUse: providerToolUseJson ? (JSON.parse(providerToolUseJson) as string[]) : null,
+            };
           }),
       })),
     checks: (runId) =>
@@ -371,7 +385,7 @@ interface Row {
   tokens_in: number | null; tokens_out: number | null; lines_added: number; lines_removed: number; points: number;
   max_points: number; runtime_json: string; started_at: string; finished_at: string; orders_json: string;
   usage_json: string | null; flags_json: string; effort_catalog_json: string | null;
-  plain_lines_added: number | null; plain_lines_removed: number | null; steps_json: string;
+  plain_lines_added: number | null; plain_lines_removed: number | null; steps_json: string; web_attempts: number | null;
 }
 
 interface SessionDbRow {
@@ -404,6 +418,7 @@ function runToRow(run: RunRecord): Record<string, unknown> {
     plainLines: undefined,
     stepsJson: JSON.stringify(run.steps ?? []),
     steps: undefined,
+    webAttempts: run.webAttempts ?? null,
     artifactsRecorded: 1,
     effortCatalog: undefined,
     usage: undefined,
@@ -445,6 +460,7 @@ function rowToRun(row: Row): RunRecord {
     flags: JSON.parse(row.flags_json) as string[],
     effortCatalog: row.effort_catalog_json ? (JSON.parse(row.effort_catalog_json) as EffortCatalogRef) : null,
     steps: JSON.parse(row.steps_json) as StepRecord[],
+    webAttempts: row.web_attempts,
     startedAt: row.started_at,
     finishedAt: row.finished_at,
   };

@@ -32,7 +32,14 @@ export const Controls = z
      * binary content) fail an order as protected unless they match one of these globs.
      */
     allowedPaths: z.array(z.string().min(1)).default([]),
-    network: z.enum(['none']).default('none'),
+    /**
+     * The agent's network. `none` (the closed web): no network but the model API, and that
+     * fetches nothing for the agent — provider-run tools and URL inputs are withheld at the
+     * metering proxy and the CLIs' own web tools are off (decision 013). `model-api+web`: the
+     * provider's web tools pass (recorded, priced where the answer says), for open-web bakes;
+     * never ranked or compared with closed-web runs.
+     */
+    network: z.enum(['none', 'model-api+web']).default('none'),
     /** Sandbox limits for every agent session and test run. */
     memoryMb: z.number().int().min(64).max(1_048_576).default(4096),
     pids: z.number().int().min(16).max(1_000_000).default(1024),

@@ -5,6 +5,7 @@ export { IGNORED_NAMES, exists, listTree, readEntry } from './fs.js';
 export { canonicalJson, sha256 } from './hash.js';
 export { noAnswerText, probeProgram, probeVersion, type ProbeAnswer } from './probe-version.js';
 export { mapBounded } from './map-bounded.js';
+export { differingFields } from './differing-fields.js';
 export { currentProcess, judgeProcess, pidExists } from './process-identity.js';
 export type { ProcessIdentity } from './process-identity.js';
 export { readYamlFile } from './read-yaml-file.js';

@@ -19,7 +19,7 @@ type Tokens = Pick<RequestUsage, 'inputTokens' | 'cacheReadTokens' | 'cacheWrite
 const req = (seq: number, usage: Tokens | null, failure: FailureClass | null = null): MeteredRequest => ({
   seq, startedAt: '2026-11-30T12:00:00.000Z', format: 'anthropic-messages', method: 'POST', path: '/v1/messages', model: 'm',
   status: failure === 'server-error' ? 500 : 200, latencyMs: 10, ttfbMs: 5, streamed: true,
-  usage: usage && ({ ...usage, model: null, costUsd: null } as RequestUsage), problems: [], failure, detail: null, costUsd: null, quota: null,
+  usage: usage && ({ ...usage, model: null, costUsd: null } as RequestUsage), problems: [], failure, detail: null, costUsd: null, quota: null, withheld: [], providerToolUse: [],
 });
 /** The meter's two turns adding up to `total` (all input, cache reads and writes inside it). */
 const twoTurns = (total: Tokens): MeteredRequest[] => {

@@ -17,6 +17,8 @@ export interface HarnessSessionFacts {
   readonly metered: readonly MeteredRequest[];
   readonly priceOf: (model: string, at: Date) => Price | null;
   readonly idleTimeoutMs: number;
+  /** `network: model-api+web`: provider tools were let through (their use is recorded, not void). */
+  readonly openWeb?: boolean;
   readonly durationMs: number;
   /** Flags found outside the stream and the meter (the network trace), kept after the accounting's own. */
   readonly extraFlags?: readonly string[];
@@ -40,6 +42,7 @@ export function accountHarnessSession(facts: HarnessSessionFacts): SessionResult
     report,
     requests: metered,
     idleTimeoutSec: facts.idleTimeoutMs / 1000,
+    openWeb: facts.openWeb ?? false,
   });
   const flags = [...tokenDisagreements(report.tokens, usage), ...cost.flags, ...(facts.extraFlags ?? [])];
   return {

@@ -73,9 +73,12 @@ export function sessionCost(
       return { costUsd: null, basis: `no list price for ${candidates[0] ?? agentModel}` };
     }
     if (priced.model !== candidates[0]) flags.add(`cost: ${candidates[0]} has no list price; priced as ${priced.model}`);
+    if ((r.usage.webSearches ?? 0) > 0 && priced.price!.webSearchPerK === undefined) flags.add(`cost: the web searches of ${priced.model} are not priced (the price list has no fee for them)`);
     const cost = costOf(r.usage, priced.price!);
     total += cost;
-    return { costUsd: cost, basis: describePrice(priced.price!) };
+    const searches = r.usage.webSearches ?? 0;
+    const fee = searches > 0 && priced.price!.webSearchPerK !== undefined ? ` + ${searches} web search(es) at $${priced.price!.webSearchPerK} per 1000` : '';
+    return { costUsd: cost, basis: `${describePrice(priced.price!)}${fee}` };
   });
   return { costUsd: unknown ? null : total, flags: [...flags], requests: costs };
 }

@@ -25,6 +25,20 @@ describe('classifySession', () => {
     expect(classifySession(facts({ exitCode: 1, requests: [req(200, 'malformed')] }))).toMatchObject({ reason: 'upstream-malformed' });
   });
 
+  it('voids a session whose answer shows a provider-run tool, before anything else, however it ended (closed web)', () => {
+    const used = { ...req(200, null), path: '/v1/messages?beta=true', providerToolUse: ['usage.server_tool_use.web_search_requests 1'] };
+    for (const over of [{}, { limitHit: 'memory' as const }, { timedOut: true, exitCode: null }, { exitCode: 1, requests: [used, req(500, 'server-error')] }]) {
+      const verdict = classifySession(facts({ requests: [req(200, null), used], ...over }));
+      expect(verdict?.reason).toBe('provider-tool-used');
+    }
+    expect(classifySession(facts({ requests: [req(200, null), used] }))!.detail).toMatch(/^model request 2 of 2 \(\/v1\/messages\) came back showing that the provider ran a tool: usage\.server_tool_use\.web_search_requests 1\. /);
+  });
+
+  it('leaves provider tool use alone on the open web, where it was let through', () => {
+    const used = { ...req(200, null), providerToolUse: ['output item web_search_call'] };
+    expect(classifySession(facts({ requests: [used], openWeb: true }))).toBeNull();
+  });
+
   it('calls a session that ran out of time while waiting on the model a hang, and a plain timeout the caller\'s business', () => {
     expect(classifySession(facts({ timedOut: true, exitCode: null, requests: [req(504, 'hang')] }))).toMatchObject({ reason: 'upstream-hang' });
     expect(classifySession(facts({ timedOut: true, exitCode: null }))).toBeNull();

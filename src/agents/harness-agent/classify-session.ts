@@ -9,6 +9,10 @@ export interface RequestOutcome {
   readonly failure: string | null;
   /** The proxy's words on what went wrong (`MeteredRequest.detail`), or null. */
   readonly detail: string | null;
+  /** Signs in the answer that the provider ran a tool (`MeteredRequest.providerToolUse`); absent or empty: none. */
+  readonly providerToolUse?: readonly string[];
+  /** The request's path (for the detail of a provider-tool void). */
+  readonly path?: string;
 }
 
 export interface SessionFacts {
@@ -19,6 +23,8 @@ export interface SessionFacts {
   /** Every request the proxy relayed, in order (one cut off by the session's end is `client-aborted`). */
   readonly requests: readonly RequestOutcome[];
   readonly idleTimeoutSec: number;
+  /** `network: model-api+web`: provider tools are let through, so their use is no fault of the instrument. */
+  readonly openWeb?: boolean;
 }
 
 const UPSTREAM: Readonly<Record<string, VoidReason>> = {
@@ -47,6 +53,8 @@ const ADVICE: Readonly<Partial<Record<VoidReason, string>>> = {
   'harness-error': 'See stream.jsonl and agent.log in the run\'s order folder for what the harness said.',
   'harness-crash': 'See agent.log and stream.jsonl in the run\'s order folder; `bakeoff doctor` checks the installed CLIs.',
   'no-final-answer': 'See stream.jsonl in the run\'s order folder for how the session ended.',
+  'provider-tool-used':
+    'The model API ran a tool for the agent that the closed-web policy should have withheld (decision 013): the run\'s requests and model-responses.jsonl show which; please report it to bakeoff. The run is void, never scored.',
 };
 
 /**
@@ -61,9 +69,19 @@ const ADVICE: Readonly<Partial<Record<VoidReason, string>>> = {
  * session's end (the wall-clock kill) are not the API's failures: a session killed while
  * waiting less than the idle timeout for an answer is a plain timeout. Otherwise the CLI's own
  * error events, a crash, or a session without a final answer void it. Resource limits and a
- * plain timeout are left to the caller (they are the agent's failures).
+ * plain timeout are left to the caller (they are the agent's failures). First of all, on the
+ * closed web, an answer showing that the provider ran a tool (web search, code execution …)
+ * voids the session `provider-tool-used`, however it ended: the tool policy failed, so nothing
+ * the session did after is a measurement.
  */
 export function classifySession(facts: SessionFacts): { reason: VoidReason; detail: string } | null {
+  // before anything else, whatever the session did: an answer fed by the web is no measurement
+  const used = facts.openWeb ? undefined : facts.requests.findIndex((r) => (r.providerToolUse?.length ?? 0) > 0);
+  if (used !== undefined && used >= 0) {
+    const request = facts.requests[used]!;
+    const where = request.path === undefined ? '' : ` (${request.path.split('?', 1)[0]})`;
+    return voided('provider-tool-used', `model request ${used + 1} of ${facts.requests.length}${where} came back showing that the provider ran a tool: ${request.providerToolUse!.join('; ')}`);
+  }
   if (facts.limitHit) return null;
   const { report } = facts;
   const ended = report.failed || facts.exitCode !== 0 || facts.timedOut || report.finalMessage === null;

@@ -87,6 +87,7 @@ export async function createHarnessAgent(options: HarnessAgentOptions): Promise<
       ...(subscription ? { auth: 'subscription' as const, plan: subscription.plan } : {}),
       // what the site's agent page states; env values stay in the agents file
       settings: { args: [...args], env: Object.keys(extraEnv).sort() },
+      webTools: harness.webTools,
     },
     effortCatalog: resolved.ref,
     // the id too: two named agents with the same settings are still two agents (their runs must not share ids);
@@ -158,6 +159,7 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
     baseUrl: `http://127.0.0.1:${PROXY_PORT}`,
     apiKey: DUMMY_KEY,
     prices: plan.priceOf(plan.model, new Date()),
+    openWeb: ctx.openWeb ?? false,
   });
   const files = await writeSessionFiles(ctx.scratchDir, setup, owner);
   const socket = path.join(ctx.scratchDir, 'model.sock');
@@ -172,6 +174,7 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
     listen: { socket },
     upstream: upstream.upstream,
     idleTimeoutMs: plan.idleTimeoutMs,
+    openWeb: ctx.openWeb ?? false,
     onResponse: (response) => answers.push(response),
     onRequestEnd: (request) => {
       if (request.failure === 'truncated') cutAnswer = true;
@@ -231,6 +234,7 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
     metered: proxy.requests(),
     priceOf: plan.priceOf,
     idleTimeoutMs: plan.idleTimeoutMs,
+    openWeb: ctx.openWeb ?? false,
     durationMs: performance.now() - started,
     extraFlags,
   });

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256 } from '../../util/index.js';
 import { scriptedUpstream, upstreamFor, type Upstream, type WireFormat } from '../../meter/index.js';
-import { FAULT_SCRIPTS, type GoldSession } from '../../model-server/index.js';
+import { FAULT_SCRIPTS, GOLD_SCRIPTS, requestLog, type GoldSession } from '../../model-server/index.js';
 import { startModelServer } from '../../model-server/index.js';
 import { preflightUpstream } from './preflight-upstream.js';
 
@@ -20,9 +20,10 @@ export interface ModelUpstream {
 
 /**
  * Opens the upstream `--upstream` names. `scripted:<script>` starts bakeoff's own scripted
- * model server on loopback for the bake (`gold`, a fault script, or a replay file relative to
- * `cwd`); every other value is a real API whose key stays in this process, checked to resolve
- * and answer before anything starts (`preflightUpstream`).
+ * model server on loopback for the bake (`gold`, `web`, `provider-tool`, a fault script, or a
+ * replay file relative to `cwd`), logging what it receives to `BAKEOFF_SCRIPTED_LOG` when set;
+ * every other value is a real API whose key stays in this process, checked to resolve and answer
+ * before anything starts (`preflightUpstream`).
  */
 export async function openModelUpstream(
   spec: string,
@@ -30,17 +31,23 @@ export async function openModelUpstream(
 ): Promise<ModelUpstream> {
   if (spec.startsWith('scripted:')) {
     const name = spec.slice('scripted:'.length);
-    const builtin = name === 'gold' || (FAULT_SCRIPTS as readonly string[]).includes(name);
+    const makesGold = (GOLD_SCRIPTS as readonly string[]).includes(name);
+    const builtin = makesGold || (FAULT_SCRIPTS as readonly string[]).includes(name);
     const script = builtin ? name : path.resolve(options.cwd, name);
-    const server = await startModelServer({ listen: { host: '127.0.0.1', port: 0 }, script });
+    // BAKEOFF_SCRIPTED_LOG: every request that reached the scripted model past the proxy, for debugging and the closed-web tests
+    const log = options.env.BAKEOFF_SCRIPTED_LOG ? requestLog(path.resolve(options.cwd, options.env.BAKEOFF_SCRIPTED_LOG)) : null;
+    const server = await startModelServer({ listen: { host: '127.0.0.1', port: 0 }, script, ...(log ? { onRequestServed: log.onRequestServed } : {}) });
     // a script file is named with its content's digest: another file of the same name is another upstream (other run ids)
     const fileDigest = builtin ? '' : sha256(await readFile(script)).slice(0, 12);
     return {
       name: builtin ? spec : `scripted:${path.basename(script)}#${fileDigest}`,
       upstream: scriptedUpstream(server.url),
       scripted: true,
-      ...(name === 'gold' ? { gold: { register: (token: string, session: GoldSession) => server.registerSession(token, session), forget: (token: string) => server.forgetSession(token) } } : {}),
-      close: () => server.close(),
+      ...(makesGold ? { gold: { register: (token: string, session: GoldSession) => server.registerSession(token, session), forget: (token: string) => server.forgetSession(token) } } : {}),
+      close: async () => {
+        await server.close();
+        await log?.flushed();
+      },
     };
   }
   const upstream = upstreamFor(spec, options.env, { formats: options.formats });

@@ -27,5 +27,7 @@ export function requestRowsOf(metered: readonly MeteredRequest[], costs: readonl
     costUsd: costs[i]?.costUsd ?? null,
     costBasis: costs[i]?.basis ?? null,
     quota: r.quota,
+    withheld: r.withheld,
+    providerToolUse: r.providerToolUse,
   }));
 }

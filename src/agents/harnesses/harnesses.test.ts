@@ -43,6 +43,18 @@ describe.each(HARNESS_NAMES)('harness %s', (name) => {
     expect(versionArgsOf(harness)).toEqual(['--version']);
   });
 
+  it('turns its own web tools off on the closed web and leaves them on the open web, saying how', () => {
+    const { names, switch: how } = harness.webTools;
+    expect(how.length, 'webTools.switch says how, or why none is needed').toBeGreaterThan(10);
+    const closed = JSON.stringify(harness.setup(input(name)));
+    const open = JSON.stringify(harness.setup(input(name, { openWeb: true })));
+    for (const tool of names) {
+      expect(closed, `the closed-web setup names ${tool} to turn it off`).toContain(tool);
+      expect(open, `the open-web setup leaves ${tool} alone`).not.toContain(tool);
+    }
+    if (names.length === 0) expect(open).toBe(closed);
+  });
+
   it('reads its version from what --version prints', () => {
     expect(parseVersionOf(harness, `prefix ${harness.version} (suffix)\n`)).toBe(harness.version);
     expect(parseVersionOf(harness, 'no version here')).toBeNull();

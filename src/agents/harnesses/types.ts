@@ -1,4 +1,5 @@
 import type { WireFormat } from '../../meter/index.js';
+import type { AgentWebTools } from '../../types.js';
 import type { TranscriptEntry } from './transcript.js';
 
 /**
@@ -67,9 +68,17 @@ export interface SetupInput {
    * in the real token); `plan` is the login's plan, for claims the CLI reads.
    */
   readonly subscription?: { readonly plan: string | null };
+  /**
+   * `network: model-api+web` (the suite lets the web in): the CLI keeps its own web tools.
+   * Absent or false, the closed web: the setup turns them off (`Harness.webTools`).
+   */
+  readonly openWeb?: boolean;
   /** List prices per million tokens, when known, for harnesses that compute cost from their config. */
   readonly prices: { readonly input: number; readonly cacheRead: number; readonly cacheWrite: number; readonly output: number } | null;
 }
+
+/** A harness's own web tools (`Harness.webTools`). */
+export type WebTools = AgentWebTools;
 
 /** How to start the CLI for one session. */
 export interface HarnessSetup {
@@ -126,6 +135,13 @@ export interface Harness<Name extends string = string> {
    * bake: the levels of every model and where they came from. Takes the place of `efforts`.
    */
   catalog?(input: CatalogInput): Promise<CliCatalog>;
+  /**
+   * The CLI's own web tools and how its setup turns them off on the closed web, so every
+   * harness offers the model the same tool surface (a model is not scored on tool errors one
+   * harness shows and another hides); listed on the agent's page. The metering proxy withholds
+   * provider-run tools whatever the CLI sends (decision 013): this switch is for fairness.
+   */
+  readonly webTools: WebTools;
   /** The wire format this harness speaks for the model (pi/OpenCode: chosen by provider). */
   wireFormat(model: string): WireFormat;
   setup(input: SetupInput): HarnessSetup;

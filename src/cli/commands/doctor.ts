@@ -2,7 +2,7 @@ import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { HARNESS_NAMES, harnessNamed, installDirOf, probeInstalled } from '../../agents/index.js';
 import { ResultsBusyError, UserError } from '../../errors.js';
-import { checkSandbox, cleanLeftovers, describeLeftover, findLeftovers, isStale, UNKNOWN_GRACE_SEC, type Check, type Leftover } from '../../sandbox/index.js';
+import { checkSandbox, cleanLeftovers, sandboxMounts, describeLeftover, findLeftovers, isStale, UNKNOWN_GRACE_SEC, type Check, type Leftover } from '../../sandbox/index.js';
 import { lockResults, readHolder, runTempDirs } from '../../store/index.js';
 import { judgeProcess, mapBounded, noAnswerText, probeProgram } from '../../util/index.js';
 import { EXIT, type CliIo } from '../io.js';
@@ -53,15 +53,17 @@ export async function doctorCommand(flags: DoctorFlags, io: CliIo): Promise<numb
       : { name, ok: true, detail: `${probe.version} (pinned ${harness.version}) in ${installDirOf(harness, io.env)}` };
   });
   const leftovers = await leftoversOf(flags);
+  const mounts = await sandboxMounts(io.env.PATH);
   const sandboxOk = sandbox.every((c) => c.ok);
   if (flags.json) {
-    io.stdout.write(JSON.stringify({ schemaVersion: 1, sandbox, toolchains: tools, agents, leftovers, ready: sandboxOk }, null, 2) + '\n');
+    io.stdout.write(JSON.stringify({ schemaVersion: 1, sandbox, mounts, toolchains: tools, agents, leftovers, ready: sandboxOk }, null, 2) + '\n');
   } else {
     const line = (c: Check): string => `  ${c.ok ? 'ok  ' : 'FAIL'}  ${c.name.padEnd(20)} ${c.detail}${!c.ok && c.fix ? `\n        → ${c.fix}` : ''}`;
     io.stdout.write(
       [
         'sandbox',
         ...sandbox.map(line),
+        ...mountLines(mounts),
         'toolchains (needed by the tasks that use them)',
         ...tools.map(line),
         'agent harnesses (needed by the model agents that use them)',
@@ -72,6 +74,18 @@ export async function doctorCommand(flags: DoctorFlags, io: CliIo): Promise<numb
     );
   }
   return sandboxOk ? EXIT.ok : EXIT.infra;
+}
+
+/** What every sandbox mounts read-only besides the task, with the package folders in it (a retrieval channel the task did not install). */
+function mountLines(mounts: Awaited<ReturnType<typeof sandboxMounts>>): string[] {
+  return [
+    'read-only in every sandbox besides the task (no npm, pip or cargo download cache, no home folder)',
+    ...mounts.flatMap((m) => [
+      `  ${m.target.padEnd(20)} ${m.what}`,
+      ...m.stores.map((s) => `        ${s.kind} ${s.path}: ${s.packages} package${s.packages === 1 ? '' : 's'} an agent can read`),
+    ]),
+    '  and in a model agent\'s sessions only: its pinned CLI\'s install folder (agents install)',
+  ];
 }
 
 /** One leftover as doctor shows it (and prints with --json). */

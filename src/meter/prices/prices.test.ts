@@ -6,7 +6,7 @@ import { catalogInfo } from './catalog-info.js';
 import { costOf } from './cost-of.js';
 import { listPrice } from './prices.js';
 
-const sonnet = { model: 'claude-sonnet-4-5', provider: 'anthropic', input: 3, cacheRead: 0.3, cacheWrite: 3.75, output: 15, source: 'catalog', when: null };
+const sonnet = { model: 'claude-sonnet-4-5', provider: 'anthropic', input: 3, cacheRead: 0.3, cacheWrite: 3.75, output: 15, webSearchPerK: 10, source: 'catalog', when: null };
 
 describe('listPrice', () => {
   it('gives claude-sonnet-4-5 at its base rates, with or without a provider prefix', () => {
@@ -62,6 +62,12 @@ describe('costOf', () => {
     // 1M uncached + 2M cache read + 0.1M cache write + 0.5M output (reasoning included)
     const tokens = { inputTokens: 3_100_000, cacheReadTokens: 2_000_000, cacheWriteTokens: 100_000, outputTokens: 500_000 };
     expect(costOf(tokens, sonnet)).toBeCloseTo(3 + 0.6 + 0.375 + 7.5, 9);
+  });
+
+  it('adds the web search fee of the open web where the price list has one, and nothing where it has none', () => {
+    const tokens = { inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0, webSearches: 3 };
+    expect(costOf(tokens, sonnet)).toBeCloseTo(0.03, 12);
+    expect(costOf(tokens, listPrice('gemini-2.5-pro')!)).toBe(0);
   });
 
   it('never counts negative uncached input', () => {

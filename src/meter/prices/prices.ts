@@ -19,6 +19,8 @@ export interface ModelPrice {
   readonly cacheWrite: number;
   /** Output, reasoning included. */
   readonly output: number;
+  /** USD per 1000 server-side web searches (the catalog's `web_searches_kcount`), when it lists one. */
+  readonly webSearchPerK?: number;
   /** `catalog`, or the prices file it came from. */
   readonly source: string;
   /**
@@ -79,6 +81,7 @@ function catalogPrice(modelId: string, providerId: string | undefined, at: Date)
     cacheRead: baseRate(prices.cache_read_mtok) ?? input,
     cacheWrite: baseRate(prices.cache_write_mtok) ?? input,
     output,
+    ...(baseRate(prices.web_searches_kcount) === null ? {} : { webSearchPerK: baseRate(prices.web_searches_kcount)! }),
     source: 'catalog',
     when: conditionOf(result.model.prices, prices),
   };

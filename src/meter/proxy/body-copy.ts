@@ -22,6 +22,11 @@ export class BodyCopy {
     this.kept += chunk.length;
   }
 
+  /** The bytes kept, as they arrived (not decoded). */
+  raw(): Buffer {
+    return Buffer.concat(this.chunks, this.kept);
+  }
+
   /** True when bytes were dropped because of the cap. */
   get overflowed(): boolean {
     return this.bytes > this.kept;
@@ -32,7 +37,7 @@ export class BodyCopy {
    * upstream may compress anyway). Returns null and adds a problem when it cannot decode.
    */
   text(contentEncoding: string | undefined, problems: string[]): string | null {
-    const raw = Buffer.concat(this.chunks, this.kept);
+    const raw = this.raw();
     const encoding = (contentEncoding ?? 'identity').trim().toLowerCase();
     try {
       switch (encoding) {

@@ -7,6 +7,8 @@ import { parseUsage } from '../usage/parse-usage.js';
 import type { MeteredRequest, PendingRequest, RecordedResponse } from './proxy-types.js';
 import { routeFormatOf } from './route-format-of.js';
 import { withoutKeyParam } from './target-url.js';
+import { providerToolUseOf } from './tool-policy/provider-tool-use.js';
+import type { PolicyItem } from './tool-policy/types.js';
 import type { RequestUsage, WireFormat } from '../types.js';
 import { wireFormatOf } from './wire-format-of.js';
 
@@ -41,6 +43,10 @@ export interface Exchange {
   done: boolean;
   /** Set by the relay: ends the exchange as `client-aborted` (used when the proxy closes). */
   abort: ((problem: string) => void) | null;
+  /** What the tool policy withheld, refused or allowed in the request. */
+  withheld: PolicyItem[];
+  /** The tool policy's refusal, when it refused the request (never relayed); else null. */
+  refusal: string | null;
 }
 
 /** Starts the state of a request that just arrived. */
@@ -69,6 +75,8 @@ export function createExchange(seq: number, req: IncomingMessage): Exchange {
     breakCause: null,
     done: false,
     abort: null,
+    withheld: [],
+    refusal: null,
   };
 }
 
@@ -92,10 +100,13 @@ export function recordOf(x: Exchange): MeteredRequest {
   const latencyMs = elapsedMs(x);
   const problems = x.problems;
   let usage: RequestUsage | null = null;
+  let providerToolUse: string[] = [];
   let usageLimit = false;
   let ending = { missingFinalEvent: null as string | null, malformedPayloads: 0 };
   const ok = x.status !== null && x.status >= 200 && x.status < 300;
-  if (x.responseBody.overflowed) {
+  if (x.refusal !== null) {
+    // answered by the proxy itself: nothing came from upstream to read
+  } else if (x.responseBody.overflowed) {
     problems.push(`response body over the meter's copy cap (${x.responseBody.bytes} bytes): not metered`);
   } else if (ok && x.format !== null) {
     const text = x.responseBody.text(x.contentEncoding, problems);
@@ -104,6 +115,7 @@ export function recordOf(x: Exchange): MeteredRequest {
       usage = parsed.usage;
       ending = parsed;
       problems.push(...parsed.problems);
+      providerToolUse = providerToolUseOf(x.format, text, x.streamed);
     }
   } else if (x.status !== null && x.status >= 400 && x.transportFailure === null) {
     const text = x.responseBody.text(x.contentEncoding, problems);
@@ -112,13 +124,15 @@ export function recordOf(x: Exchange): MeteredRequest {
   }
   if (x.status === 429 && (x.quota?.['x-codex-rate-limit-reached-type'] !== undefined || x.quota?.['anthropic-ratelimit-unified-status'] === 'rejected')) usageLimit = true;
   const { missingFinalEvent, malformedPayloads } = ending;
-  const failure = usageLimit ? 'usage-limit' : classifyFailure({ transportFailure: x.transportFailure, status: x.status, format: x.format, usage, problems, missingFinalEvent, malformedPayloads });
+  const failure = x.refusal !== null ? 'refused' : usageLimit ? 'usage-limit' : classifyFailure({ transportFailure: x.transportFailure, status: x.status, format: x.format, usage, problems, missingFinalEvent, malformedPayloads });
   const { seq, startedAt, format, method, path, model, status, ttfbMs, streamed } = x;
   const detail =
     failure === null
       ? null
-      : explainFailure(failure, { format, status, streamed, bytes: x.responseBody.bytes, broken: x.transportFailure === 'broken', breakCause: x.breakCause, missingFinalEvent, problems });
-  return { seq, startedAt, format, method, path, model, status, latencyMs, ttfbMs, streamed, usage, problems, failure, detail, costUsd: usage?.costUsd ?? null, quota: x.quota };
+      : failure === 'refused'
+        ? x.refusal
+        : explainFailure(failure, { format, status, streamed, bytes: x.responseBody.bytes, broken: x.transportFailure === 'broken', breakCause: x.breakCause, missingFinalEvent, problems });
+  return { seq, startedAt, format, method, path, model, status, latencyMs, ttfbMs, streamed, usage, problems, failure, detail, costUsd: usage?.costUsd ?? null, quota: x.quota, withheld: x.withheld, providerToolUse };
 }
 
 /** A 429 body saying a plan's usage is used up (Codex `usage_limit_reached`, "You've hit your usage limit"). */
@@ -139,7 +153,7 @@ function errorSummary(text: string): string {
 
 /** The response of a finished generation request as the client got it, for a recorded session; null when there is none to keep. */
 export function recordedResponseOf(x: Exchange): RecordedResponse | null {
-  if (x.format === null || x.status === null || x.transportFailure !== null || x.responseBody.overflowed) return null;
+  if (x.format === null || x.status === null || x.transportFailure !== null || x.refusal !== null || x.responseBody.overflowed) return null;
   const body = x.responseBody.text(x.contentEncoding, []);
   if (body === null) return null;
   return { seq: x.seq, format: x.format, path: x.path, status: x.status, contentType: x.contentType ?? 'application/json', body };

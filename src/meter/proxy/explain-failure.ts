@@ -57,6 +57,7 @@ function sentence(failure: FailureClass, facts: FailureFacts): string {
     case 'unreachable':
     case 'hang':
     case 'client-aborted':
+    case 'refused':
       return problems[0] ?? failure;
   }
 }

@@ -22,8 +22,13 @@ describe('the metering proxy on a subscription', () => {
     const proxy = await bench.start({ upstream: planUpstream(prepared) });
     const dummy = { authorization: 'Bearer dummy', 'chatgpt-account-id': 'dummy-account', 'content-type': 'application/json' };
     await readBody(await openRequest(proxy.url, { path: '/v1/messages', headers: dummy, body: '{"model":"m"}' }));
-    await readBody(await openRequest(proxy.url, { method: 'GET', path: '/api/oauth/profile', headers: dummy }));
-    expect(prepared).toEqual(['POST /v1/messages', 'GET /api/oauth/profile']);
+    await readBody(await openRequest(proxy.url, { method: 'GET', path: '/v1/models', headers: dummy }));
+    // not an endpoint the proxy relays at all (decision 013): refused before it could reach the plan
+    const profile = await openRequest(proxy.url, { method: 'GET', path: '/api/oauth/profile', headers: dummy });
+    expect(profile.statusCode).toBe(404);
+    await readBody(profile);
+    expect(prepared).toEqual(['POST /v1/messages', 'GET /v1/models', 'GET /api/oauth/profile']);
+    expect(bench.upstream.seen.map((s) => s.url)).toEqual(['/v1/messages', '/v1/models']);
     expect(bench.upstream.seen[0]!.headers.authorization).toBe('Bearer real');
     expect(bench.upstream.seen[1]!.headers.authorization).toBeUndefined();
     for (const s of bench.upstream.seen) expect(s.headers['chatgpt-account-id']).toBeUndefined();

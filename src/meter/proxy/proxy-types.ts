@@ -1,4 +1,5 @@
 import type { RequestUsage, WireFormat } from '../types.js';
+import type { PolicyItem } from './tool-policy/types.js';
 
 /**
  * Why a metered request did not give a clean, counted answer. `null` on a record means it did.
@@ -19,6 +20,8 @@ import type { RequestUsage, WireFormat } from '../types.js';
  * - `malformed`: a 2xx generation response that could not be read (a payload that is not JSON,
  *   or no usage in it).
  * - `client-aborted`: the agent hung up (or the proxy closed) before the response ended.
+ * - `refused`: the proxy's tool policy answered 4xx and never relayed the request (an endpoint
+ *   other than generation, a forced provider tool, a URL input, an unknown tool type; decision 013).
  */
 export type FailureClass =
   | 'rate-limited'
@@ -30,7 +33,8 @@ export type FailureClass =
   | 'hang'
   | 'truncated'
   | 'malformed'
-  | 'client-aborted';
+  | 'client-aborted'
+  | 'refused';
 
 /** Where the proxy sends requests, and the credentials it adds. Built by `upstreamFor`. */
 export interface Upstream {
@@ -69,6 +73,17 @@ export interface MeterProxyOptions {
   readonly onRequestStart?: (request: PendingRequest) => void;
   /** Called with each request's record as it ends (a session watching for failures). */
   readonly onRequestEnd?: (request: MeteredRequest) => void;
+  /**
+   * `network: model-api+web`: provider-run tools and URL inputs pass (each recorded as
+   * `allowed`). Default false, the closed web: they are withheld or the request is refused.
+   * The endpoint table (generation, token counts, model listings only) holds either way.
+   */
+  readonly openWeb?: boolean;
+  /**
+   * Relay every body unread, as the proxy did before the tool policy: for `bench/proxy-latency.mjs`
+   * to measure what the policy adds, and nothing else. bakeoff never sets it.
+   */
+  readonly bypassToolPolicy?: boolean;
 }
 
 /** One model answer of a recorded session: enough for the scripted server to give it again. */
@@ -117,6 +132,10 @@ export interface MeteredRequest {
   readonly costUsd: number | null;
   /** A subscription's quota headers on the answer (`x-codex-*`, `anthropic-ratelimit-unified-*`); null when none came. */
   readonly quota: Readonly<Record<string, string>> | null;
+  /** What the tool policy withheld, refused or (open web) let through in this request; empty when nothing. */
+  readonly withheld: readonly PolicyItem[];
+  /** Signs in the answer that the provider ran a tool (`usage.server_tool_use.web_search_requests 1`); empty when none. */
+  readonly providerToolUse: readonly string[];
 }
 
 /**

@@ -24,6 +24,8 @@ export async function startMeterProxy(options: MeterProxyOptions): Promise<Meter
     upstream: options.upstream,
     idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     extraHeaders: options.extraHeaders ?? {},
+    openWeb: options.openWeb ?? false,
+    bypassToolPolicy: options.bypassToolPolicy ?? false,
     agents: { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) },
     finish(x) {
       inFlight.delete(x.seq);
@@ -35,7 +37,7 @@ export async function startMeterProxy(options: MeterProxyOptions): Promise<Meter
         const { seq: n, startedAt, format, method, path, model, status, elapsedMs: latencyMs } = pendingOf(x);
         const failure = x.transportFailure === null ? 'malformed' : x.transportFailure === 'broken' ? 'truncated' : x.transportFailure;
         const detail = x.problems.join('; ').slice(0, 400);
-        records.push({ seq: n, startedAt, format, method, path, model, status, latencyMs, ttfbMs: x.ttfbMs, streamed: x.streamed, usage: null, problems: x.problems, failure, detail, costUsd: null, quota: x.quota });
+        records.push({ seq: n, startedAt, format, method, path, model, status, latencyMs, ttfbMs: x.ttfbMs, streamed: x.streamed, usage: null, problems: x.problems, failure, detail, costUsd: null, quota: x.quota, withheld: x.withheld, providerToolUse: [] });
       }
       notify(options.onRequestEnd, records.at(-1)!);
       if (options.onResponse) {

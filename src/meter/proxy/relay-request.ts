@@ -7,12 +7,18 @@ import { clientResponseHeaders, upstreamRequestHeaders } from './forward-headers
 import type { Upstream } from './proxy-types.js';
 import { requestModelOf } from './request-model-of.js';
 import { targetUrl } from './target-url.js';
+import { applyToolPolicy, type PolicyVerdict } from './tool-policy/apply-tool-policy.js';
+import { DEFAULT_COPY_CAP } from './body-copy.js';
 
 /** What `relayRequest` needs from the proxy that owns it. */
 export interface RelayContext {
   readonly upstream: Upstream;
   readonly idleTimeoutMs: number;
   readonly extraHeaders: Readonly<Record<string, string>>;
+  /** `network: model-api+web`: the tool policy lets provider tools through (recording them). */
+  readonly openWeb: boolean;
+  /** `MeterProxyOptions.bypassToolPolicy`: benchmarks only. */
+  readonly bypassToolPolicy: boolean;
   /** Keep-alive agents, one per scheme. */
   readonly agents: { readonly http: http.Agent; readonly https: https.Agent };
   /** Called exactly once per exchange, when it ended (the relay sets `done` first). */
@@ -55,10 +61,6 @@ export function relayRequest(ctx: RelayContext, x: Exchange, req: IncomingMessag
 
   function start(): void {
   if (x.done) return;
-  const route = resolveRoute(ctx.upstream, x);
-  if ('failure' in route) return fail(route.failure, route.problem, 502);
-  const { target, auth } = route;
-
   res.on('close', () => {
     if (!res.writableFinished) fail('client-aborted', `client closed the connection after ${elapsedMs(x)} ms`, null);
   });
@@ -67,21 +69,62 @@ export function relayRequest(ctx: RelayContext, x: Exchange, req: IncomingMessag
     x.requestBody.add(chunk);
     idle.touch();
   });
-  req.on('end', () => {
-    if (!x.requestBody.overflowed) x.model = requestModelOf(x.path, x.requestBody.text(undefined, x.problems) ?? '');
-  });
-
-  const headers = upstreamRequestHeaders(req.headers, { ...ctx.extraHeaders, ...auth });
-  const secure = target.protocol === 'https:';
-  upstreamReq = (secure ? https : http).request(target, { method: x.method, headers, agent: secure ? ctx.agents.https : ctx.agents.http });
-  upstreamReq.on('socket', (socket) => socket.setNoDelay(true));
-  upstreamReq.on('error', (error) => {
-    if (x.status === null) fail('unreachable', `upstream ${target.origin} unreachable (no response): ${messageOf(error)}`, 502);
-    else broke(x, fail, messageOf(error));
-  });
-  upstreamReq.on('response', (upstreamRes) => relayResponse(upstreamRes, res, x, idle, fail, finish));
-  req.pipe(upstreamReq);
+  if (ctx.bypassToolPolicy) {
+    // bench/proxy-latency.mjs only: the relay as it was before the tool policy, the body streamed upstream unread
+    req.on('end', () => void (x.model = requestModelOf(x.path, x.requestBody.text(undefined, x.problems) ?? '')));
+    const route = resolveRoute(ctx.upstream, x);
+    if ('failure' in route) return fail(route.failure, route.problem, 502);
+    return void req.pipe(openUpstream(route.target, upstreamRequestHeaders(req.headers, { ...ctx.extraHeaders, ...route.auth })));
   }
+  // The whole body first: the tool policy reads it before anything goes upstream (decision 013).
+  req.on('end', () => {
+    if (x.done) return;
+    if (!x.requestBody.overflowed) x.model = requestModelOf(x.path, x.requestBody.text(undefined, x.problems) ?? '');
+    const verdict: PolicyVerdict = x.requestBody.overflowed
+      ? { kind: 'refuse', status: 413, message: `bakeoff closed web: the request body is larger than the ${DEFAULT_COPY_CAP} bytes the tool policy reads`, body: '', items: [] }
+      : applyToolPolicy({ method: x.method, path: x.path, route: x.route, body: x.requestBody.raw(), contentEncoding: header(req.headers['content-encoding']), openWeb: ctx.openWeb });
+    x.withheld = verdict.items;
+    if (verdict.kind === 'refuse') return refuse(verdict);
+    const route = resolveRoute(ctx.upstream, x);
+    if ('failure' in route) return fail(route.failure, route.problem, 502);
+    const body = verdict.body ?? x.requestBody.raw();
+    const headers = upstreamRequestHeaders(req.headers, { ...ctx.extraHeaders, ...route.auth });
+    if (verdict.body !== null) delete headers['content-encoding'];
+    if (body.length > 0 || headers['content-length'] !== undefined) headers['content-length'] = String(body.length);
+    openUpstream(route.target, headers).end(body);
+  });
+  }
+
+  /** The upstream request, its failures and its response wired to the exchange. */
+  function openUpstream(target: URL, headers: http.OutgoingHttpHeaders): http.ClientRequest {
+    const secure = target.protocol === 'https:';
+    const upstream = (secure ? https : http).request(target, { method: x.method, headers, agent: secure ? ctx.agents.https : ctx.agents.http });
+    upstreamReq = upstream;
+    upstream.on('socket', (socket) => socket.setNoDelay(true));
+    upstream.on('error', (error) => {
+      if (x.status === null) fail('unreachable', `upstream ${target.origin} unreachable (no response): ${messageOf(error)}`, 502);
+      else broke(x, fail, messageOf(error));
+    });
+    upstream.on('response', (upstreamRes) => relayResponse(upstreamRes, res, x, idle, fail, finish));
+    return upstream;
+  }
+
+  /** Answers a request the tool policy refused, in its wire format's error shape; nothing goes upstream. */
+  function refuse(verdict: Extract<PolicyVerdict, { kind: 'refuse' }>): void {
+    x.refusal = verdict.message;
+    x.status = verdict.status;
+    x.problems.push(verdict.message);
+    const body = verdict.body || JSON.stringify({ type: 'error', error: { type: 'request_too_large', message: verdict.message } });
+    if (!res.destroyed) {
+      res.writeHead(verdict.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    }
+    finish();
+  }
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** Streams the upstream's response to the client, flushing every chunk as it arrives. */

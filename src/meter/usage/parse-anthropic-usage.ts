@@ -14,6 +14,8 @@ const AnthropicUsage = z.looseObject({
   output_tokens: TokenCount.nullish(),
   // Not documented by Anthropic; Claude Code reads it (agent-clis.md §3.1), so honour it if sent.
   output_tokens_details: z.looseObject({ thinking_tokens: TokenCount.nullish() }).nullish(),
+  // server tools (web search) billed per request, apart from tokens
+  server_tool_use: z.looseObject({ web_search_requests: TokenCount.nullish() }).nullish(),
 });
 type AnthropicUsage = z.infer<typeof AnthropicUsage>;
 
@@ -27,6 +29,7 @@ interface Counts {
   cacheWrite?: number;
   output?: number;
   thinking?: number;
+  webSearches?: number;
 }
 
 /**
@@ -82,6 +85,7 @@ export function parseAnthropicUsage(payloads: Payload[], streamed: boolean, prob
       reasoningTokens: counts.thinking ?? 0,
       model,
       costUsd: null,
+      ...(counts.webSearches ? { webSearches: counts.webSearches } : {}),
     },
     problems,
   );
@@ -94,4 +98,5 @@ function merge(counts: Counts, usage: AnthropicUsage): void {
   counts.cacheWrite = usage.cache_creation_input_tokens ?? counts.cacheWrite;
   counts.output = usage.output_tokens ?? counts.output;
   counts.thinking = usage.output_tokens_details?.thinking_tokens ?? counts.thinking;
+  counts.webSearches = usage.server_tool_use?.web_search_requests ?? counts.webSearches;
 }

@@ -19,6 +19,7 @@ const ResponseObject = z.looseObject({
   model: z.string().nullish(),
   status: z.string().nullish(),
   usage: ResponsesUsage.nullish(),
+  output: z.array(z.unknown()).nullish().catch(null),
   error: z.looseObject({ message: z.string().nullish() }).nullish(),
 });
 type ResponseObject = z.infer<typeof ResponseObject>;
@@ -61,7 +62,10 @@ export function parseOpenaiResponsesUsage(payloads: Payload[], streamed: boolean
     return null;
   }
   const { input_tokens: input, input_tokens_details: inputDetails, output_tokens: output, output_tokens_details: outputDetails, cost } = usage;
-  return openaiRequestUsage({ input, inputDetails, output, outputDetails, cost }, model, problems);
+  const counted = openaiRequestUsage({ input, inputDetails, output, outputDetails, cost }, model, problems);
+  // web searches are billed per call, apart from tokens (open web only): one per web_search_call of the final output
+  const searches = (final.output ?? []).filter((item) => (item as { type?: unknown } | null)?.type === 'web_search_call').length;
+  return searches > 0 ? { ...counted, webSearches: searches } : counted;
 }
 
 /** A Responses stream `error` event: `{"type":"error","code":…,"message":…}`. */

@@ -74,6 +74,19 @@ describe('parseUsage on golden fixtures', () => {
   });
 });
 
+describe('parseUsage counts the web searches an open-web answer reports (billed apart from tokens)', () => {
+  it('reads Anthropic\'s usage.server_tool_use.web_search_requests', () => {
+    const body = { type: 'message', model: 'm', content: [], usage: { input_tokens: 10, output_tokens: 2, server_tool_use: { web_search_requests: 3 } } };
+    expect(parseUsage('anthropic-messages', JSON.stringify(body), { streamed: false }).usage).toMatchObject({ inputTokens: 10, webSearches: 3 });
+  });
+
+  it('counts the web_search_call items of a Responses answer, and none in an ordinary one', () => {
+    const body = (output: unknown[]) => JSON.stringify({ object: 'response', status: 'completed', model: 'm', output, usage: { input_tokens: 10, output_tokens: 2 } });
+    expect(parseUsage('openai-responses', body([{ type: 'web_search_call' }, { type: 'web_search_call' }, { type: 'message' }]), { streamed: false }).usage).toMatchObject({ webSearches: 2 });
+    expect(parseUsage('openai-responses', body([{ type: 'message' }]), { streamed: false }).usage).not.toHaveProperty('webSearches');
+  });
+});
+
 describe('parseUsage tells a stream cut before its final event', () => {
   // Golden streams, cut just before the event that ends them: everything before it arrived whole.
   it.each<[WireFormat, string, RegExp, string]>([

@@ -75,6 +75,16 @@ describe('fitLeaderboard', () => {
     expect(fit.headers).toEqual(['#', 'agent', 'runs', 'solved', 'share [95% CI]', 'void as failed', 'void', 'median time', 'median lines']);
   });
 
+  it('shows web attempts for metered agents, and lets the column leave first when every count is 0', () => {
+    const metered = (count: number) => summarize(runsOf(said, named).map((r) => ({ ...r, webAttempts: r.agent === named ? count : 0 })), { standardRunsPerTask: 2, controls: { runsPerTask: 2 } });
+    expect(columnsForView(plain).map((c) => c.header)).not.toContain('web attempts');
+    expect(headersAt(metered(0), undefined).headers).toContain('web attempts');
+    expect(headersAt(metered(0), 150).dropped[0]).toBe('web attempts');
+    const seen = headersAt(metered(6), 150);
+    expect(seen.headers).toContain('web');
+    expect(seen.rows.map((row) => row[seen.headers.indexOf('web')])).toEqual(['0', '36']);
+  });
+
   it('uses short headers once the full table does not fit', () => {
     expect(headersAt(onlySaid, 150).headers).toEqual(expect.arrayContaining(['void=fail', 'time', 'lines', 'tok in', 'tok out']));
     expect(headersAt(plain, 150).headers).toContain('model');

@@ -9,7 +9,7 @@ export const KEPT_COLUMNS: readonly string[] = ['#', 'agent', 'share [95% CI]'];
 /**
  * The order in which columns leave a leaderboard too wide for the screen, first to leave
  * first. Before all of them (right to left) leave the columns that say nothing for this bake:
- * every cell `–` (no token or cost data, no points), harness, version and model@effort when
+ * every cell `–` (no token or cost data, no points), web attempts when every count is 0, harness, version and model@effort when
  * the agent id already says them (every cell is `–`, `builtin`, or a part of the id, as in
  * `claude-code:claude-opus-4-5@high`), and then the identity and run-count columns whose every
  * row reads the same (with two agents or more: `runs` when every agent ran as many). Then the derived and
@@ -22,6 +22,7 @@ export const DROP_ORDER: readonly string[] = [
   'void as failed',
   'tokens in',
   'tokens out',
+  'web attempts',
   'median lines',
   'points',
   'version',
@@ -45,6 +46,7 @@ export const DROP_ORDER: readonly string[] = [
 export const MODEL_DROP_ORDER: readonly string[] = [
   'void as failed',
   'median lines',
+  'web attempts',
   'points',
   'version',
   'harness',
@@ -70,6 +72,7 @@ export const SHORT_HEADERS: Readonly<Record<string, string>> = {
   'median lines': 'lines',
   'tokens in': 'tok in',
   'tokens out': 'tok out',
+  'web attempts': 'web',
   'replays agree': 'agree',
   'tasks solved': 'tasks',
 };
@@ -148,6 +151,7 @@ const SAME_FOR_ALL = -1;
 function dropOrderOf(header: string, index: number, rows: readonly string[][], agentAt: number, dropOrder: readonly string[]): number | null {
   if (KEPT_COLUMNS.includes(header)) return null;
   if (rows.every((row) => row[index] === EMPTY)) return SAYS_NOTHING;
+  if (header === 'web attempts' && rows.every((row) => row[index] === '0' || row[index] === EMPTY)) return SAYS_NOTHING;
   if (IDENTITY.has(header) && rows.every((row) => saidByAgentId(row[index]!, row[agentAt] ?? ''))) return SAYS_NOTHING;
   if (SAY_LITTLE_WHEN_SAME.has(header) && rows.length > 1 && rows.every((row) => row[index] === rows[0]![index])) return SAME_FOR_ALL;
   const at = dropOrder.indexOf(header);

@@ -57,11 +57,13 @@ export interface JsonRun {
   readonly failure: RunFailure | null;
   /** What the machine gave each sandboxed session and test run (decision 011); empty for runs stored before bakeoff measured it. */
   readonly steps: readonly StepRecord[];
+  /** Provider-run tools and fetched inputs the run's model requests asked for (withheld on the closed web); null without a meter. */
+  readonly webAttempts: number | null;
 }
 
 /** The view's fields the JSON report carries as they are (see LeaderboardView for each). */
 type JsonViewFields =
-  | 'suite' | 'controlsDigest' | 'standardRunsPerTask' | 'replayRule' | 'voidLimit' | 'ranking' | 'mixed' | 'sandboxes' | 'unsafeRuns' | 'metering' | 'tasks';
+  | 'suite' | 'controlsDigest' | 'standardRunsPerTask' | 'replayRule' | 'voidLimit' | 'network' | 'ranking' | 'mixed' | 'sandboxes' | 'unsafeRuns' | 'metering' | 'tasks';
 
 /** `bakeoff report --format json` (DESIGN.md §5): the view's fields, its agents flattened, and every run. Numbers are plain JSON numbers. */
 export interface JsonReport extends Pick<LeaderboardView, JsonViewFields> {
@@ -91,6 +93,7 @@ export function buildJsonReport(view: LeaderboardView, runs: readonly RunRecord[
     standardRunsPerTask: view.standardRunsPerTask,
     replayRule: view.replayRule,
     voidLimit: view.voidLimit,
+    network: view.network,
     ranking: view.ranking,
     mixed: view.mixed,
     sandboxes: view.sandboxes,
@@ -152,6 +155,7 @@ function toJsonRun(run: RunRecord, failure: RunFailure | null): JsonRun {
     effortCatalog: run.effortCatalog ?? null,
     failure,
     steps: run.steps ?? [],
+    webAttempts: run.webAttempts ?? null,
   };
 }
 

@@ -1,6 +1,7 @@
 import { describeBudget } from '../view/budget-use.js';
 import { describeQuota } from '../view/quota-use.js';
 import { describeMetering } from './describe-metering.js';
+import { describeNetwork, networkLabel } from './describe-network.js';
 import { EMPTY, unsafeWarning } from './format-cells.js';
 import { formatMatrixCell } from './render-matrix.js';
 import { renderPoints } from './render-points.js';
@@ -33,10 +34,11 @@ export function renderMarkdown(view: LeaderboardView): string {
     view.suite === null
       ? 'No runs.'
       : `Suite ${codeSpan(view.suite.id)}, hash ${codeSpan(view.suite.hash)}; controls digest ` +
-        `${codeSpan(view.controlsDigest ?? EMPTY)}; standard ${view.standardRunsPerTask} runs per task.`;
+        `${codeSpan(view.controlsDigest ?? EMPTY)}; ${networkLabel(view) === null ? '' : `${networkLabel(view)}; `}standard ${view.standardRunsPerTask} runs per task.`;
   const warning = unsafeWarning(view.unsafeRuns);
   const lines = [
     ...(warning ? [`> **${warning}**`, ''] : []),
+    ...(view.network === 'model-api+web' ? ['> **Open web** (network: model-api+web): the model API could search and fetch the web for the agents; never compared with closed-web runs.', ''] : []),
     ...(view.ranking.refused ? [`> **Not ranked:** ${view.ranking.reason}`, ''] : []),
     tableLine(header.map(escapeCell)),
     tableLine(rule),
@@ -49,6 +51,7 @@ export function renderMarkdown(view: LeaderboardView): string {
     '',
     ...describeRules(view).flatMap((note) => [note, '']),
     ...describeMetering(view.metering).flatMap((note) => [note, '']),
+    ...describeNetwork(view).flatMap((note) => [note, '']),
     ...describeBudget(view.budget).flatMap((note) => [note, '']),
     ...describeQuota(view.quota).flatMap((note) => [note, '']),
     ...describeIntervals(view),

@@ -2,6 +2,7 @@ import { describeBudget } from '../view/budget-use.js';
 import { describeQuota } from '../view/quota-use.js';
 import { wrapWords } from '../../util/index.js';
 import { describeMetering } from './describe-metering.js';
+import { describeNetwork, networkLabel } from './describe-network.js';
 import { EMPTY, unsafeWarning } from './format-cells.js';
 import { renderPoints } from './render-points.js';
 import { columnsForView } from './columns-for-view.js';
@@ -81,6 +82,7 @@ export function renderTable(view: LeaderboardView, options: RenderTableOptions =
       ? options.explainHint ? [options.explainHint] : []
       : [...describeRules(view), ...describePoints(view)].flatMap((note) => wrapWords(note, noteWidth))),
     ...describeMetering(view.metering).flatMap((note) => wrapWords(note, noteWidth)),
+    ...describeNetwork(view).flatMap((note) => wrapWords(note, noteWidth)),
     ...describeBudget(view.budget).flatMap((note) => wrapWords(note, noteWidth)),
     ...describeQuota(view.quota).flatMap((note) => wrapWords(note, noteWidth)),
     ...describeVoidTasks(view).flatMap((line) => (line.startsWith('  ') ? wrapped(line.slice(2), '    ', 2).map((l) => `  ${l}`) : [line])),
@@ -93,6 +95,7 @@ function describeSuite(view: LeaderboardView, width: number | undefined): string
   const parts = (hash: (h: string) => string): string[] => [
     ...(view.suite === null ? ['no suite'] : [`suite ${view.suite.id}`, `hash ${hash(view.suite.hash)}`]),
     `controls ${view.controlsDigest === null ? EMPTY : hash(view.controlsDigest)}`,
+    ...(networkLabel(view) === null ? [] : [networkLabel(view)!]),
     `standard ${view.standardRunsPerTask} runs/task`,
   ];
   const full = parts((h) => h).join(GAP);

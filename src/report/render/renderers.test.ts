@@ -416,6 +416,34 @@ describe('void limit and replay rule in every rendering', () => {
   });
 });
 
+describe('the network control in every rendering', () => {
+  const metered = runs.map((r) => ({ ...r, webAttempts: r.agent.id === 'strong' ? 2 : null }));
+  const closed = summarize(metered, { standardRunsPerTask: 1, controls: { runsPerTask: 1 } });
+  const open = summarize(metered, { standardRunsPerTask: 1, controls: { runsPerTask: 1, network: 'model-api+web' } });
+
+  it('names the closed web beside the suite, and says what web attempts count', () => {
+    const table = renderTable(closed);
+    expect(table).toMatch(/controls sha256:c0ffee {2}closed web {2}standard/);
+    expect(table).toMatch(/^Closed web: the model API was the only network/m);
+    expect(renderMarkdown(closed)).toContain('; closed web; standard 1 runs per task.');
+    expect(buildJsonReport(closed, metered)).toMatchObject({ network: 'none' });
+  });
+
+  it('warns on top of the markdown and says it under the table when the web was let in', () => {
+    expect(renderTable(open)).toMatch(/OPEN WEB \(model-api\+web\)/);
+    expect(renderTable(open)).toMatch(/^Open web \(network: model-api\+web\)/m);
+    expect(renderMarkdown(open)).toMatch(/^> \*\*Open web\*\* \(network: model-api\+web\)/);
+    expect(buildJsonReport(open, metered).network).toBe('model-api+web');
+  });
+
+  it('counts web attempts per agent and per run in the JSON, null without a meter', () => {
+    const json = buildJsonReport(closed, metered);
+    expect(json.agents.find((a) => a.id === 'strong')!.webAttempts).toBe(20);
+    expect(json.agents.find((a) => a.id === 'weak|pipe')!.webAttempts).toBeNull();
+    expect(json.runs.find((r) => r.agent === 'strong')!.webAttempts).toBe(2);
+  });
+});
+
 describe('the markdown task matrix', () => {
   it('shows solved out of runs per task and agent, with voids', () => {
     const text = renderMarkdown(view);

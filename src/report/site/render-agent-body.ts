@@ -31,6 +31,7 @@ export function renderAgentBody(view: LeaderboardView, agent: AgentSummary, runs
     ['effort', `${a.effort ?? '–'}${agent.effortRequested === null ? '' : ` (asked: ${agent.effortRequested})`}`],
     ['model access', `${modelAccess(a, view.metering.upstreams)}${a.auth === 'subscription' && a.plan ? `, plan ${a.plan}` : ''}`],
     ['settings', settingsText(a)],
+    ...webFacts(view, agent),
     ['rank', agent.rank === null ? '– (not ranked)' : `${formatRank(agent)}${agent.tied ? ' (tied)' : ''}`],
     ['runs', `${agent.runs} (${agent.solved} solved, ${agent.failed} failed, ${agent.void} void)${agent.runCountTag ? `, ${agent.runCountTag}` : ''}`],
     ['share solved [95% CI]', formatShare(agent.solveShare, agent.ci95)],
@@ -90,6 +91,26 @@ function renderAgentFailures(agent: AgentSummary): string {
 /** The run's failure class under its outcome, e.g. `regressions (agent)`. */
 function failureSub(failure: RunFailure | undefined): string {
   return failure === undefined ? '' : `<span class="sub">${escapeHtml(`${FAILURE_CLASS_INFO[failure.class].label} (${failure.side})`)}</span>`;
+}
+
+/**
+ * The agent's tool surface on the web (model agents only): the harness's own web tools and the
+ * setting that turned them off on the closed web ("tools withheld"), provider-run tools at the
+ * proxy, and the web attempts its runs made.
+ */
+function webFacts(view: LeaderboardView, agent: AgentSummary): [string, string][] {
+  const tools = agent.agent.webTools;
+  const facts: [string, string][] = [];
+  if (tools !== undefined) {
+    const own = tools.names.length === 0 ? `none of its own (${tools.switch})` : `its own ${tools.names.join(', ')}`;
+    facts.push(
+      view.network === 'model-api+web'
+        ? ['web tools', `open web: ${tools.names.length === 0 ? own : `${own} kept on`}, and the provider's web tools let through`]
+        : ['tools withheld', `${tools.names.length === 0 ? own : `${own}, turned off with ${tools.switch}`}; every provider-run tool (web search and fetch, code execution, hosted MCP …) and URL input, at the metering proxy`],
+    );
+  }
+  if (agent.webAttempts !== null) facts.push(['web attempts', `${agent.webAttempts}${view.network === 'model-api+web' ? ' (let through)' : ' (withheld or refused)'}`]);
+  return facts;
 }
 
 /** pass@k (one of k attempts solves) and pass^k (all k do), one row per k. */

@@ -249,6 +249,7 @@ ${options.standalone ? '' : `<nav aria-label="site"><a href="${root}index.html">
 ${renderContext(view)}
 ${warning ? `<p class="warn">${escapeHtml(warning)}</p>` : ''}
 ${scriptedWarning(view) ? `<p class="warn">${escapeHtml(scriptedWarning(view)!)}</p>` : ''}
+${view.network === 'model-api+web' ? `<p class="warn"><strong>Open web:</strong> ${escapeHtml(OPEN_WEB)}</p>` : ''}
 ${view.ranking.refused ? `<p class="warn"><strong>Not ranked:</strong> ${escapeHtml(view.ranking.reason)}</p>` : ''}
 </header>
 ${options.live ? '<section id="live" class="live" aria-live="polite" aria-label="runs at work"></section>' : ''}
@@ -262,6 +263,9 @@ ${wrapTables(options.body, escapeHtml(options.title))}
 </html>
 `;
 }
+
+/** On every page of open-web runs: what they measured, and that they stand apart. */
+const OPEN_WEB = 'network: model-api+web — the model API could search and fetch the web for the agents (provider-run tools and URL inputs were let through, each harness kept its own web tools). These runs are never ranked or compared with closed-web runs.';
 
 /** A dry run against the scripted model must never pass for a measurement of real models. */
 function scriptedWarning(view: LeaderboardView): string | null {
@@ -279,6 +283,7 @@ function renderContext(view: LeaderboardView): string {
     item('suite hash', `<code>${escapeHtml(view.suite?.hash ?? '–')}</code>`),
     item('controls digest', `<code>${escapeHtml(view.controlsDigest ?? '–')}</code>`),
     item('void', `${voidRuns} of ${runs} runs`),
+    ...(view.network === null ? [] : [item('network', escapeHtml(view.network === 'none' ? 'closed web (provider-run tools and URL inputs withheld)' : 'OPEN WEB (model-api+web)'))]),
     item('rules', escapeHtml(describeRulesShort(view))),
     item('controls', `<details><summary>show all</summary><code>${escapeHtml(controlsText(view.controls))}</code></details>`),
     ...(view.metering.upstreams.length

@@ -166,6 +166,25 @@ describe('renderSite', () => {
     expect(site().get('index.html')).not.toContain('model API');
   });
 
+  it('says on every page whether the web was closed or open, and lists on a model agent\'s page the tools withheld and its web attempts', () => {
+    const webTools = { names: ['WebSearch', 'WebFetch'], switch: '--disallowedTools WebSearch,WebFetch' };
+    const model = { ...agent('claude-code:m'), harness: 'claude-code', model: 'm', webTools };
+    const runs = [run('claude-code:m', 't1', SOLVED, { agent: model, webAttempts: 4, runtime: { sandbox: 'bwrap', upstream: 'vendor', prices: 'catalog' } })];
+    for (const network of ['none', 'model-api+web'] as const) {
+      const controls = { runsPerTask: 1, network };
+      const view = summarize(runs, { standardRunsPerTask: 1, controls });
+      const files = renderSite({ suite: { ...suiteOf(runs), controls: { ...suiteOf(runs).controls, network } }, view, runs, comparison: null, generatedAt: 'now' });
+      for (const [file, html] of files) {
+        expect(html, file).toContain(network === 'none' ? '<dt>network</dt><dd>closed web (provider-run tools and URL inputs withheld)</dd>' : '<p class="warn"><strong>Open web:</strong>');
+      }
+      const page = [...files].find(([file]) => file.startsWith('agents/'))![1];
+      if (network === 'none') {
+        expect(page).toContain('<th>tools withheld</th><td>its own WebSearch, WebFetch, turned off with --disallowedTools WebSearch,WebFetch; every provider-run tool');
+        expect(page).toContain('<th>web attempts</th><td>4 (withheld or refused)</td>');
+      } else expect(page).toContain('<th>web tools</th><td>open web: its own WebSearch, WebFetch kept on');
+    }
+  });
+
   it('puts every table in a named, focusable scroll region, with column headers scoped', () => {
     for (const [file, html] of site(true)) {
       const tables = [...html.matchAll(/(<div [^>]*>)?\s*<table\b([^>]*)>(<caption>)?/g)];

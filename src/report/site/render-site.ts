@@ -50,7 +50,7 @@ export function sitePages(input: SiteInput): Map<string, () => string> {
   const files = new Map<string, () => string>();
   files.set('index.html', () => page(`Leaderboard: ${view.suite?.id ?? 'no runs'}`, renderIndexBody(view, agentPath), ''));
   files.set('methodology.html', () =>
-    page(`How the ${view.suite?.id ?? input.suite.id} bake is run`, renderMethodologyBody({ suite: input.suite, view, runs, isPrivate, ...(input.workers ? { workers: input.workers } : {}) }), ''),
+    page(`How the ${view.suite?.id ?? input.suite.id} bake is run`, renderMethodologyBody({ suite: input.suite, view, runs, isPrivate, ...(input.workers ? { workers: input.workers } : {}), ...(input.toolPolicy ? { toolPolicy: input.toolPolicy } : {}) }), ''),
   );
   const cellHref = (task: string, agentId: string): string | null => {
     const cell = runs.filter((r) => r.task === task && r.agent.id === agentId);

@@ -118,6 +118,16 @@ export interface SiteControls {
   readonly level: number;
   readonly agentBudget?: { readonly totalSec: number; readonly scope: 'run' | 'replay'; readonly stopOnError?: boolean | undefined } | undefined;
   readonly timeoutIsVoid: boolean;
+  /** `none`: the closed web (the model API fetches nothing for the agent); `model-api+web`: the open web. Absent: `none`. */
+  readonly network?: 'none' | 'model-api+web' | undefined;
+}
+
+/** What the closed web withheld from one model API (from the metering proxy's tables), for the methodology page. */
+export interface SiteToolPolicy {
+  readonly api: string;
+  readonly tools: readonly string[];
+  readonly fields: readonly string[];
+  readonly inputs: readonly string[];
 }
 
 /** The suite the runs were made with (loaded by publish after the re-check). */
@@ -161,6 +171,11 @@ export interface SiteInput {
    * page lets any two agents be picked.
    */
   readonly live?: boolean;
+  /**
+   * What the metering proxy's closed-web policy withholds, per model API, and the models it
+   * refuses because they search by themselves; absent: the methodology page says it in general words.
+   */
+  readonly toolPolicy?: { readonly apis: readonly SiteToolPolicy[]; readonly searchModels: readonly string[] };
   /**
    * Per model agent id, its metered tokens priced class by class at the catalog's list price of
    * its model on each run's day (USD); absent for an agent whose model the catalog lacks.

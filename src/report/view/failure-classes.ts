@@ -83,6 +83,7 @@ export const VOID_REASON_CLASS: Readonly<Record<VoidReason, { readonly class: Fa
   'upstream-hang': { class: 'model-error', cause: 'api-hang' },
   'upstream-malformed': { class: 'model-error', cause: 'api-malformed' },
   'upstream-truncated': { class: 'model-error', cause: 'api-truncated' },
+  'provider-tool-used': { class: 'model-error', cause: 'provider-tool-used' },
   'harness-crash': { class: 'harness-error', cause: 'cli-crash', session: true },
   'harness-error': { class: 'harness-error', cause: 'error-event', session: true },
   'no-final-answer': { class: 'harness-error', cause: 'no-final-answer', session: true },

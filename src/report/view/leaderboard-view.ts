@@ -3,7 +3,7 @@ import type { QuotaReading, QuotaWindow } from './quota-use.js';
 import type { MeteringNotes } from '../render/describe-metering.js';
 import type { AgentInfo, VoidReason } from '../../types.js';
 import type { Interval } from '../stats/interval.js';
-import type { ReplayRule } from './read-report-controls.js';
+import type { Network, ReplayRule } from './read-report-controls.js';
 import type { RepeatMetric } from './repeat-metrics.js';
 import type { FailureAnatomy, FailureTally } from './failure-anatomy.js';
 import type { FailureEvidence } from './failure-evidence.js';
@@ -138,6 +138,12 @@ export interface AgentSummary {
   /** Sum over all runs that report tokens; null when no run does. */
   readonly tokensIn: number | null;
   readonly tokensOut: number | null;
+  /**
+   * Web attempts over all runs: the provider-run tools and fetched inputs its model requests
+   * asked for (RunRecord.webAttempts), withheld at the proxy on the closed web, let through on
+   * the open web; null when no run was metered.
+   */
+  readonly webAttempts: number | null;
   /** Sums of points / maxPoints over non-void runs. */
   readonly points: number;
   readonly maxPoints: number;
@@ -197,6 +203,8 @@ export interface LeaderboardView {
   readonly replayRule: ReplayRule | null;
   /** From the controls; null without one (no limit). */
   readonly voidLimit: number | null;
+  /** From the controls: `none` (the closed web) or `model-api+web` (the open web); null when not one control set. */
+  readonly network: Network | null;
   /** Refused when some agent has more void tasks than `voidLimit`. */
   readonly ranking: Ranking;
   /** In rank order; sorted by agent id instead when the ranking was refused. */

@@ -14,10 +14,18 @@ export interface ReportControls {
   readonly replayRule: ReplayRule | null;
   /** Reports refuse to rank when an agent has more void tasks than this; null: no limit. */
   readonly voidLimit: number | null;
+  /**
+   * The agent's network: `none` (the closed web: the model API fetches nothing for the agent)
+   * or `model-api+web` (the open web); null when not one control set (absent, or several).
+   */
+  readonly network: Network | null;
 }
 
+/** The suite's `network` control, as reports name it. */
+export type Network = 'none' | 'model-api+web';
+
 /**
- * Read `replayRule` and `voidLimit` from controls as stored (the suite module validated them;
+ * Read `replayRule`, `voidLimit` and `network` from controls as stored (the suite module validated them;
  * the report module must not import its schema). Anything that is not one controls object
  * (absent, or a list of several control sets) has neither.
  *
@@ -25,10 +33,17 @@ export interface ReportControls {
  */
 export function readReportControls(controls: unknown): ReportControls {
   if (typeof controls !== 'object' || controls === null || Array.isArray(controls)) {
-    return { replayRule: null, voidLimit: null };
+    return { replayRule: null, voidLimit: null, network: null };
   }
-  const { replayRule, voidLimit } = controls as { replayRule?: unknown; voidLimit?: unknown };
-  return { replayRule: readReplayRule(replayRule), voidLimit: readCount('voidLimit', voidLimit, 0) };
+  const { replayRule, voidLimit, network } = controls as { replayRule?: unknown; voidLimit?: unknown; network?: unknown };
+  return { replayRule: readReplayRule(replayRule), voidLimit: readCount('voidLimit', voidLimit, 0), network: readNetwork(network) };
+}
+
+/** Controls stored before the control had another value mean `none`. */
+function readNetwork(value: unknown): Network {
+  if (value === undefined || value === null || value === 'none') return 'none';
+  if (value === 'model-api+web') return value;
+  throw new RangeError(`controls.network: expected "none" or "model-api+web", got ${JSON.stringify(value)}`);
 }
 
 function readReplayRule(value: unknown): ReplayRule | null {

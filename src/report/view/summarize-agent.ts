@@ -69,6 +69,7 @@ export function summarizeAgent(input: SummarizeAgentInput): Omit<AgentSummary, '
     medianLinesToReview: median(valid.map((run) => run.linesAdded + run.linesRemoved)),
     tokensIn: sumOrNull(runs.map((run) => run.tokensIn)),
     tokensOut: sumOrNull(runs.map((run) => run.tokensOut)),
+    webAttempts: sumOrNull(runs.map((run) => run.webAttempts ?? null)),
     points: valid.reduce((sum, run) => sum + run.points, 0),
     maxPoints: valid.reduce((sum, run) => sum + run.maxPoints, 0),
     runCountTag: runCountTag(

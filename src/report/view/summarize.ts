@@ -37,7 +37,7 @@ export function summarize(runs: readonly RunRecord[], options: SummarizeOptions)
     agentRuns.push(run);
     runsByAgent.set(run.agent.id, agentRuns);
   }
-  const { replayRule, voidLimit } = readReportControls(options.controls);
+  const { replayRule, voidLimit, network } = readReportControls(options.controls);
   const failureAnatomy = classifyRuns(scored, options.evidence);
   const summaries = [...runsByAgent.values()]
     .map((agentRuns) =>
@@ -66,6 +66,7 @@ export function summarize(runs: readonly RunRecord[], options: SummarizeOptions)
     standardRunsPerTask: options.standardRunsPerTask,
     replayRule,
     voidLimit,
+    network,
     ranking,
     agents,
     tasks: taskIds.map((task) => taskRow(task, agents, runsByTask.get(task) ?? [])),

@@ -4,6 +4,12 @@ import type { HarnessSetup, SetupInput } from '../types.js';
 /** What a subscription session holds instead of the plan's token (`claude setup-token`'s shape); the proxy swaps in the real one. */
 export const DUMMY_OAUTH_TOKEN = 'sk-ant-oat01-bakeoff-dummy-token-the-proxy-swaps-in-the-real-one';
 
+/**
+ * Claude Code's own web tools (deferred tools, loaded through ToolSearch; WebSearch then sends
+ * the server tool `web_search_20250305`), denied on the closed web.
+ */
+export const CLAUDE_WEB_TOOLS = ['WebSearch', 'WebFetch'] as const;
+
 /** Relative to the install prefix; npm links it to the Bun-compiled `bin/claude.exe`. */
 export const CLAUDE_BIN = 'node_modules/.bin/claude';
 
@@ -24,6 +30,7 @@ const SET_IS_SANDBOX_WHEN_ROOT = 'if [ "$(id -u)" = 0 ]; then export IS_SANDBOX=
  * - `CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1` alone removed every outside connection
  *   (telemetry, update check, the `/api/hello` pre-warm); see agent-clis.md §3.1.
  * - Retries stay as shipped (`CLAUDE_CODE_MAX_RETRIES` unset).
+ * - Closed web: `--disallowedTools WebSearch,WebFetch` (its own web tools leave the tool list).
  * - The prompt goes on stdin, which `claude -p` reads byte-exact when no prompt argument is given
  *   (measured: a 180 KB prompt with leading spaces, a leading `-`, `@…` and trailing blank
  *   lines arrived unchanged): no argument-size limit (E2BIG), nothing for the option parser.
@@ -38,6 +45,7 @@ export function setupClaudeCode(input: SetupInput): HarnessSetup {
       '--output-format', 'stream-json',
       '--verbose',
       '--dangerously-skip-permissions',
+      ...(input.openWeb ? [] : ['--disallowedTools', CLAUDE_WEB_TOOLS.join(',')]),
       '--model', input.model,
       ...(input.effort === null ? [] : ['--effort', input.effort]),
     ],

@@ -12,6 +12,7 @@ export const codex: Harness<'codex'> = {
   example: 'gpt-5.5@high',
   bin: CODEX_BIN,
   catalog: readCodexCatalog,
+  webTools: { names: ['web_search'], switch: 'web_search = "disabled" in config.toml' },
   wireFormat: () => 'openai-responses',
   setup: setupCodex,
   parse: parseCodexStream,

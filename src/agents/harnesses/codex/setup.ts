@@ -23,6 +23,7 @@ const STREAM_MAX_RETRIES = 5;
  * ignores `OPENAI_BASE_URL` and, redirected with `openai_base_url`, tries WebSockets first
  * (agent-clis.md §3.2); a custom provider posts straight to `<base>/v1/responses`.
  * `analytics.enabled = false` and `features.plugins = false` removed every outside lookup.
+ * Closed web: `web_search = "disabled"`.
  * `--dangerously-bypass-approvals-and-sandbox`: bakeoff's sandbox replaces Codex's own. The
  * prompt goes on stdin, which `codex exec` reads byte-exact when no prompt argument is given.
  */
@@ -59,12 +60,16 @@ export function codexConfigToml(input: SetupInput): string {
     'model_provider = "bakeoff"',
     ...(input.catalog === undefined ? [] : [`model_catalog_json = ${tomlString(path.posix.join(input.home, '.codex', CATALOG_FILE))}`]),
     'check_for_update_on_startup = false',
+    // closed web: no web_search tool in the requests (Codex sends it in every one otherwise)
+    ...(input.openWeb ? [] : ['web_search = "disabled"']),
     '',
     '[analytics]',
     'enabled = false',
     '',
     '[features]',
     'plugins = false',
+    // request bodies stay readable by the proxy's tool policy (it cannot decode zstd)
+    'enable_request_compression = false',
     // ChatGPT mode reaches for the plan's apps (an MCP server at chatgpt.com): nothing to reach here
     ...(input.subscription ? ['apps = false'] : []),
     '',

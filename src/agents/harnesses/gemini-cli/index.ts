@@ -1,6 +1,7 @@
 import type { Harness } from '../types.js';
 import { parseGeminiStream } from './parse-stream.js';
 import { readGeminiTranscript } from './read-transcript.js';
+import { GEMINI_WEB_TOOLS } from './settings.js';
 import { GEMINI_BIN, setupGeminiCli } from './setup.js';
 import { geminiEfforts } from './thinking.js';
 
@@ -13,6 +14,7 @@ export const geminiCli: Harness<'gemini-cli'> = {
   bin: GEMINI_BIN,
   efforts: geminiEfforts,
   effortsSource: "bakeoff's mapping onto Gemini CLI 0.61.0's thinking settings (the CLI has no effort flag)",
+  webTools: { names: GEMINI_WEB_TOOLS, switch: `tools.exclude ${JSON.stringify(GEMINI_WEB_TOOLS)} in settings.json` },
   wireFormat: () => 'gemini-generate',
   setup: setupGeminiCli,
   parse: parseGeminiStream,

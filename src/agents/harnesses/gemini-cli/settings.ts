@@ -2,6 +2,9 @@ import { UserError } from '../../../errors.js';
 import type { SetupInput } from '../types.js';
 import { geminiEfforts, thinkingConfigFor } from './thinking.js';
 
+/** Gemini CLI's own web tools, excluded on the closed web. */
+export const GEMINI_WEB_TOOLS = ['google_web_search', 'web_fetch'] as const;
+
 /**
  * `~/.gemini/settings.json`.
  * - `security.auth.selectedType: gemini-api-key`: with `GOOGLE_GEMINI_BASE_URL` set and no
@@ -9,6 +12,8 @@ import { geminiEfforts, thinkingConfigFor } from './thinking.js';
  * - `security.folderTrust.enabled: false`: an untrusted folder turns `--yolo` back into
  *   approval prompts nobody can answer.
  * - Usage statistics (Clearcut), telemetry, auto-update and its notification off: zero lookups.
+ * - Closed web: `tools.exclude` names its own web tools (google_web_search sends `{googleSearch}`
+ *   to a second model, web_fetch `{urlContext}`): they leave the tool list.
  * - The effort, when asked for, as a `modelConfigs.overrides` thinking override (thinking.ts)
  *   on the chat models.
  */
@@ -18,6 +23,7 @@ export function geminiSettingsJson(input: SetupInput): string {
     privacy: { usageStatisticsEnabled: false },
     telemetry: { enabled: false },
     general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+    ...(input.openWeb ? {} : { tools: { exclude: [...GEMINI_WEB_TOOLS] } }),
     ...(input.effort === null ? {} : { modelConfigs: { overrides: [thinkingOverride(input.model, input.effort)] } }),
   };
   return `${JSON.stringify(settings, null, 2)}\n`;

@@ -2,6 +2,7 @@ import { wireFormatOfProvider } from '../provider-model.js';
 import type { Harness } from '../types.js';
 import { parseOpencodeStream } from './parse-stream.js';
 import { readOpencodeTranscript } from './read-transcript.js';
+import { OPENCODE_WEB_TOOLS } from './opencode-json.js';
 import { OPENCODE_BIN, setupOpencode } from './setup.js';
 import { opencodeVariants } from './variants.js';
 
@@ -14,6 +15,7 @@ export const opencode: Harness<'opencode'> = {
   bin: OPENCODE_BIN,
   efforts: opencodeVariants,
   effortsSource: "bakeoff's table of OpenCode 1.18.33's variants per provider (from its source; the CLI lists none offline)",
+  webTools: { names: OPENCODE_WEB_TOOLS, switch: `permission ${JSON.stringify(Object.fromEntries(OPENCODE_WEB_TOOLS.map((t) => [t, 'deny'])))} in opencode.json` },
   wireFormat: wireFormatOfProvider,
   setup: setupOpencode,
   parse: parseOpencodeStream,

@@ -2,6 +2,9 @@ import type { ProviderModel } from '../provider-model.js';
 import { wireFormatOfProvider } from '../provider-model.js';
 import type { SetupInput } from '../types.js';
 
+/** OpenCode's own web tools (webfetch always; websearch and codesearch with Exa), denied on the closed web. */
+export const OPENCODE_WEB_TOOLS = ['webfetch', 'websearch', 'codesearch'] as const;
+
 /** The variable the config's `{env:…}` key reads. */
 export const OPENCODE_KEY_VARIABLE = 'BAKEOFF_API_KEY';
 
@@ -18,7 +21,7 @@ const SDK_PACKAGE = {
  * models.dev snapshot keeps that metadata (limits, reasoning, release date); the model entry is
  * merged over it and makes an unknown id usable. `reasoning: true` is set when an effort is
  * asked for (OpenCode offers variants only for reasoning models), and the list prices replace
- * the snapshot's when given.
+ * the snapshot's when given. Closed web: `permission` denies its own web tools.
  */
 export function opencodeJson(input: SetupInput, ref: ProviderModel): string {
   const format = wireFormatOfProvider(`${ref.provider}/${ref.id}`);
@@ -38,6 +41,7 @@ export function opencodeJson(input: SetupInput, ref: ProviderModel): string {
   const config = {
     autoupdate: false,
     share: 'disabled',
+    ...(input.openWeb ? {} : { permission: Object.fromEntries(OPENCODE_WEB_TOOLS.map((tool) => [tool, 'deny'])) }),
     provider: {
       [ref.provider]: {
         npm: SDK_PACKAGE[format],

@@ -14,6 +14,7 @@ export const pi: Harness<'pi'> = {
   bin: PI_BIN,
   efforts: piEfforts,
   effortsSource: "bakeoff's table of pi's --thinking levels (the same six for every model; pi maps them per model itself)",
+  webTools: { names: [], switch: 'none needed: pi 0.73.1 has no web tool (its tools are read, bash, edit, write; grep, find and ls off by default)' },
   wireFormat: wireFormatOfProvider,
   setup: setupPi,
   parse: parsePiStream,

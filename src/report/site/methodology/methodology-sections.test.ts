@@ -47,6 +47,29 @@ function sections(controls: Partial<SiteControls> = {}, tasks: SiteTask[] = [tas
 }
 
 describe('methodology sections', () => {
+  it('states the closed web: what the proxy withheld per API (from its tables), each harness\'s switch, and the web attempts counted', () => {
+    const claude = { id: 'claude-code:m', harness: 'claude-code', version: '2', model: 'm', effort: null, webTools: { names: ['WebSearch', 'WebFetch'], switch: '--disallowedTools WebSearch,WebFetch' } };
+    const runs = [{ ...modelRun('claude-code:m', 't1'), agent: claude, webAttempts: 3 }, { ...modelRun('claude-code:m', 't2'), agent: claude, webAttempts: 0 }];
+    const c = { ...CONTROLS };
+    const view = summarize(runs, { standardRunsPerTask: c.runsPerTask, controls: c });
+    const suite: SiteSuite = { id: 'demo', hash: 'a'.repeat(64), controls: c, tasks: [task('t1'), task('t2')], methodology: null };
+    const toolPolicy = { apis: [{ api: 'Anthropic Messages', tools: ['web_search_<date> (web search)'], fields: ['mcp_servers'], inputs: ['image or document from a URL'] }], searchModels: ['Perplexity Sonar'] };
+    const text = methodologySections({ suite, view, runs, isPrivate: false, toolPolicy }).find((x) => x.id === 'network')!;
+    expect(text.heading).toBe('The network: closed web');
+    const said = text.paragraphs.join('\n');
+    expect(said).toContain("The agent's only network was the model API, and the model API fetched nothing for it.");
+    expect(said).toContain('Withheld — Anthropic Messages: web_search_<date> (web search) and the mcp_servers field.');
+    expect(said).toContain('(Perplexity Sonar)');
+    expect(said).toContain('claude-code: WebSearch, WebFetch (--disallowedTools WebSearch,WebFetch)');
+    expect(said).toContain('Web attempts counted over all runs: 3 (claude-code:m: 3).');
+  });
+
+  it('states the open web, and that its results stand apart', () => {
+    const open = sections({ network: 'model-api+web' }, undefined, [modelRun('codex:m', 't1')]);
+    expect(open.text('network')).toMatch(/This suite sets network: model-api\+web/);
+    expect(open.text('network')).toContain('never ranked or compared with closed-web results');
+  });
+
   it('states the runs per task from the control, and changes with it', () => {
     expect(sections({ runsPerTask: 2 }).text('runs')).toContain('Each agent runs each task 2 times (controls.runsPerTask)');
     expect(sections({ runsPerTask: 3 }).text('runs')).toContain('Each agent runs each task 3 times (controls.runsPerTask)');

@@ -3,7 +3,7 @@ import { describeMetering } from '../../render/describe-metering.js';
 import { describeRules } from '../../render/describe-rules.js';
 import { plural } from '../../render/plural.js';
 import type { LeaderboardView } from '../../view/leaderboard-view.js';
-import type { SiteControls, SiteSuite } from '../site-input.js';
+import type { SiteControls, SiteInput, SiteSuite } from '../site-input.js';
 import { languageName } from '../task-labels.js';
 import { agentsSection } from './agents-section.js';
 import { listWords } from './list-words.js';
@@ -19,6 +19,8 @@ export interface MethodologyInput {
   readonly isPrivate: boolean;
   /** Run id → the fleet worker that made it (`SiteInput.workers`); absent: no fleet. */
   readonly workers?: ReadonlyMap<string, string>;
+  /** What the closed web withholds per model API (`SiteInput.toolPolicy`); absent: said in general words. */
+  readonly toolPolicy?: SiteInput['toolPolicy'];
 }
 
 /**
@@ -37,6 +39,7 @@ export function methodologySections(input: MethodologyInput): MethodologySection
     runsSection(input.view, c),
     numbersSection(input.view, input.runs, input.workers ?? new Map()),
     limitsSection(c),
+    networkSection(input),
     rulesSection(input.view),
     voidSection(input.view),
     privateSection(input.suite, input.isPrivate),
@@ -171,6 +174,52 @@ function limitsSection(c: SiteControls): MethodologySection {
   };
 }
 
+/**
+ * The network: on the closed web, what the metering proxy withheld from each model API (from its
+ * own tables), what each harness was told to turn off, and the web attempts counted; on the open
+ * web, that the web was let in and the runs stand apart.
+ */
+function networkSection(input: MethodologyInput): MethodologySection {
+  const open = input.suite.controls.network === 'model-api+web';
+  const metered = input.view.agents.filter((a) => a.webAttempts !== null);
+  const attempts = metered.reduce((n, a) => n + (a.webAttempts ?? 0), 0);
+  const counted = metered.length === 0
+    ? 'No agent of this bake used a model API.'
+    : `Web attempts counted over all runs: ${attempts}${attempts === 0 ? '' : ` (${metered.filter((a) => (a.webAttempts ?? 0) > 0).map((a) => `${a.agent.id}: ${a.webAttempts}`).join('; ')})`}.`;
+  const harnesses = [...new Map(input.view.agents.filter((a) => a.agent.webTools).map((a) => [a.agent.harness, a.agent.webTools!])).entries()]
+    .map(([harness, tools]) => (tools.names.length === 0 ? `${harness} has none` : `${harness}: ${tools.names.join(', ')} (${tools.switch})`));
+  if (open) {
+    return {
+      id: 'network',
+      heading: 'The network: open web',
+      paragraphs: [
+        'This suite sets network: model-api+web. The agent still had no network of its own, but the model API could search and fetch the web for it: ' +
+          "the metering proxy let the providers' web tools and URL inputs through (it still relayed nothing but generation, token counting and model listings), " +
+          `and each harness kept its own web tools${harnesses.length ? ` (${harnesses.join('; ')})` : ''}. Web search fees are priced where the answer reports them and the price catalog lists them.`,
+        counted,
+        'Results of an open-web bake are never ranked or compared with closed-web results: the network control is part of the controls digest and the suite hash.',
+      ],
+    };
+  }
+  const policy = input.toolPolicy;
+  const withheld = policy === undefined
+    ? 'web search and fetch, code execution, hosted MCP connectors, file search and the like, whatever the API calls them'
+    : policy.apis.map((api) => `${api.api}: ${listWords([...api.tools, ...api.fields.map((f) => `the ${f} field`)])}`).join('. ');
+  return {
+    id: 'network',
+    heading: 'The network: closed web',
+    paragraphs: [
+      "The agent's only network was the model API, and the model API fetched nothing for it. Every model request went through bakeoff's metering proxy, " +
+        'which relays generation, token counting and model listings only, and read each request whole before relaying it: provider-run tools were stripped from it, ' +
+        'and a request that forced one, referenced a URL or a stored file, declared a tool type the proxy does not know, or named a model that searches by itself ' +
+        `${policy === undefined ? '' : `(${listWords([...policy.searchModels])}) `}was refused. Withheld — ${withheld}.`,
+      `Each harness was also told to turn its own web tools off, so that every model meets the same tool surface${harnesses.length ? `: ${harnesses.join('; ')}` : ''}. ` +
+        'The proxy is the guarantee; those switches are for fairness.',
+      `${counted} An answer showing that a provider tool ran anyway would make its run void (provider-tool-used).`,
+    ],
+  };
+}
+
 function rulesSection(view: LeaderboardView): MethodologySection {
   // the first of describeRules' lines is the counting note, said under "where each number comes from"
   return { id: 'rules', heading: 'The replay rule and the void limit', paragraphs: describeRules(view).slice(1) };
@@ -195,6 +244,7 @@ const VOID_WORDS: Readonly<Record<VoidReason, string>> = {
   'harness-crash': 'the agent CLI died without saying why',
   'harness-error': 'the agent CLI reported an error',
   'no-final-answer': 'the agent CLI ended without an answer',
+  'provider-tool-used': 'a model answer showed that the provider ran a tool (web search, code execution …) the closed-web policy should have withheld',
   'pass-stopped': 'an earlier run of the same pass timed out or ended in an error, and the controls stop (and leave unscored) such a pass',
 };
 
