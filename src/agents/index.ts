@@ -3,7 +3,8 @@ export { HARNESS_NAMES, HARNESSES, exampleOf, exampleSpec, harnessNamed, expecte
 export type { Harness, HarnessName, TranscriptEntry } from './harnesses/index.js';
 export { installDirOf, installHarness, installedVersion } from './install-harness.js';
 export { SPEC_FORMS, resolveAgent } from './registry.js';
+export { localFile } from './host-file.js';
 export { resolveAgents } from './resolve-agents.js';
 export { parseHarnessSpec, type HarnessSpec } from './harness-spec.js';
-export type { Agent, SessionContext, SessionResult } from './types.js';
+export type { Agent, HostFile, SessionContext, SessionResult } from './types.js';
 export { levelSourceOf, orderLevels } from './effort-levels.js';

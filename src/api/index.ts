@@ -17,5 +17,5 @@ export { fleetLine, leaderboard, report, tallyAttempts, type FleetTally, type Re
 export { validate, type TaskVerdict, type ValidateEvent, type ValidateOutcome, type ValidateRequest } from './validate.js';
 export type { LockWrite } from '../admit/index.js';
 export { verify, type VerifyEvent, type VerifyRequest } from './verify.js';
-export { emptyQueueAt, queueStatusAt, work, type WorkRequest } from './work.js';
+export { emptyQueueAt, fleetLeftovers, queueStatusAt, work, type QueueRequest, type WorkRequest } from './work.js';
 export type { FleetSummary, QueueStatus, RunningWorker, WorkerEvent } from '../queue/index.js';

@@ -1,4 +1,4 @@
-import { finishStop, isStopping, quoteShellArg, stopEverything } from '../util/index.js';
+import { finishStop, isStopping, maskUrlPasswords, quoteShellArg, stopEverything } from '../util/index.js';
 
 const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
 
@@ -33,14 +33,10 @@ export function stopOnSignals(stderr: NodeJS.WritableStream, argv: readonly stri
     stopping = true;
     stderr.write(`bakeoff: ${signal}: stopping — killing the sandboxes, unmounting, removing temp folders (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to quit at once)\n`);
     void stopEverything().finally(() => {
-      const command = ['bakeoff', ...argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : quoteShellArg(a)))].join(' ');
+      // a password typed in a --queue URL is never echoed
+      const command = ['bakeoff', ...argv.map((a) => maskUrlPasswords(/^[\w@%+=:,./-]+$/.test(a) ? a : quoteShellArg(a)))].join(' ');
       const stored = finished?.() ?? null;
-      const resume =
-        argv[0] === 'run'
-          ? `${stored ?? 'every run that finished is stored'}; to resume, run the same command again`
-          : argv[0] === 'worker'
-            ? 'the runs it had started go back to the queue for another worker after their lease; to start it again'
-            : 'run the same command again to start over';
+      const resume = argv[0] === 'run' ? `${stored ?? 'every run that finished is stored'}; to resume, run the same command again` : 'run the same command again to start over';
       stderr.write(`bakeoff: stopped: ${resume}:\n  ${command}\n`);
       finishStop();
       process.exit(SIGNAL_EXIT[signal]);

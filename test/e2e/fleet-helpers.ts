@@ -6,6 +6,13 @@ import { execa, type ResultPromise } from 'execa';
 import { Redis } from 'ioredis';
 import { bakeoff, BIN, copySuite, ROOT } from './helpers.js';
 
+/**
+ * The fleet secret of the tests' fleets (every job and result is signed with it): set in this
+ * test process's environment, so every coordinator, worker and queue command it starts has it.
+ */
+export const FLEET_SECRET = 'test-fleet-secret-0123456789abcdef0123456789abcdef';
+process.env.BAKEOFF_FLEET_SECRET = FLEET_SECRET;
+
 /** A free loopback port (bound and released). */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -80,8 +87,10 @@ export interface Proc {
   waitFor(pattern: RegExp, ms: number): Promise<RegExpMatchArray>;
 }
 
-export function spawnBakeoff(args: readonly string[], env: Record<string, string> = {}): Proc {
-  const child = execa(process.execPath, [BIN, ...args], { cwd: ROOT, env: { NO_COLOR: '1', ...env }, reject: false, buffer: true });
+/** `via`: a command the node process is started through (`unshare … sh -c '…; exec "$@"'`), its last arguments node and bakeoff's. */
+export function spawnBakeoff(args: readonly string[], env: Record<string, string> = {}, via: readonly string[] = []): Proc {
+  const [command = process.execPath, ...before] = [...via, process.execPath, BIN];
+  const child = execa(command, [...before, ...args], { cwd: ROOT, env: { NO_COLOR: '1', ...env }, reject: false, buffer: true });
   let err = '';
   let out = '';
   child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));

@@ -17,6 +17,7 @@ import { processesOf, storedRuns } from './process-helpers.js';
 interface QueueJobs {
   waiting: number;
   active: number;
+  lost: number;
   delayed: number;
   completed: number;
   failed: number;
@@ -92,23 +93,27 @@ describe('managing a fleet queue', () => {
     const drain = await bakeoff(['queue', 'drain', '--queue', url, '--json']);
     expect(drain.exitCode, drain.stderr).toBe(0);
     expect(JSON.parse(drain.stdout)).toEqual({ schemaVersion: 1, action: 'drain', removed: 2 });
-    expect(await jobsOf(url)).toEqual({ waiting: 0, active: 1, delayed: 0, completed: 0, failed: 0 });
+    expect(await jobsOf(url)).toEqual({ waiting: 0, active: 1, lost: 0, delayed: 0, completed: 0, failed: 0 });
     process.kill(held, 'SIGCONT');
 
     // the running run finishes (nobody stores it: no coordinator), and the worker takes nothing else
     await until('the running run to finish', async () => ((await jobsOf(url)).completed === 1 ? true : undefined), 60_000);
-    expect(await jobsOf(url)).toEqual({ waiting: 0, active: 0, delayed: 0, completed: 1, failed: 0 });
+    expect(await jobsOf(url)).toEqual({ waiting: 0, active: 0, lost: 0, delayed: 0, completed: 1, failed: 0 });
     expect(w.stderr().match(/bakeoff: start /g)).toHaveLength(2);
 
     const client = redis.client(1);
     expect(await client.keys('bakeoff:fleet:bundle:*')).toHaveLength(1);
     const clear = await bakeoff(['queue', 'clear', '--queue', url]);
     expect(clear.exitCode, clear.stderr).toBe(0);
-    expect(clear.stdout).toBe("cleared the queue: 1 run(s) (queued, running or finished but not stored) and bakeoff's keys removed; results folders are untouched");
-    expect(await jobsOf(url)).toEqual({ waiting: 0, active: 0, delayed: 0, completed: 0, failed: 0 });
+    expect(clear.stdout).toBe(
+      "cleared the queue: 1 run(s) (queued, running or finished but not stored) and bakeoff's keys removed — but the ledger of attempts already made, counted when their runs are redone; results folders are untouched",
+    );
+    expect(await jobsOf(url)).toEqual({ waiting: 0, active: 0, lost: 0, delayed: 0, completed: 0, failed: 0 });
     const left = await client.keys('bakeoff:*');
-    // a live worker announces itself again, and BullMQ may keep its queue's bookkeeping: nothing of the bake is left
-    expect(left.filter((k) => !/^bakeoff:fleet:worker:|^bakeoff:runs:(stalled-check|meta|events|id|marker)$/.test(k))).toEqual([]);
+    // the live worker stays listed, BullMQ may keep its queue's bookkeeping, and the attempts made stay in the ledger (with a time to live): nothing else of the bake is left
+    expect(left.filter((k) => !/^bakeoff:fleet:(worker|attempts):|^bakeoff:runs:(stalled-check|meta|events|id|marker)$/.test(k))).toEqual([]);
+    expect(left.filter((k) => k.startsWith('bakeoff:fleet:worker:'))).toEqual(['bakeoff:fleet:worker:w-drain']);
+    for (const k of left.filter((k) => k.startsWith('bakeoff:fleet:attempts:'))) expect(await client.ttl(k)).toBeGreaterThan(0);
     const status = await bakeoff(['queue', 'status', '--queue', url, '--json']);
     expect(JSON.parse(status.stdout)).toMatchObject({ bake: null });
 

@@ -1,0 +1,162 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFleetSeal, keys, type RunJob } from '../../src/queue/index.js';
+import { packFolder } from '../../src/queue/tarball.js';
+import { loadSuite } from '../../src/suite/index.js';
+import { sha256 } from '../../src/util/index.js';
+import { bakeoff, FIXTURES, tempDir } from './helpers.js';
+import { FLEET_SECRET, freePort, spawnBakeoff, startRedis, stopFleet, validatedCopy, type Proc, type TestRedis } from './fleet-helpers.js';
+import { processesOf, storedRuns } from './process-helpers.js';
+
+/*
+ * A fleet that trusts only what its coordinator signed, stops gracefully, fences its attempts
+ * and keeps one coordinator through a Redis outage. Debian's redis-server on a loopback port of
+ * its own (append-only persistence on), real `bakeoff worker` and `bakeoff run --queue`
+ * processes, the tiny suite's `add` task; each case waits for queue states, log lines or
+ * processes, never for a guessed number of seconds (but the 30 s the outage case is about).
+ * Databases: 2 for the hostile Redis writer (one worker that sees its own files only), 0 for
+ * `queue clear` and the outage (one worker, kept), 3 for SIGTERM (two workers of its own).
+ */
+
+const AGENT = 'pi:anthropic/claude-sonnet-4-5';
+
+interface Attempt {
+  run_id: string;
+  attempt: number;
+  worker: string;
+  state: string;
+}
+
+function attemptsOf(results: string): Attempt[] {
+  const db = new Database(path.join(results, 'bakeoff.db'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT run_id, attempt, worker, state FROM attempts ORDER BY run_id, attempt').all() as Attempt[];
+  } finally {
+    db.close();
+  }
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms: number): Promise<T> {
+  const deadline = performance.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (performance.now() > deadline) throw new Error(`waited ${ms / 1000} s for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Lines of a process's stderr that match. */
+const linesOf = (text: string, pattern: RegExp): string[] => text.split('\n').filter((l) => pattern.test(l));
+
+describe('a fleet you can trust with keys, signals and a hostile Redis', () => {
+  let root: string;
+  let redis: TestRedis;
+  let suite: string;
+  const running: Proc[] = [];
+  const worker = (url: string, name: string, extra: readonly string[] = [], env: Record<string, string> = {}, via: readonly string[] = []): Proc => {
+    const proc = spawnBakeoff(['worker', '--queue', url, '--name', name, '--lease-sec', '5', ...extra], env, via);
+    running.push(proc);
+    return proc;
+  };
+
+  beforeAll(async () => {
+    root = await tempDir('bakeoff-fleet-trust-');
+    redis = await startRedis(path.join(root, 'redis'));
+    // the add task alone: the cases need one task, and admitting the other costs a minute on a busy machine
+    suite = await validatedCopy(path.join(FIXTURES, 'suites/tiny'), (copy) => rm(path.join(copy, 'tasks/py-add'), { recursive: true }));
+  }, 300_000);
+  afterAll(() => stopFleet(running, redis));
+
+  it('refuses what the fleet secret did not sign, a model API it does not send keys to and a bundle that is not the signed one, naming why; reads no file of its own a job names; no key leaves', async () => {
+    const url = redis.url(2);
+    // the model API a Redis writer would like the workers' keys sent to: it logs every request it gets
+    const capturePort = await freePort();
+    const captureLog = path.join(root, 'capture.jsonl');
+    const capture = spawnBakeoff(['model-server', '--port', String(capturePort), '--log', captureLog]);
+    running.push(capture);
+    await until('the capture server', () => (capture.stdout().includes('listening on') ? true : undefined), 60_000);
+    const captureUrl = `http://127.0.0.1:${capturePort}`;
+    const canary = `canary${randomBytes(8).toString('hex')}`;
+    const keysEnv = { BAKEOFF_UPSTREAM_API_KEY: `sk-up-${canary}`, ANTHROPIC_API_KEY: `sk-ant-${canary}` };
+
+    // The worker sees its own files only: a folder holding the coordinator's agent script is, for
+    // the worker, a fresh tmpfs holding a file of its own (a mount namespace of its own).
+    const shared = path.join(root, 'agent-dir');
+    await mkdir(shared);
+    await writeFile(path.join(shared, 'agent.sh'), "sed -i 's/a - b/a + b/' src/math.mjs\n");
+    const workerOnly = `worker-only-${randomBytes(6).toString('hex')}`;
+    const via = ['unshare', '--mount', '--propagation', 'private', 'sh', '-c', 'mount -t tmpfs tmpfs "$0" && printf %s "$1" > "$0/worker-only.txt" && shift 2 && exec "$@"', shared, workerOnly];
+    const w = worker(url, 'w-guard', ['--concurrency', '2'], keysEnv, via);
+    await w.waitFor(/ready: 2 run\(s\) at once; model APIs it sends its keys to: vendor, openrouter/, 120_000);
+
+    // a Redis writer without the secret: jobs it makes up, one it forges, one signed job whose bundle it replaced
+    const { hash } = await loadSuite(suite);
+    const real = await packFolder(suite);
+    const base: RunJob = {
+      schemaVersion: 2, bakeoffVersion: '0.1.0', suiteId: 'tiny', suiteHash: hash, bundleSha256: real.sha256, runId: '', task: 'add', replay: 0,
+      agentSpec: AGENT, agentDigest: 'd'.repeat(64), agentId: AGENT, agentOptions: { cwd: shared, upstream: captureUrl }, enqueuedAt: Date.now(),
+    };
+    const signed = createFleetSeal(Buffer.from(FLEET_SECRET));
+    const forged = signed.seal('job', { ...base, runId: 'forged', agentOptions: { cwd: shared, upstream: 'vendor' } });
+    const forgedPayload = forged.payload.replace('"upstream":"vendor"', `"upstream":"${captureUrl}"`);
+    const tamperedSuite = path.join(root, 'tampered');
+    await cp(suite, tamperedSuite, { recursive: true });
+    await writeFile(path.join(tamperedSuite, 'tasks/add/orders/1/hidden/test/math.hidden.test.mjs'), 'import { test } from "node:test"; test("always", () => {});\n');
+    const client = redis.client(2);
+    await client.set(keys.bundle(real.sha256), (await packFolder(tamperedSuite)).bytes);
+    const writer = new Queue('runs', { connection: { host: '127.0.0.1', port: redis.port, db: 2 }, prefix: 'bakeoff' });
+    const hostile: Record<string, unknown> = {
+      'unsigned-upstream': { ...base, runId: 'unsigned-upstream' },
+      'forged-digest': { ...forged, payload: forgedPayload, sig: sha256(forgedPayload) },
+      'worker-file': { ...base, runId: 'worker-file', agentSpec: `command:cp ${shared}/worker-only.txt leaked.txt`, agentOptions: { cwd: shared } },
+      'tampered-bundle': signed.seal('job', { ...base, runId: 'tampered-bundle', agentSpec: 'gold', agentOptions: { cwd: shared } }),
+    };
+    for (const [id, data] of Object.entries(hostile)) await writer.add('run', data, { jobId: id, attempts: 1, removeOnComplete: false, removeOnFail: false });
+    const reasons = await until('the worker to refuse the four jobs', async () => {
+      const jobs = await Promise.all(Object.keys(hostile).map((id) => writer.getJob(id)));
+      const states = await Promise.all(jobs.map((j) => j!.getState()));
+      return states.every((s) => s === 'failed') ? Object.fromEntries(jobs.map((j) => [j!.id, j!.failedReason])) : undefined;
+    }, 120_000);
+    await writer.close();
+    expect(reasons['unsigned-upstream']).toMatch(/^refused by worker w-guard: job unsigned-upstream: unsigned: it carries no signature of this fleet/);
+    expect(reasons['forged-digest']).toMatch(/^refused by worker w-guard: job forged-digest: its signature does not match: changed after it was signed, or signed with another fleet secret$/);
+    expect(reasons['worker-file']).toMatch(/^refused by worker w-guard: job worker-file: unsigned/);
+    expect(reasons['tampered-bundle']).toMatch(/^refused by worker w-guard: the suite bundle of tiny in the queue's Redis is not the one its coordinator signed \(sha256 [0-9a-f]{12}…, signed [0-9a-f]{12}…\): replaced or damaged in Redis$/);
+    expect(linesOf(w.stderr(), /refused run .*nothing of it ran/)).toHaveLength(4);
+    expect(w.stderr()).not.toMatch(/start /);
+
+    // the bake's own coordinator asking for that API: signed, and refused by the worker all the same; nothing recorded
+    const foreign = await bakeoff(['run', suite, '--agent', AGENT, '--upstream', captureUrl, '--runs', '2', '--queue', url, '--out', path.join(root, 'foreign'), '--json'], { env: keysEnv });
+    expect(foreign.exitCode, foreign.stderr).toBe(3);
+    expect(foreign.stderr).toMatch(new RegExp(`is not recorded: refused by worker w-guard: it asks for the model API "${captureUrl.replace(/[.]/g, '\\.')}", which is not one this worker sends its API keys to \\(allowed here: vendor, openrouter`));
+    expect(foreign.stderr).toContain('2 run(s) not recorded: the workers refused them');
+    expect(JSON.parse(foreign.stdout).fleet.refused).toHaveLength(2);
+    expect(storedRuns(path.join(root, 'foreign', 'bakeoff.db'))).toEqual([]);
+
+    // the files a spec names travel in the signed bundle: the worker runs the coordinator's agent.sh (absent from its disk) and never reads its own worker-only.txt
+    const files = path.join(root, 'files');
+    const bake = await bakeoff(['run', suite, '--agent', `command:sh ${shared}/agent.sh`, '--agent', `command:cat ${shared}/worker-only.txt > leaked.txt`, '--runs', '1', '--queue', url, '--out', files, '--json']);
+    expect(bake.exitCode, bake.stderr).toBe(0);
+    const runs = storedRuns(path.join(files, 'bakeoff.db'));
+    expect(Object.fromEntries(runs.map((r) => [r.agent.split(' ')[0] === 'command:sh' ? 'script' : 'cat', `${r.outcome} ${r.reason ?? ''}`.trim()]))).toEqual({ script: 'solved', cat: 'failed tests-failed' });
+
+    // no key went anywhere: the capture server got no request at all; nothing of the worker's own file left it
+    expect(existsSync(captureLog) ? (await readFile(captureLog, 'utf8')).trim() : '').toBe('');
+    expect(w.stderr()).not.toContain(canary);
+    for (const entry of await readdir(files, { withFileTypes: true, recursive: true })) {
+      if (entry.isFile()) expect((await readFile(path.join(entry.parentPath, entry.name))).includes(workerOnly), `the worker's file in ${entry.name}`).toBe(false);
+    }
+    for (const key of await client.keys('*')) {
+      const type = await client.type(key);
+      const text = type === 'string' ? ((await client.getBuffer(key)) ?? Buffer.alloc(0)).toString('latin1') : type === 'list' ? (await client.lrange(key, 0, -1)).join('\n') : type === 'hash' ? JSON.stringify(await client.hgetall(key)) : '';
+      expect(text.includes(canary) || text.includes(workerOnly), `a key or the worker's file in Redis ${key}`).toBe(false);
+    }
+    client.disconnect();
+  }, 600_000);
+});
