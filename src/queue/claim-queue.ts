@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { UserError } from '../errors.js';
+import { InfraError, UserError } from '../errors.js';
 import type { Suite } from '../suite/index.js';
 import { pidExists } from '../util/index.js';
 import { BAKEOFF_VERSION } from '../version.js';
@@ -90,6 +90,40 @@ export async function claimQueue(redis: Redis, queue: Queue, suite: Suite, me: s
       }
     },
   };
+}
+
+/**
+ * Renews the claim every {@link HEARTBEAT_MS} and as soon as Redis is back (one renewal at a
+ * time: those queued during an outage are skipped); `onTaken` is called when another coordinator
+ * holds the queue. Returns how to stop.
+ */
+export function keepClaim(redis: Redis, claim: QueueClaim, bundleKeys: readonly string[], onTaken: (other: FleetBake) => void): () => void {
+  let renewing = false;
+  const renew = (): void => {
+    if (renewing) return;
+    renewing = true;
+    void claim
+      .renew(bundleKeys)
+      .then((other) => other && onTaken(other))
+      .catch(() => {})
+      .finally(() => (renewing = false));
+  };
+  const heartbeat = setInterval(renew, HEARTBEAT_MS);
+  redis.on('ready', renew);
+  return () => {
+    clearInterval(heartbeat);
+    redis.off('ready', renew);
+  };
+}
+
+const HEARTBEAT_MS = 5000;
+
+/** The sentence a coordinator stops itself with when another holds its queue (exit 3). */
+export function takenOver(url: string, other: FleetBake): InfraError {
+  return new InfraError(
+    `another coordinator (${other.coordinator}, suite ${other.suiteId}, since ${other.startedAt}) took queue ${url} while this one could not renew its claim (Redis was away longer than the claim lives): ` +
+      `stopping this one, so that one coordinator runs the queue — what it stored is kept; the other carries on, and the same command again resumes once it is done`,
+  );
 }
 
 function anotherCoordinator(url: string, other: FleetBake): UserError {

@@ -182,7 +182,12 @@ export async function connectQueue(address: QueueAddress, notes: LinkNotes | nul
   } catch (error) {
     redis.disconnect();
     const why = maskUrlPasswords(firstError ?? (error as Error).message).replace(/\.$/, '');
-    throw new InfraError(`cannot reach the queue's Redis at ${address.url}: ${why}. Start it (redis-server) or fix --queue`);
+    const fix = /certificate|ssl|tls|alert|handshake/i.test(why)
+      ? 'For TLS give --queue-ca (the CA that signed Redis\'s certificate) and, when Redis asks for a client certificate, --queue-cert and --queue-key'
+      : /NOAUTH|WRONGPASS|AUTH|password/i.test(why)
+        ? 'Give its password in BAKEOFF_QUEUE_PASSWORD (or the --queue URL)'
+        : 'Start it (redis-server) or fix --queue';
+    throw new InfraError(`cannot reach the queue's Redis at ${address.url}: ${why}. ${fix}`);
   }
   redis.off('error', early);
   follow(redis, address, watchOf(address, notes));

@@ -8,12 +8,11 @@ import type { AttemptRow, CheckRow, SessionRow, Store } from '../store/index.js'
 import type { Suite, SuiteLock } from '../suite/index.js';
 import type { RunRecord } from '../types.js';
 import { BAKEOFF_VERSION } from '../version.js';
-import { InfraError } from '../errors.js';
 import { connectQueue, type LinkNotes, type QueueAddress } from './connection.js';
-import { keys, PREFIX, QUEUE, type AgentFiles, type FleetBake, type RunJob } from './jobs.js';
+import { keys, PREFIX, QUEUE, type AgentFiles, type RunJob } from './jobs.js';
 import { attemptRows } from './attempt-rows.js';
 import { packAgentFiles } from './agent-files.js';
-import { claimQueue, expireBundles, publishBundle } from './claim-queue.js';
+import { claimQueue, expireBundles, keepClaim, publishBundle, takenOver } from './claim-queue.js';
 import { openHandBack } from './open-hand-back.js';
 import type { FleetSeal, Sealed } from './seal.js';
 import { packFolder, unpackFolder } from './tarball.js';
@@ -83,29 +82,18 @@ export async function coordinate(options: CoordinateOptions): Promise<FleetSumma
   const events = await connectQueue(options.address);
   const queue = new Queue<Sealed, Sealed>(QUEUE, { connection: redis, prefix: PREFIX });
   const queueEvents = new QueueEvents(QUEUE, { connection: events, prefix: PREFIX, autorun: false });
+  // connection losses are said once by the connections themselves: without a listener, BullMQ prints each error's stack
+  queue.on('error', () => {});
   const me = `${hostname()}:${process.pid}`;
-  let heartbeat: NodeJS.Timeout | undefined;
+  let stopKeeping: () => void = () => {};
   let release: () => Promise<void> = async () => {};
   try {
     const claim = await claimQueue(redis, queue, suite, me, options.address.url);
     release = claim.release;
     const bundleKeys: string[] = [];
     let fail: (error: Error) => void = () => {};
-    // the claim, renewed (or re-created after an outage) by its holder alone; another's found there stops this coordinator
-    let renewing = false;
-    const renew = (): void => {
-      if (renewing) return;
-      renewing = true;
-      void claim
-        .renew(bundleKeys)
-        .then((other: FleetBake | null) => {
-          if (other) fail(tookOver(options.address.url, other));
-        })
-        .catch(() => {})
-        .finally(() => (renewing = false));
-    };
-    heartbeat = setInterval(renew, 5000);
-    redis.on('ready', renew);
+    // another coordinator's claim found on a heartbeat stops this one
+    stopKeeping = keepClaim(redis, claim, bundleKeys, (other) => fail(takenOver(options.address.url, other)));
 
     const suiteBundle = await packFolder(suite.dir);
     await publishBundle(redis, keys.bundle(suiteBundle.sha256), suiteBundle.bytes);
@@ -311,18 +299,11 @@ export async function coordinate(options: CoordinateOptions): Promise<FleetSumma
       enqueueMs,
     };
   } finally {
-    clearInterval(heartbeat);
+    stopKeeping();
     await release().catch(() => {});
     await queueEvents.close().catch(() => {});
     await queue.close().catch(() => {});
     redis.disconnect();
     events.disconnect();
   }
-}
-
-function tookOver(url: string, other: FleetBake): InfraError {
-  return new InfraError(
-    `another coordinator (${other.coordinator}, suite ${other.suiteId}, since ${other.startedAt}) took queue ${url} while this one could not renew its claim (Redis was away longer than the claim lives): ` +
-      `stopping this one, so that one coordinator runs the queue — what it stored is kept; the other carries on, and the same command again resumes once it is done`,
-  );
 }

@@ -48,7 +48,10 @@ export async function openHandBack(input: { readonly redis: Redis; readonly seal
   let workerMs = 0;
   if (input.state === 'completed') {
     const opened = seal.open<RunJobResult>('result', job.returnvalue);
-    if (!opened.ok) return { kind: 'refused', reason: `the result handed back for it was not sealed by a worker of this fleet: ${opened.why}` };
+    if (!opened.ok) {
+      const what = job.returnvalue === null || typeof job.returnvalue !== 'object' ? `it handed back ${JSON.stringify(job.returnvalue) ?? 'nothing'}` : `it handed back an object with ${Object.keys(job.returnvalue).slice(0, 5).join(', ') || 'no field'}`;
+      return { kind: 'refused', reason: `the result handed back for it was not sealed by a worker of this fleet: ${opened.why} (${what})` };
+    }
     result = opened.value;
     const current = starts.at(-1);
     if (current === undefined || current.token !== result.token || current.attempt !== result.attempt) {

@@ -86,6 +86,7 @@ export async function emptyQueue(address: QueueAddress, notes: LinkNotes, how: '
 async function withQueue<T>(address: QueueAddress, notes: LinkNotes, work: (redis: Redis, queue: Queue) => Promise<T>): Promise<T> {
   const redis = await connectQueue(address, notes);
   const queue = new Queue(QUEUE, { connection: redis, prefix: PREFIX });
+  queue.on('error', () => {}); // a lost connection is said once by the connection itself
   try {
     return await work(redis, queue);
   } finally {

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { InfraError } from '../errors.js';
-import type { RunResult } from '../run/index.js';
 import type { RequestRow } from '../store/index.js';
 import { BAKEOFF_VERSION } from '../version.js';
 import { connectQueue, type LinkNotes, type QueueAddress } from './connection.js';
@@ -15,24 +14,9 @@ import { cleanFleetLeftovers, findFleetLeftovers, makeStaging } from './staging.
 import { packFolder } from './tarball.js';
 import { createBundleCache } from './worker-bundles.js';
 import { refusalOf, type WorkerPolicy } from './worker-policy.js';
+import type { ExecuteJob, RunningWorker, StopResult, WorkerEvent } from './worker-types.js';
 
-/** Where a job's run happens on this worker. */
-export interface JobPlace {
-  /** The suite, unpacked from the bundle the job signs. */
-  readonly bundleDir: string;
-  /** The agent specs' files, unpacked from their signed tarball; null when the specs name none. */
-  readonly filesDir: string | null;
-  readonly artifactsDir: string;
-  /** A scratch folder name of this attempt alone: a duplicate attempt of the same run never shares one. */
-  readonly scratchName: string;
-}
-
-/** What a worker's owner does with a job: run it (the local run's code path) or say why it cannot. */
-export type ExecuteJob = (
-  job: RunJob,
-  place: JobPlace,
-  watch: { onStage(stage: string): void; onRequest(order: number, row: RequestRow): void },
-) => Promise<{ readonly kind: 'run'; readonly result: RunResult } | { readonly kind: 'void'; readonly detail: string }>;
+export type { ExecuteJob, JobPlace, RunningWorker, StopResult, WorkerEvent } from './worker-types.js';
 
 export interface WorkOptions {
   readonly address: QueueAddress;
@@ -53,39 +37,6 @@ export interface WorkOptions {
   readonly execute: ExecuteJob;
   readonly notes: LinkNotes & { error(message: string): void };
   readonly onEvent?: (event: WorkerEvent) => void;
-}
-
-export type WorkerEvent =
-  | { readonly type: 'ready'; readonly name: string; readonly concurrency: number; readonly upstreams: readonly string[] }
-  | { readonly type: 'job-start'; readonly runId: string; readonly task: string; readonly agent: string; readonly replay: number; readonly attempt: number }
-  | { readonly type: 'job-end'; readonly runId: string; readonly verdict: string }
-  /** A job this worker will not run (unsigned, forged, a foreign upstream, a bundle not the signed one): nothing of it ran. */
-  | { readonly type: 'job-refused'; readonly runId: string; readonly reason: string }
-  /** An attempt the queue no longer gives its run to (cleared, or leased to another attempt): its result is not handed back. */
-  | { readonly type: 'job-superseded'; readonly runId: string; readonly attempt: number }
-  | { readonly type: 'stopping'; readonly running: number; readonly graceSec: number }
-  | { readonly type: 'handed-back'; readonly runId: string; readonly attempt: number };
-
-/** What a graceful stop came to. */
-export interface StopResult {
-  /** Runs that finished (and were handed back as runs) after the stop began. */
-  readonly finished: number;
-  /** Runs still going when the grace period ended: back in the queue, unrecorded, for another worker. */
-  readonly handedBack: readonly string[];
-}
-
-export interface RunningWorker {
-  /**
-   * A graceful stop: takes no more jobs, lets the running runs finish within `graceMs`, then hands
-   * the rest back to the queue unrecorded (they run again elsewhere, at once) — their attempts
-   * are abandoned, and nothing they do from then on is handed back. The caller then kills what
-   * still runs (util's `stopEverything`) and waits for `stopped`.
-   */
-  stop(graceMs: number): Promise<StopResult>;
-  /** Stops taking jobs; `force` abandons the running ones (they come back to the queue after their lease). */
-  close(force?: boolean): Promise<void>;
-  /** Settles when the worker stopped: on its own (refusing a job of another bakeoff version: rejects) or closed. */
-  readonly stopped: Promise<void>;
 }
 
 /**
@@ -133,6 +84,8 @@ export async function startWorker(options: WorkOptions): Promise<RunningWorker> 
   // what killed workers left in this cache folder
   await cleanFleetLeftovers(await findFleetLeftovers(options.cacheDir)).catch(() => []);
   const attempts = new Map<string, Attempt>();
+  /** Runs whose attempt just ended here, until BullMQ let go of its lease. */
+  const ending = new Set<string>();
   const startedAt = new Date().toISOString();
   let stopping = false;
   let finishedWhileStopping = 0;
@@ -177,6 +130,12 @@ export async function startWorker(options: WorkOptions): Promise<RunningWorker> 
     const why = refusalOf(data, job.id, options.policy);
     const policyMs = performance.now() - t0;
     if (why !== null) return refuse(data.runId, why);
+    if ([...attempts.values()].some((a) => a.runId === data.runId) || ending.has(data.runId)) {
+      // this worker still runs an earlier attempt of the run, whose lease the queue lost (a clear, a stall, an outage): BullMQ
+      // follows one lease per job id in a worker, so the new attempt waits for the stale one to end — here, or on another worker
+      await job.moveToDelayed(Date.now() + 1000, lockToken);
+      throw new DelayedError();
+    }
     // the bundles, checked against the digests the job signs, before the attempt is registered
     const suite = await bundles.suite(data);
     if ('refused' in suite) return refuse(data.runId, suite.refused);
@@ -243,6 +202,9 @@ export async function startWorker(options: WorkOptions): Promise<RunningWorker> 
       return { ...sealed, checksMs: seal.ms() + policyMs } as Sealed;
     } finally {
       attempts.delete(token);
+      // BullMQ lets go of the job's lease right after this returns: until then a new attempt of the run waits
+      ending.add(data.runId);
+      setImmediate(() => ending.delete(data.runId));
       void announce().catch(() => {});
       await staging.done();
     }
@@ -262,10 +224,6 @@ export async function startWorker(options: WorkOptions): Promise<RunningWorker> 
   worker.on('error', () => {}); // connection losses are said once by the connection itself
   worker.on('failed', (job, error) => {
     if (job && !(error instanceof DelayedError) && !(error instanceof UnrecoverableError && error.message.startsWith(REFUSED))) notes.error(`run ${job.id}: ${error.message}`);
-  });
-  worker.on('lockRenewalFailed', (ids: string[]) => {
-    // cleared, or leased to another attempt: this attempt goes on, but its result will not be handed back
-    for (const a of attempts.values()) if (ids.includes(a.runId) && !a.handedBack) a.superseded = true;
   });
   const running = worker.run();
   await worker.waitUntilReady();

@@ -4,8 +4,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admitOnly, bakeoff, FIXTURES, tempDir } from './helpers.js';
-import { freePort, spawnBakeoff, startRedis, stopFleet, validatedCopy, type Proc, type TestRedis } from './fleet-helpers.js';
+import { bakeoff, tempDir } from './helpers.js';
+import { freePort, spawnBakeoff, startRedis, stopFleet, validatedAdd, type Proc, type TestRedis } from './fleet-helpers.js';
 
 /*
  * What a fleet's model agents spend, and what never leaves a worker. A real agent CLI (pi)
@@ -67,8 +67,7 @@ describe('a fleet of model agents', () => {
     root = await tempDir('bakeoff-fleet-costs-');
     redis = await startRedis(path.join(root, 'redis'));
     // one task, so every run makes the same requests and has the same figures
-    suite = await validatedCopy(path.join(FIXTURES, 'suites/tiny'));
-    await admitOnly(suite, ['add']);
+    suite = await validatedAdd();
   });
   afterAll(() => stopFleet(running, redis));
 

@@ -2,8 +2,8 @@ import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admitOnly, bakeoff, FIXTURES, tempDir } from './helpers.js';
-import { spawnBakeoff, startRedis, stopFleet, validatedCopy, type Proc, type TestRedis } from './fleet-helpers.js';
+import { bakeoff, tempDir } from './helpers.js';
+import { spawnBakeoff, startRedis, stopFleet, validatedAdd, type Proc, type TestRedis } from './fleet-helpers.js';
 import { processesOf, storedRuns } from './process-helpers.js';
 
 /*
@@ -66,7 +66,7 @@ describe('managing a fleet queue', () => {
 
   it('drain takes out the runs nobody started and lets the running one finish; clear empties the queue and bakeoff\'s keys but not the results folder; the coordinator says when Redis went away and came back, and the same command resumes', async () => {
     const url = redis.url(1);
-    const suite = await validatedCopy(path.join(FIXTURES, 'suites/tiny'));
+    const suite = await validatedAdd({ sessionWallClockSec: 900 });
     const results = path.join(root, 'drained');
     // The agent sleeps a few seconds. The run the test looks at stays running because the test
     // holds its sleep with SIGSTOP (the host sees the sandbox's processes) until the
@@ -74,7 +74,7 @@ describe('managing a fleet queue', () => {
     // saturated machine, where ingesting a run, a SIGTERM and each `bakeoff queue` call take
     // seconds each. The second run's sleep is the second sleep process to appear.
     const seconds = `5.${randomInt(100_000_000, 999_999_999)}`;
-    const args = ['run', suite, '--agent', `command:sleep ${seconds}`, '--runs', '2', '--queue', url, '--out', results];
+    const args = ['run', suite, '--agent', `command:sleep ${seconds}`, '--runs', '4', '--queue', url, '--out', results];
     const w = worker(url, 'w-drain');
     await w.waitFor(/ready/, 60_000);
     const first = spawnBakeoff(args);
@@ -82,7 +82,9 @@ describe('managing a fleet queue', () => {
     const held = await until('the second run\'s sleep', async () => processesOf('sleep', seconds).find((pid) => pid !== firstSleep), 120_000);
     process.kill(held, 'SIGSTOP');
     // one run stored, the next one running on the only worker (held), two waiting: then the coordinator stops
-    await first.waitFor(/run 1\/4 /, 120_000);
+    await first.waitFor(/run 1\/4 /, 120_000).catch((error: Error) => {
+      throw new Error(`${error.message}\nthe worker's stderr:\n${w.stderr()}`);
+    });
     expect(w.stderr().match(/bakeoff: start /g)).toHaveLength(2);
     // the coordinator says a run is stored before it removes the run's job: wait for that too
     await until('the stored run\'s job to be removed', async () => ((await jobsOf(url)).completed === 0 ? true : undefined), 30_000);
@@ -143,8 +145,7 @@ describe('managing a fleet queue', () => {
 
   it('records a run whose worker was lost twice as void, saying so, and never runs it a third time', async () => {
     const url = redis.url(2);
-    const suite = await validatedCopy(path.join(FIXTURES, 'suites/tiny'));
-    await admitOnly(suite, ['add']);
+    const suite = await validatedAdd();
     const results = path.join(root, 'lost-twice');
     const coordinator = spawnBakeoff(['run', suite, '--agent', 'command:sleep 30', '--runs', '1', '--queue', url, '--out', results]);
     const lostOnce = worker(url, 'w-first');

@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Queue } from 'bullmq';
@@ -9,8 +9,8 @@ import { createFleetSeal, keys, type RunJob } from '../../src/queue/index.js';
 import { packFolder } from '../../src/queue/tarball.js';
 import { loadSuite } from '../../src/suite/index.js';
 import { sha256 } from '../../src/util/index.js';
-import { bakeoff, FIXTURES, tempDir } from './helpers.js';
-import { FLEET_SECRET, freePort, spawnBakeoff, startRedis, stopFleet, validatedCopy, type Proc, type TestRedis } from './fleet-helpers.js';
+import { bakeoff, tempDir } from './helpers.js';
+import { FLEET_SECRET, freePort, spawnBakeoff, startRedis, stopFleet, validatedAdd, type Proc, type TestRedis } from './fleet-helpers.js';
 import { processesOf, storedRuns } from './process-helpers.js';
 
 /*
@@ -60,7 +60,8 @@ describe('a fleet you can trust with keys, signals and a hostile Redis', () => {
   let suite: string;
   const running: Proc[] = [];
   const worker = (url: string, name: string, extra: readonly string[] = [], env: Record<string, string> = {}, via: readonly string[] = []): Proc => {
-    const proc = spawnBakeoff(['worker', '--queue', url, '--name', name, '--lease-sec', '5', ...extra], env, via);
+    // a lease long enough that a saturated machine's late renewals never lose one: no case here waits for a lost lease
+    const proc = spawnBakeoff(['worker', '--queue', url, '--name', name, '--lease-sec', '20', ...extra], env, via);
     running.push(proc);
     return proc;
   };
@@ -68,8 +69,7 @@ describe('a fleet you can trust with keys, signals and a hostile Redis', () => {
   beforeAll(async () => {
     root = await tempDir('bakeoff-fleet-trust-');
     redis = await startRedis(path.join(root, 'redis'));
-    // the add task alone: the cases need one task, and admitting the other costs a minute on a busy machine
-    suite = await validatedCopy(path.join(FIXTURES, 'suites/tiny'), (copy) => rm(path.join(copy, 'tasks/py-add'), { recursive: true }));
+    suite = await validatedAdd({ sessionWallClockSec: 900 });
   }, 300_000);
   afterAll(() => stopFleet(running, redis));
 
@@ -158,5 +158,145 @@ describe('a fleet you can trust with keys, signals and a hostile Redis', () => {
       expect(text.includes(canary) || text.includes(workerOnly), `a key or the worker's file in Redis ${key}`).toBe(false);
     }
     client.disconnect();
+  }, 600_000);
+
+  /** The worker of database 0, kept from the `queue clear` case to the outage case. */
+  let keeper: Proc;
+  /** A command agent that sleeps (a marked sleep, so the test can find and hold it), then solves the task. */
+  const sleeper = (seconds: string) => `command:sleep ${seconds}; sed -i 's/a - b/a + b/' src/math.mjs`;
+  const marker = () => `5.${randomInt(100_000_000, 999_999_999)}`;
+
+  it('queue clear with runs in flight, then the coordinator again: each run recorded once, none void or tampered; the stale attempts are counted abandoned, numbered before the recorded ones, share no scratch folder and hand nothing back', async () => {
+    const url = redis.url(0);
+    // three slots and one, two runs: once both are held in flight, a slot is left for a run's second attempt beside its first
+    keeper = worker(url, 'w-keep', ['--concurrency', '3']);
+    const other = worker(url, 'w-keep2', ['--concurrency', '1']);
+    await Promise.all([keeper, other].map((w) => w.waitFor(/ready/, 120_000)));
+    const seconds = marker();
+    const results = path.join(root, 'cleared');
+    const args = ['run', suite, '--agent', sleeper(seconds), '--runs', '2', '--queue', url, '--out', results];
+    const first = spawnBakeoff(args);
+    const held = await until("both runs' sleeps", () => (processesOf('sleep', seconds).length === 2 ? processesOf('sleep', seconds) : undefined), 180_000);
+    for (const pid of held) process.kill(pid, 'SIGSTOP');
+    first.child.kill('SIGKILL');
+    await first.child;
+    const clear = await bakeoff(['queue', 'clear', '--queue', url]);
+    expect(clear.exitCode, clear.stderr).toBe(0);
+
+    const again = spawnBakeoff([...args, '--json']);
+    // a second attempt of a run starts while its first is still in flight (on another worker: one worker runs one attempt of a run at a time)
+    await until('a second attempt', () => ([keeper, other].some((w) => /start add × command:sleep \S+ .*\(replay \d\), run \w+, attempt 2/.test(w.stderr())) ? true : undefined), 120_000);
+    for (const pid of held) process.kill(pid, 'SIGCONT');
+    const done = await again.child;
+    expect(done.exitCode, again.stderr()).toBe(0);
+    expect(JSON.parse(again.stdout())).toMatchObject({ planned: 2, alreadyDone: 0, ran: 2 });
+    // the stale attempts run to their end and find their lease gone: nothing handed back
+    await until('the two stale attempts to end', () => (linesOf(keeper.stderr() + other.stderr(), /attempt 1: superseded/).length === 2 ? true : undefined), 120_000);
+
+    const runs = storedRuns(path.join(results, 'bakeoff.db'));
+    expect(runs.map((r) => `${r.outcome} ${r.reason ?? ''}`.trim())).toEqual(['solved', 'solved']);
+    const attempts = attemptsOf(results);
+    expect(attempts.map((a) => [a.attempt, a.state])).toEqual([
+      [1, 'abandoned'],
+      [2, 'recorded'],
+      [1, 'abandoned'],
+      [2, 'recorded'],
+    ]);
+    const report = await bakeoff(['report', results]);
+    expect(report.stdout).toMatch(/fleet: [12] worker\(s\); 2 run\(s\) re-executed after worker loss; 2 abandoned attempt\(s\) \(never recorded as runs; cost unknown \(no model meter\)\)/);
+    other.child.kill('SIGKILL');
+    // the stale attempts' late ends changed nothing: the same command once more records nothing
+    const third = await bakeoff([...args, '--json']);
+    expect(JSON.parse(third.stdout)).toMatchObject({ planned: 2, alreadyDone: 2, ran: 0 });
+    expect(attemptsOf(results)).toEqual(attempts);
+    const verify = await bakeoff(['verify', results]);
+    expect(verify.stdout + verify.stderr).toMatch(/verified 2 runs: 0 mismatches/);
+  }, 600_000);
+
+  it('SIGTERM to a worker with runs in flight: it takes no more, lets what finishes in the grace period finish, hands the rest back unrecorded; 0 void, 0 wrong, each run recorded once, verify 0 mismatches', async () => {
+    const url = redis.url(3);
+    const stopping = worker(url, 'w-stop', ['--concurrency', '2', '--grace-sec', '2']);
+    await stopping.waitFor(/ready/, 120_000);
+    const seconds = marker();
+    const results = path.join(root, 'sigterm');
+    const coordinator = spawnBakeoff(['run', suite, '--agent', 'gold', '--agent', sleeper(seconds), '--runs', '3', '--queue', url, '--out', results, '--json']);
+    // a sleeping run in flight, held: it cannot finish within the grace period
+    const held = await until('a run sleeping on w-stop', () => processesOf('sleep', seconds)[0], 180_000);
+    process.kill(held, 'SIGSTOP');
+    // process.kill, not execa's kill: execa would follow it with SIGKILL after 5 s, shorter than a stop may take
+    process.kill(stopping.child.pid!, 'SIGTERM');
+    await stopping.waitFor(/SIGTERM: worker w-stop takes no more runs; the running ones may finish within 2 s \(--grace-sec\), then the rest go back to the queue unrecorded/, 60_000);
+    const stopped = await stopping.child;
+    expect(stopped.exitCode, stopping.stderr()).toBe(143);
+    const afterSignal = stopping.stderr().slice(stopping.stderr().indexOf('SIGTERM: worker'));
+    expect(afterSignal, 'a run started after the signal').not.toMatch(/bakeoff: start /);
+    const handedBack = linesOf(afterSignal, /handed run \w+ \(attempt 1\) back to the queue unrecorded/);
+    expect(handedBack.length).toBeGreaterThanOrEqual(1);
+    expect(afterSignal).toMatch(new RegExp(`stopped: \\d run\\(s\\) finished during the stop; ${handedBack.length} handed back to the queue unrecorded`));
+
+    worker(url, 'w-take', ['--concurrency', '2']);
+    const done = await coordinator.child;
+    expect(done.exitCode, coordinator.stderr()).toBe(0);
+    const runs = storedRuns(path.join(results, 'bakeoff.db'));
+    expect(runs).toHaveLength(6);
+    expect(new Set(runs.map((r) => r.id)).size).toBe(6);
+    expect(runs.filter((r) => r.outcome !== 'solved').map((r) => `${r.agent}: ${r.outcome} ${r.reason}`)).toEqual([]);
+    const attempts = attemptsOf(results);
+    expect(attempts.filter((a) => a.state === 'recorded')).toHaveLength(6);
+    // what the stop cut short is an abandoned attempt of w-stop's, never a run
+    const abandoned = attempts.filter((a) => a.state === 'abandoned');
+    expect(abandoned.map((a) => a.worker)).toEqual(handedBack.map(() => 'w-stop'));
+    for (const a of abandoned) expect(attempts.find((r) => r.run_id === a.run_id && r.state === 'recorded')).toMatchObject({ attempt: 2, worker: 'w-take' });
+    const verify = await bakeoff(['verify', results]);
+    expect(verify.exitCode, verify.stdout + verify.stderr).toBe(0);
+    expect(verify.stdout + verify.stderr).toMatch(/verified 6 runs: 0 mismatches/);
+  }, 600_000);
+
+  it('Redis away for 30 s: one coordinator throughout, a second refused before and after; one line when Redis goes and one when it is back, no stack trace; each run recorded once', async () => {
+    const url = redis.url(0);
+    const results = path.join(root, 'outage');
+    const args = ['run', suite, '--agent', 'gold', '--agent', 'command:sleep 2', '--runs', '3', '--queue', url, '--out', results, '--json'];
+    const fromHere = keeper.stderr().length;
+    const first = spawnBakeoff(args);
+    const claimOf = async (): Promise<{ coordinator: string | null; claim?: string } | undefined> => {
+      const client = redis.client(0);
+      try {
+        const held = await client.get('bakeoff:fleet:bake');
+        const bake = held ? (JSON.parse(held) as { coordinator: string | null; claim?: string }) : null;
+        return bake?.coordinator?.endsWith(`:${first.child.pid}`) && bake.claim ? bake : undefined;
+      } finally {
+        client.disconnect();
+      }
+    };
+    const before = await until("the first coordinator's claim", claimOf, 120_000);
+    const refused = async () => {
+      const second = await bakeoff(['run', suite, '--agent', 'noop', '--runs', '1', '--queue', url, '--out', path.join(root, 'second')]);
+      expect(second.exitCode, second.stderr).toBe(2);
+      expect(second.stderr).toMatch(new RegExp(`queue redis://127\\.0\\.0\\.1:\\d+/0 is being run by another coordinator \\(\\S+:${first.child.pid}, suite tiny`));
+    };
+    await refused();
+
+    // a run of the bake ends, then Redis goes away for 30 s
+    await until('a run of the bake to end', () => (/end {3}run/.test(keeper.stderr().slice(fromHere)) ? true : undefined), 180_000);
+    await redis.restart(30_000);
+    // the first coordinator re-creates its own claim (the old one lapsed while Redis was away); a second is refused again
+    const after = await until('the claim re-created by its owner', claimOf, 60_000);
+    expect(after.claim).toBe(before.claim);
+    await refused();
+
+    const done = await first.child;
+    expect(done.exitCode, first.stderr()).toBe(0);
+    expect(JSON.parse(first.stdout())).toMatchObject({ planned: 6, alreadyDone: 0, ran: 6 });
+    const runs = storedRuns(path.join(results, 'bakeoff.db'));
+    expect(runs).toHaveLength(6);
+    expect(runs.filter((r) => r.outcome === 'void')).toEqual([]);
+    expect(runs.filter((r) => r.agent === 'gold').every((r) => r.outcome === 'solved')).toBe(true);
+    // said once each way, by the coordinator and by the worker, without a stack trace
+    for (const [who, text] of [['coordinator', first.stderr()], ['worker', keeper.stderr().slice(fromHere)]] as const) {
+      expect(linesOf(text, /lost the queue's Redis at redis:\/\/127\.0\.0\.1:\d+\/0 \(.*\); waiting for it to come back/), `${who}:\n${text}`).toHaveLength(1);
+      expect(linesOf(text, /the queue's Redis at redis:\/\/127\.0\.0\.1:\d+\/0 is back/), `${who}:\n${text}`).toHaveLength(1);
+      expect(text, who).not.toMatch(/^\s+at |Unhandled error event|ECONNREFUSED.*\n\s+at /m);
+    }
+    expect(first.stderr()).not.toContain('took queue');
   }, 600_000);
 });
