@@ -136,21 +136,21 @@ describe('a worker on the queue', () => {
     expect(f.events).toContainEqual({ type: 'handed-back', runId: 'r1', attempt: 1 });
   });
 
-  it('fences a stale attempt: after `queue clear`, the run queued again is a second attempt numbered after the first, and the first hands nothing back', async () => {
+  it('fences a stale attempt: after `queue clear` the run queued again waits for it to end, is a second attempt numbered after the first, and only its result is handed back', async () => {
     const f = await fleet(2);
     await f.add('r1');
     await until('r1 started', () => (f.runs.started.includes('r1') ? true : undefined));
     // what `bakeoff queue clear` does to a running job: the job and its lease go, the ledger of attempts stays
     await f.queue.obliterate({ force: true });
     await f.add('r1');
-    await until('r1 started again', () => (f.runs.started.filter((id) => id === 'r1').length === 2 ? true : undefined));
-    expect(f.events.filter((e) => e.type === 'job-start').map((e) => (e as { attempt: number }).attempt)).toEqual([1, 2]);
-    // the stale first attempt ends: not handed back (the second holds the lease)
+    // one attempt of a run at a time on a worker: the new one is put off while the stale one runs
+    await until('r1 put off', async () => ((await f.state('r1')) === 'delayed' ? true : undefined));
+    expect(f.runs.started).toEqual(['r1']);
     f.runs.finish('r1', 0);
     await until('the first attempt superseded', () => (f.events.some((e) => e.type === 'job-superseded') ? true : undefined));
     expect(f.events).toContainEqual({ type: 'job-superseded', runId: 'r1', attempt: 1 });
-    expect(await f.state('r1')).toBe('active');
-    // the second, current attempt hands its result back: attempt 2's, sealed
+    await until('r1 started again', () => (f.runs.started.length === 2 ? true : undefined));
+    expect(f.events.filter((e) => e.type === 'job-start').map((e) => (e as { attempt: number }).attempt)).toEqual([1, 2]);
     f.runs.finish('r1', 1);
     await until('r1 completed', async () => ((await f.state('r1')) === 'completed' ? true : undefined));
     expect(seal.open('result', (await f.queue.getJob('r1'))!.returnvalue)).toMatchObject({ ok: true, value: { attempt: 2 } });
