@@ -196,14 +196,17 @@ describe('a fleet you can trust with keys, signals and a hostile Redis', () => {
     const runs = storedRuns(path.join(results, 'bakeoff.db'));
     expect(runs.map((r) => `${r.outcome} ${r.reason ?? ''}`.trim())).toEqual(['solved', 'solved']);
     const attempts = attemptsOf(results);
-    expect(attempts.map((a) => [a.attempt, a.state])).toEqual([
-      [1, 'abandoned'],
-      [2, 'recorded'],
-      [1, 'abandoned'],
-      [2, 'recorded'],
-    ]);
+    // per run: attempts 1..n with no gap or repeat, the cleared first one and any other before the last abandoned, the last recorded
+    // (usually n = 2; a lease a saturated machine renewed too late adds an attempt, numbered and counted like the others)
+    const runIds = [...new Set(attempts.map((a) => a.run_id))];
+    expect(runIds).toHaveLength(2);
+    for (const list of runIds.map((id) => attempts.filter((a) => a.run_id === id))) {
+      expect(list.length).toBeGreaterThanOrEqual(2);
+      expect(list.map((a) => [a.attempt, a.state])).toEqual(list.map((_, i) => [i + 1, i === list.length - 1 ? 'recorded' : 'abandoned']));
+    }
+    const abandoned = attempts.filter((a) => a.state === 'abandoned').length;
     const report = await bakeoff(['report', results]);
-    expect(report.stdout).toMatch(/fleet: [12] worker\(s\); 2 run\(s\) re-executed after worker loss; 2 abandoned attempt\(s\) \(never recorded as runs; cost unknown \(no model meter\)\)/);
+    expect(report.stdout).toMatch(new RegExp(`fleet: [12] worker\\(s\\); 2 run\\(s\\) re-executed after worker loss; ${abandoned} abandoned attempt\\(s\\) \\(never recorded as runs; cost unknown \\(no model meter\\)\\)`));
     other.child.kill('SIGKILL');
     // the stale attempts' late ends changed nothing: the same command once more records nothing
     const third = await bakeoff([...args, '--json']);
