@@ -15,6 +15,10 @@
 // session, grading, the rest of the run, the worker's gap between runs), the CPU a run costs
 // (in the sandboxes, in the workers, in the coordinator) and how busy the machine's cores were
 // (other users' load included: on a shared machine, read the ratios with it).
+// Also the fleet's trust checks per run (the seals of job, attempt, spent requests and result, the
+// worker's allow-list, the coordinator opening them; decision 014), as measured inside each run
+// of the bake (median, target < 5 ms), and in this process on a job and a result the size of the
+// bake's, as a ratio to the JSON round trip those values cost crossing Redis anyway.
 // Usage: npm run build && node bench/queue-throughput.mjs
 //   BENCH_RUNS (runs per task, default 12: 24 runs, 6 per worker at 4 workers), BENCH_DELAY (s, default 5),
 //   BENCH_TURNS (model answers per session, default 3),
@@ -28,6 +32,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
+// every fleet process signs and checks with the fleet secret
+process.env.BAKEOFF_FLEET_SECRET ??= `bench-fleet-secret-${process.pid}-0123456789abcdef0123456789`;
 const BIN = path.join(ROOT, 'bin/bakeoff.js');
 const RUNS = Number(process.env.BENCH_RUNS ?? 12);
 const DELAY = Number(process.env.BENCH_DELAY ?? 5);
@@ -218,6 +224,8 @@ for (const n of FLEETS) {
     spanPerMin: json.ran / spanMin,
     enqueue: json.fleet.enqueueMsPerRun,
     ingest: json.fleet.medianIngestMs,
+    trust: json.fleet.medianTrustMs,
+    out,
     model: median(runs.map((r) => r.model_ms ?? 0)) / 1000,
     session: median(runs.map((r) => r.agent_sec - (r.model_ms ?? 0) / 1000)),
     grade: median(runs.map((r) => r.grade_sec)),
@@ -239,7 +247,45 @@ for (const n of FLEETS) {
   await Promise.all(workers.map((w) => new Promise((r) => (w.exitCode !== null ? r() : w.on('exit', r)))));
 }
 redis.kill('SIGTERM');
+const sealBench = await sealCost(rows.at(-1).out);
 rmSync(tmp, { recursive: true, force: true });
+
+/**
+ * Sealing and opening (HMAC-SHA256 over the JSON text) a job and a result the size of the bake's
+ * (a stored run's record, sessions and checks), per run, against the JSON round trip the same
+ * values cost crossing Redis anyway; medians of 200 rounds.
+ */
+async function sealCost(results) {
+  const { createFleetSeal } = await import(path.join(ROOT, 'dist/queue/seal.js'));
+  const seal = createFleetSeal(Buffer.from(process.env.BAKEOFF_FLEET_SECRET));
+  const store = new Database(path.join(results, 'bakeoff.db'), { readonly: true });
+  const record = store.prepare('SELECT * FROM runs LIMIT 1').get();
+  const sessions = store.prepare('SELECT * FROM sessions WHERE run_id = ?').all(record.id);
+  const checks = store.prepare('SELECT * FROM checks WHERE run_id = ?').all(record.id);
+  const requests = store.prepare('SELECT * FROM requests WHERE run_id = ?').all(record.id);
+  store.close();
+  const job = { schemaVersion: 2, bakeoffVersion: '0.1.0', suiteId: 'tiny', suiteHash: 'a'.repeat(64), bundleSha256: 'b'.repeat(64), runId: record.id, task: record.task, replay: 0, agentSpec: AGENT, agentDigest: 'c'.repeat(64), agentId: AGENT, agentOptions: { cwd: ROOT, upstream: 'scripted:x#abc' }, enqueuedAt: Date.now() };
+  const result = { kind: 'run', attempt: 1, token: 'd'.repeat(32), worker: 'w', record, sessions, checks, artifacts: { key: 'k', sha256: 'e'.repeat(64), bytes: 1 } };
+  const perRun = () => {
+    const t0 = performance.now();
+    seal.open('job', seal.seal('job', job));
+    seal.open('attempt', seal.seal('attempt', { worker: 'w', startedAt: new Date().toISOString(), token: 'd'.repeat(32) }));
+    for (const r of requests) seal.open('spent', seal.seal('spent', r));
+    seal.open('result', seal.seal('result', result));
+    return performance.now() - t0;
+  };
+  const roundTrip = () => {
+    const t0 = performance.now();
+    JSON.parse(JSON.stringify(job));
+    for (const r of requests) JSON.parse(JSON.stringify(r));
+    JSON.parse(JSON.stringify(result));
+    return performance.now() - t0;
+  };
+  for (let i = 0; i < 50; i++) perRun(), roundTrip();
+  const sealed = median(Array.from({ length: 200 }, perRun));
+  const plain = median(Array.from({ length: 200 }, roundTrip));
+  return { sealed, plain, resultBytes: JSON.stringify(result).length, requests: requests.length };
+}
 
 const base = rows[0].perMin;
 const spanBase = rows[0].spanPerMin;
@@ -257,6 +303,12 @@ for (const r of rows) {
   const total = r.sandboxCpuPerRun + r.workerCpuPerRun + r.coordinatorCpuPerRun;
   console.log(`${String(r.workers).padStart(7)}  ${f(r.sandboxCpuPerRun, 6)} · ${f(r.workerCpuPerRun, 6)} · ${f(r.coordinatorCpuPerRun, 6)} · ${f(total, 6)}  (≤ ${f((os.cpus().length / total) * 60, 5, 1)} runs/min on this machine's cores)`);
 }
+console.log(
+  `fleet trust checks per run (seals of the job, the attempt, each spent request and the result; the worker's allow-list; the coordinator opening them), measured in the bake, median ms (target < 5): ${rows.map((r) => `${r.workers} worker(s) ${f(r.trust, 0, 3)}`).join(' · ')}`,
+);
+console.log(
+  `  in this process, on a job and a ${(sealBench.resultBytes / 1024).toFixed(1)} KiB result with ${sealBench.requests} spent request(s): seal + open ${sealBench.sealed.toFixed(3)} ms per run vs ${sealBench.plain.toFixed(3)} ms for their JSON round trip alone (× ${(sealBench.sealed / sealBench.plain).toFixed(2)})`,
+);
 console.log("where the time goes (medians, s): a worker's first job opening its runner (once per worker) · per run: model wait · rest of the session (the CLI) · grading · rest of the run · attempt start → run end · worker gap between runs");
 for (const r of rows) {
   console.log(`${String(r.workers).padStart(7)}  ${f(r.opening, 6)} · ${f(r.model, 6)} · ${f(r.session, 6)} · ${f(r.grade, 6)} · ${f(r.restOfRun, 6)} · ${f(r.perRun, 6)} · ${f(r.gap, 6)}`);

@@ -4,7 +4,8 @@ export type { Harness, HarnessName, TranscriptEntry } from './harnesses/index.js
 export { installDirOf, installHarness, installedVersion, probeInstalled } from './install-harness.js';
 export type { InstalledProbe } from './install-harness.js';
 export { SPEC_FORMS, resolveAgent } from './registry.js';
+export { localFile } from './host-file.js';
 export { resolveAgents } from './resolve-agents.js';
 export { parseHarnessSpec, type HarnessSpec } from './harness-spec.js';
-export type { Agent, SessionContext, SessionResult } from './types.js';
+export type { Agent, HostFile, SessionContext, SessionResult } from './types.js';
 export { levelSourceOf, orderLevels } from './effort-levels.js';

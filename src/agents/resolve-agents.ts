@@ -9,7 +9,7 @@ import type { ModelUpstream } from './harness-agent/model-upstream.js';
 import { exampleSpec, expectedHarness, HARNESS_NAMES, harnessNamed } from './harnesses/index.js';
 import { parseHarnessSpec, type HarnessSpec } from './harness-spec.js';
 import { resolveAgent } from './registry.js';
-import type { Agent } from './types.js';
+import type { Agent, HostFile } from './types.js';
 
 export interface ResolveAgentsOptions {
   readonly cwd: string;
@@ -30,6 +30,8 @@ export interface ResolveAgentsOptions {
   readonly auth?: 'api' | 'subscription';
   /** bakeoff's environment (the harness CLIs' own catalogs are read with it); default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** What is read for a file a spec names (`command:` scripts, `patch:` files); default: the file itself. */
+  readonly hostFile?: HostFile;
 }
 
 type Wanted =

@@ -57,6 +57,14 @@ export interface SessionResult extends Pick<SessionRecord, ResultCore>, Reported
   readonly failure?: { readonly reason: 'patch-did-not-apply'; readonly detail: string };
 }
 
+/**
+ * Where the files an agent spec names are read from: given the absolute path a spec names (a
+ * `command:` script, a `patch:` file, a scripted model's replay file, a prices file), the file to
+ * read in its place, or null when there is none. A local bake reads the path itself; a fleet
+ * worker reads only what came in the coordinator's signed bundle, never its own disk.
+ */
+export type HostFile = (absolutePath: string) => string | null;
+
 export interface Agent {
   readonly info: AgentInfo;
   /** Model agents: the catalog its effort level was resolved from (recorded in every run). */

@@ -1,11 +1,11 @@
 import os from 'node:os';
 import path from 'node:path';
-import { openModelUpstream, parseHarnessSpec, resolveAgents, type Agent } from '../agents/index.js';
+import { openModelUpstream, parseHarnessSpec, resolveAgents, type Agent, type HostFile } from '../agents/index.js';
 import { UserError } from '../errors.js';
 import type { PriceBook } from '../meter/index.js';
 import { summarize, type LeaderboardView } from '../report/index.js';
 import { selectTasks, type TaskSelection } from '../plan/index.js';
-import { coordinate, parseQueueUrl, type FleetSummary, type QueueAddress, type RunJob } from '../queue/index.js';
+import { coordinate, createFleetSeal, queueAddressOf, readFleetSecret, recordingHostFile, type FleetSeal, type FleetSummary, type QueueAddress, type RunJob } from '../queue/index.js';
 import { runBake, runtimeVersions, type BakeEvent, type BakeSummary } from '../run/index.js';
 import { requireTools, type Isolation } from '../sandbox/index.js';
 import { openStore, type ResultsLock, type Store } from '../store/index.js';
@@ -56,10 +56,18 @@ export interface BakeRequest extends Place {
   /** Development only: agents and tests run without the sandbox. */
   readonly unsafeNoSandbox?: boolean;
   /**
-   * Run on a fleet: `redis://HOST:PORT[/DB]`. The runs are done by `bakeoff worker`s on that
-   * queue; this process plans them, stores each one handed back, and is the results folder's only writer.
+   * Run on a fleet: `redis[s]://HOST:PORT[/DB]` (`true`: the one in `BAKEOFF_QUEUE_URL`; a
+   * password the URL lacks comes from `BAKEOFF_QUEUE_PASSWORD`). The runs are done by `bakeoff
+   * worker`s on that queue; this process plans them, stores each one handed back, and is the
+   * results folder's only writer.
    */
-  readonly queue?: string;
+  readonly queue?: string | true;
+  /** With `queue`: PEM files for a `rediss://` queue (default `BAKEOFF_QUEUE_CA`, `_CERT`, `_KEY`). */
+  readonly queueCa?: string;
+  readonly queueCert?: string;
+  readonly queueKey?: string;
+  /** With `queue`: the fleet secret's file (default `BAKEOFF_FLEET_SECRET_FILE`, else `BAKEOFF_FLEET_SECRET`). */
+  readonly secretFile?: string;
   /** With `queue`: model sessions at once per model API over the whole fleet (default: no cap). */
   readonly upstreamConcurrency?: number;
   readonly onEvent?: (event: BakeApiEvent) => void;
@@ -112,12 +120,18 @@ export interface RunParts {
   close(): Promise<void>;
 }
 
+/** What {@link openRunParts} opens: a bake's request, and where the files its specs name are read. */
+export type RunPartsRequest = Omit<BakeRequest, 'out' | 'wait' | 'onEvent' | 'queue'> & {
+  /** What is read for a file an agent spec, `--upstream scripted:<file>` or `--prices` names (a fleet worker: the signed bundle's copy); default: the file. */
+  readonly hostFile?: HostFile;
+};
+
 /**
  * Loads and checks what runs need before the first one starts: the suite, its lock, the agents
  * (and their model upstream), the sandbox. A bake opens these once; a queue worker once per
  * suite and agent it is sent. `forbidden` are folders agents must never be given.
  */
-export async function openRunParts(request: Omit<BakeRequest, 'out' | 'wait' | 'onEvent' | 'queue'>, notify: Notify, forbidden: (suite: Suite) => readonly string[]): Promise<RunParts> {
+export async function openRunParts(request: RunPartsRequest, notify: Notify, forbidden: (suite: Suite) => readonly string[]): Promise<RunParts> {
   if (request.agents.length === 0 && !request.agentsFile) throw new UserError('--agent: expected at least one agent spec (or --agents <file>), received none');
   const cwd = cwdOf(request);
   const cacheDir = cacheDirOf(request);
@@ -132,11 +146,12 @@ export async function openRunParts(request: Omit<BakeRequest, 'out' | 'wait' | '
     suiteTasks: new Map(suite.tasks.map((t) => [t.id, t.orders.length])),
     suiteInstances: new Map(suite.tasks.flatMap((t) => (t.manifest.origin?.kind === 'swebench' && t.manifest.origin.id ? [[t.manifest.origin.id, t.id] as const] : []))),
     ...(request.agentsFile ? { agentsFile: request.agentsFile } : {}),
+    ...(request.hostFile ? { hostFile: request.hostFile } : {}),
     openUpstream: async (formats) => {
       // the upstream first: one that cannot be reached stops the bake before the catalog is read
       const opened = await openModelUpstream(request.upstream ?? 'vendor', { cwd, env: envOf(request), formats });
       const { openPriceBook } = await import('../meter/index.js');
-      prices = await openPriceBook(request.prices ? path.resolve(cwd, request.prices) : undefined).catch(async (error: unknown) => {
+      prices = await openPriceBook(request.prices ? pricesFile(path.resolve(cwd, request.prices), request.hostFile) : undefined).catch(async (error: unknown) => {
         await opened.close();
         throw error;
       });
@@ -161,8 +176,16 @@ export async function openRunParts(request: Omit<BakeRequest, 'out' | 'wait' | '
   }
 }
 
+/** The prices file to read for `--prices` (see {@link RunPartsRequest.hostFile}). */
+function pricesFile(named: string, hostFile: HostFile | undefined): string {
+  if (!hostFile) return named;
+  const file = hostFile(named);
+  if (file === null) throw new UserError(`--prices ${named}: expected a prices file there, found none`);
+  return file;
+}
+
 /** Opens a bake: loads and checks everything a run needs before the first run starts. */
-export async function openBake(request: BakeRequest): Promise<OpenBake> {
+export async function openBake(request: BakeRequest & Pick<RunPartsRequest, 'hostFile'>): Promise<OpenBake> {
   const notify = notifyVia(request.onEvent);
   const cwd = cwdOf(request);
   const outOf = (suite: Suite) => path.resolve(cwd, request.out ?? path.join('results', suite.id));
@@ -192,10 +215,11 @@ export async function openBake(request: BakeRequest): Promise<OpenBake> {
 export async function bake(request: BakeRequest): Promise<BakeOutcome> {
   const notify = notifyVia(request.onEvent);
   if (request.queue === undefined && request.upstreamConcurrency !== undefined) throw new UserError('--upstream-concurrency: only with --queue (it caps sessions over a whole fleet; a local bake has --concurrency)');
-  const address = request.queue === undefined ? undefined : fleetAddress(request);
-  const open = await openBake(request);
+  const fleet = request.queue === undefined ? undefined : await fleetOf(request);
+  const open = await openBake({ ...request, ...(fleet ? { hostFile: fleet.files.hostFile } : {}) });
   let undoLive = (): void => {};
   try {
+    const address = fleet?.address;
     const selection: TaskSelection = { ...(request.tasks && request.tasks.length > 0 ? { tasks: request.tasks } : {}), ...(request.limit !== undefined ? { limit: request.limit } : {}) };
     const picked = selectTasks(open.suite.tasks.map((t) => t.id), new Set(Object.entries(open.lock.tasks).flatMap(([id, v]) => (v.admitted ? [id] : []))), selection);
     for (const id of picked.rejected) notify.note(`--task ${id}: not admitted by validate, so not run`);
@@ -230,12 +254,21 @@ export async function bake(request: BakeRequest): Promise<BakeOutcome> {
       runtime: open.runtime,
       onEvent,
     };
-    let fleet: BakeOutcome['fleet'];
+    let fleetSummary: BakeOutcome['fleet'];
     let summary: BakeSummary;
-    if (address) {
-      const { planned, alreadyDone, ran, rejected, ...rest } = await coordinate({ ...common, address, agentSpecs: request.agents, agentOptions: agentOptionsOf(request), ...(request.upstreamConcurrency ? { upstreamConcurrency: request.upstreamConcurrency } : {}), notes: notify });
+    if (fleet && address) {
+      const { planned, alreadyDone, ran, rejected, ...rest } = await coordinate({
+        ...common,
+        address,
+        seal: fleet.seal,
+        agentSpecs: request.agents,
+        agentOptions: agentOptionsOf(request),
+        agentFiles: fleet.files.files(),
+        ...(request.upstreamConcurrency ? { upstreamConcurrency: request.upstreamConcurrency } : {}),
+        notes: notify,
+      });
       summary = { planned, alreadyDone, ran, rejected };
-      fleet = rest;
+      fleetSummary = rest;
     } else {
       summary = await runBake({ ...common, concurrency: request.concurrency ?? 'auto', resultsLock: open.resultsLock, isolation: open.isolation, cacheDir: open.cacheDir });
     }
@@ -243,16 +276,29 @@ export async function bake(request: BakeRequest): Promise<BakeOutcome> {
     const runs = open.store.listRuns().filter((r) => r.suiteHash === suite.hash);
     const admitted = suite.tasks.filter((t) => lock.tasks[t.id]?.admitted === true).map((t) => t.id);
     const view = summarize(runs, { standardRunsPerTask: suite.controls.runsPerTask, controls: suite.controls, tasks: admitted, evidence: readFailureEvidence(open.store, runs) });
-    return { results: open.store.dir, suite: { id: suite.id, hash: suite.hash }, summary, view, infraErrors, ...(fleet ? { fleet } : {}) };
+    return { results: open.store.dir, suite: { id: suite.id, hash: suite.hash }, summary, view, infraErrors, ...(fleetSummary ? { fleet: fleetSummary } : {}) };
   } finally {
     undoLive();
     await open.close();
   }
 }
 
-/** `queue`: checked before anything is opened; what a fleet cannot run the way a local bake does is refused. */
-function fleetAddress(request: BakeRequest): QueueAddress {
-  const address = parseQueueUrl(request.queue!);
+/**
+ * `queue`: checked before anything is opened — the address, the fleet secret (jobs are signed
+ * with it), and what a fleet cannot run the way a local bake does is refused. The files the
+ * agent specs name are recorded as they are read, to travel in the signed bundle.
+ */
+async function fleetOf(request: BakeRequest): Promise<{ readonly address: QueueAddress; readonly seal: FleetSeal; readonly files: ReturnType<typeof recordingHostFile> }> {
+  const cwd = cwdOf(request);
+  const env = envOf(request);
+  const address = await queueAddressOf({
+    ...(request.queue !== true && request.queue !== undefined ? { queue: request.queue } : {}),
+    ...(request.queueCa ? { queueCa: request.queueCa } : {}),
+    ...(request.queueCert ? { queueCert: request.queueCert } : {}),
+    ...(request.queueKey ? { queueKey: request.queueKey } : {}),
+    env,
+    cwd,
+  });
   if (request.agentsFile) throw new UserError('--agents with --queue: a fleet resolves each agent from its spec on every worker; give the agents as --agent specs');
   if (request.upstreamConcurrency !== undefined && (!Number.isInteger(request.upstreamConcurrency) || request.upstreamConcurrency < 1)) {
     throw new UserError(`--upstream-concurrency: expected a whole number >= 1, received ${JSON.stringify(request.upstreamConcurrency)}`);
@@ -267,7 +313,8 @@ function fleetAddress(request: BakeRequest): QueueAddress {
         `bakeoff keeps logins out of the queue's Redis, so it cannot refresh for the whole fleet in one place: run subscription agents in a local bake (without --queue), or with an API key (--auth api)`,
     );
   }
-  return address;
+  const seal = createFleetSeal(await readFleetSecret({ ...(request.secretFile ? { secretFile: request.secretFile } : {}), env, cwd }));
+  return { address, seal, files: recordingHostFile() };
 }
 
 /** What a worker resolves an agent spec with: the coordinator's paths, made absolute. */

@@ -1,35 +1,68 @@
 import { openRunner, type Runner } from '../run/index.js';
 import type { Agent } from '../agents/index.js';
-import { emptyQueue, openSessionSlots, parseQueueUrl, type SessionSlots, queueStatus, startWorker, type LinkNotes, type QueueStatus, type RunJob, type RunningWorker, type WorkerEvent } from '../queue/index.js';
+import {
+  bundledHostFile,
+  cleanFleetLeftovers,
+  createFleetSeal,
+  describeFleetLeftover,
+  emptyQueue,
+  findFleetLeftovers,
+  openSessionSlots,
+  queueAddressOf,
+  queueStatus,
+  readFleetSecret,
+  startWorker,
+  workerPolicy,
+  type LinkNotes,
+  type QueuePlace,
+  type QueueStatus,
+  type RunJob,
+  type RunningWorker,
+  type SessionSlots,
+  type WorkerEvent,
+} from '../queue/index.js';
 import { Controls, loadSuite } from '../suite/index.js';
 import { notifyVia, type NoteEvent } from './events.js';
 import { isolationFor } from './isolation-for.js';
 import { openRunParts, type RunParts } from './bake.js';
-import { cacheDirOf, type Place } from './paths.js';
+import { cacheDirOf, cwdOf, envOf, type Place } from './paths.js';
 import { requireTools } from '../sandbox/index.js';
 
-export interface WorkRequest extends Place {
-  /** The fleet's queue: `redis://HOST:PORT[/DB]`. */
-  readonly queue: string;
+/** Where a fleet command finds its queue: `--queue` (else `BAKEOFF_QUEUE_URL`) and the TLS files. */
+export type QueueRequest = Omit<QueuePlace, 'env' | 'cwd'>;
+
+export interface WorkRequest extends Place, QueueRequest {
   /** This worker's name in `bakeoff queue status` and in each attempt it makes (default `host-pid`). */
   readonly name: string;
   /** Runs at once on this machine (default 2). */
   readonly concurrency?: number;
   /** Seconds a job's lease lasts: a lost worker's runs go back to the queue after one to two leases (default 30). */
   readonly leaseSec?: number;
+  /** The fleet secret's file (default: `BAKEOFF_FLEET_SECRET_FILE`, else `BAKEOFF_FLEET_SECRET`). */
+  readonly secretFile?: string;
+  /**
+   * The model APIs this worker sends its API keys to: `vendor`, `openrouter`, base URLs (default:
+   * `BAKEOFF_ALLOW_UPSTREAMS`, comma-separated, else vendor and openrouter). A job asking for
+   * another is refused.
+   */
+  readonly allowUpstreams?: readonly string[];
   readonly onEvent?: (event: WorkerEvent | NoteEvent) => void;
 }
 
 /**
  * `bakeoff worker`: runs the fleet's run jobs on this machine, each through the runner a local
  * bake uses (`openRunner`), with the suite unpacked from the queue's bundle and the agent
- * resolved here from its spec. A run whose suite or agent does not resolve here as it did on
- * the coordinator is void (the instrument differs), never run differently. Returns at once;
+ * resolved here from its spec — the files the spec names read from the coordinator's signed
+ * bundle, never this machine's disk. A run whose suite or agent does not resolve here as it did
+ * on the coordinator is void (the instrument differs), never run differently. Returns at once;
  * `stopped` settles when the worker stops.
  */
 export async function work(request: WorkRequest): Promise<RunningWorker> {
   const notify = notifyVia(request.onEvent);
-  const address = parseQueueUrl(request.queue);
+  const env = envOf(request);
+  const address = await queueAddressOf({ ...request, env, cwd: cwdOf(request) });
+  const seal = createFleetSeal(await readFleetSecret({ ...(request.secretFile ? { secretFile: request.secretFile } : {}), env, cwd: cwdOf(request) }));
+  const policy = workerPolicy(request.allowUpstreams ?? (env.BAKEOFF_ALLOW_UPSTREAMS ?? '').split(',').filter((u) => u.trim() !== ''));
   const cacheDir = cacheDirOf(request);
   // a worker with no working sandbox would void every run it took: refused before it takes one
   await requireTools(['bwrap', 'git', 'tar']);
@@ -40,8 +73,8 @@ export async function work(request: WorkRequest): Promise<RunningWorker> {
   let opening: Promise<unknown> = Promise.resolve();
   // each runner its own scratch root: one root per label, and opening a root clears what was under it
   let opened = 0;
-  const runnerFor = (job: RunJob, bundleDir: string) => {
-    const key = JSON.stringify([job.suiteHash, job.agentSpec, job.agentOptions]);
+  const runnerFor = (job: RunJob, bundleDir: string, filesDir: string | null) => {
+    const key = JSON.stringify([job.suiteHash, job.bundleSha256, job.files?.sha256, job.agentSpec, job.agentOptions]);
     const known = runners.get(key);
     if (known) return known;
     const made = opening.then(async () => {
@@ -54,7 +87,8 @@ export async function work(request: WorkRequest): Promise<RunningWorker> {
       let parts: RunParts;
       try {
         parts = await openRunParts(
-          { suite: bundleDir, agents: [job.agentSpec], ...job.agentOptions, cacheDir, ...(request.env ? { env: request.env } : {}) },
+          // the files a spec names are the signed bundle's copies: a path a job names is never read from this machine's disk
+          { suite: bundleDir, agents: [job.agentSpec], ...job.agentOptions, cacheDir, env, hostFile: bundledHostFile(filesDir ?? '/nonexistent', job.files) },
           notify,
           () => [],
         );
@@ -110,15 +144,19 @@ export async function work(request: WorkRequest): Promise<RunningWorker> {
     concurrency: request.concurrency ?? 2,
     leaseSec: request.leaseSec ?? 30,
     cacheDir,
+    seal,
+    policy,
     notes: notify,
     ...(request.onEvent ? { onEvent: request.onEvent } : {}),
-    execute: async (job, bundleDir, artifactsDir, watch) => {
-      const open = await runnerFor(job, bundleDir);
+    execute: async (job, place, watch) => {
+      const open = await runnerFor(job, place.bundleDir, place.filesDir);
       if ('detail' in open) return { kind: 'void', detail: open.detail };
-      const result = await open.runner.run({ id: job.runId, task: job.task, agentIndex: 0, replay: job.replay }, artifactsDir, {
-        onStage: (stage) => watch.onStage(`${stage.stage} ${stage.order}`),
-        onRequest: watch.onRequest,
-      });
+      const result = await open.runner.run(
+        { id: job.runId, task: job.task, agentIndex: 0, replay: job.replay },
+        place.artifactsDir,
+        { onStage: (stage) => watch.onStage(`${stage.stage} ${stage.order}`), onRequest: watch.onRequest },
+        place.scratchName,
+      );
       return { kind: 'run', result };
     },
   });
@@ -136,6 +174,7 @@ export async function work(request: WorkRequest): Promise<RunningWorker> {
     (await slots?.catch(() => undefined))?.close();
   });
   return {
+    stop: (graceMs) => worker.stop(graceMs),
     close: async (force) => {
       await worker.close(force);
       await stopped.catch(() => {});
@@ -145,11 +184,18 @@ export async function work(request: WorkRequest): Promise<RunningWorker> {
 }
 
 /** `bakeoff queue status`. */
-export async function queueStatusAt(request: { readonly queue: string } & Place, notes: LinkNotes): Promise<QueueStatus> {
-  return queueStatus(parseQueueUrl(request.queue), notes);
+export async function queueStatusAt(request: QueueRequest & Place, notes: LinkNotes): Promise<QueueStatus> {
+  return queueStatus(await queueAddressOf({ ...request, env: envOf(request), cwd: cwdOf(request) }), notes);
 }
 
 /** `bakeoff queue drain|clear` (see {@link emptyQueue}). */
-export async function emptyQueueAt(request: { readonly queue: string } & Place, notes: LinkNotes, how: 'drain' | 'clear'): Promise<{ readonly removed: number }> {
-  return emptyQueue(parseQueueUrl(request.queue), notes, how);
+export async function emptyQueueAt(request: QueueRequest & Place, notes: LinkNotes, how: 'drain' | 'clear'): Promise<{ readonly removed: number }> {
+  return emptyQueue(await queueAddressOf({ ...request, env: envOf(request), cwd: cwdOf(request) }), notes, how);
+}
+
+/** What killed fleet workers left in this machine's cache folder, for `doctor` (each with whether `clean` removed it). */
+export async function fleetLeftovers(place: Place, clean: boolean): Promise<{ readonly path: string; readonly description: string; readonly stale: boolean; readonly cleaned?: boolean }[]> {
+  const found = await findFleetLeftovers(cacheDirOf(place));
+  const removed = clean ? await cleanFleetLeftovers(found) : [];
+  return found.map((l) => ({ path: l.path, description: describeFleetLeftover(l), stale: l.owner === 'gone', ...(clean ? { cleaned: removed.includes(l) } : {}) }));
 }

@@ -9,8 +9,21 @@ import { EXIT, OUTPUT_FORMATS, parseConcurrency, parseIndex, parsePort, parsePos
 
 const defaultIo = (): CliIo => ({ stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env, handleSignals: true });
 
-/** The commands that run sandboxes: a signal stops them cleanly (model-server handles its own). */
-const SANDBOX_COMMANDS = new Set(['run', 'validate', 'verify', 'publish', 'task', 'import', 'worker']);
+/** The commands that run sandboxes: a signal stops them cleanly (model-server and worker handle their own). */
+const SANDBOX_COMMANDS = new Set(['run', 'validate', 'verify', 'publish', 'task', 'import']);
+
+/** Where a fleet command's queue is: the URL's flag (given) and the TLS files of a rediss:// queue. */
+function withQueueOptions(command: Command, queue: Option): Command {
+  return command
+    .addOption(queue)
+    .option('--queue-ca <file>', 'rediss://: the CA certificate (PEM) that signed the Redis server\'s (default: BAKEOFF_QUEUE_CA)')
+    .option('--queue-cert <file>', 'rediss://: this client\'s certificate (PEM), when Redis asks for one (default: BAKEOFF_QUEUE_CERT)')
+    .option('--queue-key <file>', 'rediss://: the key (PEM) of --queue-cert (default: BAKEOFF_QUEUE_KEY)');
+}
+
+/** `--queue` of the worker and queue commands: the URL, else BAKEOFF_QUEUE_URL. */
+const QUEUE_URL = 'the fleet\'s Redis: redis[s]://HOST:PORT[/DB] (default: BAKEOFF_QUEUE_URL; a password not in the URL: BAKEOFF_QUEUE_PASSWORD)';
+const SECRET_FILE = 'the fleet secret that signs every job and result, from a file (default: BAKEOFF_FLEET_SECRET_FILE, else BAKEOFF_FLEET_SECRET)';
 
 /** Adds the options every command that runs admission checks ends with: its output, how many tasks at once, the unsafe switch. */
 function withAdmissionOptions(command: Command, json = 'machine-readable output'): Command {
@@ -53,7 +66,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
       code = await (await import('./commands/validate.js')).validateCommand(suite, flags, io);
     });
 
-  program
+  const runCommand = program
     .command('run <suite>')
     .description('run agents on every admitted task, grade, store; re-running resumes')
     .option('--agent <spec>', 'agent spec (repeatable): gold, noop, patch:<file.jsonl>, command:<shell command>, <harness>:<model>[@effort]', collect, [])
@@ -76,33 +89,37 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--explain', 'under the leaderboard, how each number is counted (share and interval, void as failed, points, replay rule, void limit)', false)
     .option('--matrix', 'under the leaderboard, the task × agent matrix of runs solved', false)
     .option('--no-color', 'no ANSI styling (also when $NO_COLOR is set)')
-    .option('--queue <url>', 'run on a fleet: enqueue the runs on this Redis (redis://HOST:PORT[/DB]) for `bakeoff worker`s, store each one they hand back')
     .option('--upstream-concurrency <n>', 'with --queue: model sessions at once per model API over the whole fleet', parsePositiveInt)
-    .action(async (suite: string, flags) => {
-      code = await (await import('./commands/run.js')).runCommand(suite, flags, io);
-    });
+    .option('--secret-file <file>', `with --queue: ${SECRET_FILE}`);
+  withQueueOptions(
+    runCommand,
+    new Option('--queue [url]', 'run on a fleet: enqueue the runs on this Redis (redis[s]://HOST:PORT[/DB]; without a value: BAKEOFF_QUEUE_URL) for `bakeoff worker`s, store each one they hand back'),
+  ).action(async (suite: string, flags) => {
+    code = await (await import('./commands/run.js')).runCommand(suite, flags, io);
+  });
 
-  program
+  const workerCommand = program
     .command('worker')
-    .description('run a fleet\'s runs on this machine: take run jobs from the queue until stopped (each run exactly as `run` would run it)')
-    .requiredOption('--queue <url>', 'the fleet\'s Redis: redis://HOST:PORT[/DB]')
+    .description('run a fleet\'s runs on this machine: take run jobs from the queue until stopped (each run exactly as `run` would run it); SIGTERM/SIGINT stop it gracefully')
     .option('--concurrency <n>', 'runs at once on this machine', parsePositiveInt, 2)
     .option('--name <name>', 'this worker\'s name in `queue status` and in the attempts it makes (default: host-pid)')
     .option('--lease-sec <n>', 'a run\'s lease: a lost worker\'s runs go back to the queue after one to two leases', parsePositiveInt, 30)
-    .option('--json', 'one JSON event per line on stdout instead of lines on stderr', false)
-    .action(async (flags) => {
-      code = await (await import('./commands/fleet.js')).workerCommand(flags, io);
-    });
+    .option('--grace-sec <n>', 'on SIGTERM/SIGINT: take no more runs, let the running ones finish this long, then hand the rest back to the queue unrecorded (fits Kubernetes\' default 30 s terminationGracePeriodSeconds)', parseIndex, 20)
+    .option('--allow-upstream <where>', 'a model API this worker sends its API keys to: vendor, openrouter or a base URL (repeatable; default: BAKEOFF_ALLOW_UPSTREAMS, else vendor and openrouter); a job asking for another is refused', collect, [])
+    .option('--secret-file <file>', SECRET_FILE)
+    .option('--json', 'one JSON event per line on stdout instead of lines on stderr', false);
+  withQueueOptions(workerCommand, new Option('--queue <url>', QUEUE_URL)).action(async (flags) => {
+    code = await (await import('./commands/fleet.js')).workerCommand(flags, io);
+  });
 
-  program
+  const queueCommand = program
     .command('queue <action>')
     .description('the fleet\'s queue: `status` (runs waiting, running, workers), `drain` (take out the runs nobody started; stop the coordinator first), `clear` (empty it; results folders untouched)')
-    .requiredOption('--queue <url>', 'the fleet\'s Redis: redis://HOST:PORT[/DB]')
-    .option('--json', 'machine-readable output', false)
-    .action(async (action: string, flags) => {
-      if (!['status', 'drain', 'clear'].includes(action)) throw new UserError(`queue: expected status, drain or clear, received ${JSON.stringify(action)}`);
-      code = await (await import('./commands/fleet.js')).queueCommand(action, flags, io);
-    });
+    .option('--json', 'machine-readable output', false);
+  withQueueOptions(queueCommand, new Option('--queue <url>', QUEUE_URL)).action(async (action: string, flags) => {
+    if (!['status', 'drain', 'clear'].includes(action)) throw new UserError(`queue: expected status, drain or clear, received ${JSON.stringify(action)}`);
+    code = await (await import('./commands/fleet.js')).queueCommand(action, flags, io);
+  });
 
   program
     .command('report <results>')

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { finishStop, isStopping, quoteShellArg, stopEverything } from '../util/index.js';
+import { finishStop, isStopping, maskUrlPasswords, quoteShellArg, stopEverything } from '../util/index.js';
 
 const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
 
@@ -70,7 +70,7 @@ export function invokedAs(env: NodeJS.ProcessEnv = process.env, script: string |
   return `node ${shellWord(relative.startsWith('..') || relative === '' ? script : relative)}`;
 }
 
-/** An argument as a user would type it: bare when the shell leaves it alone, else quoted. */
+/** An argument as a user would type it: bare when the shell leaves it alone, else quoted; a password typed in a --queue URL is never echoed. */
 function shellWord(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : quoteShellArg(arg);
+  return maskUrlPasswords(/^[\w@%+=:,./-]+$/.test(arg) ? arg : quoteShellArg(arg));
 }

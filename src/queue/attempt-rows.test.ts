@@ -29,8 +29,8 @@ describe('sumSpent', () => {
 
 describe('attemptRows', () => {
   const starts = [
-    { attempt: 1, worker: 'w1', startedAt: '2026-01-01T00:00:00.000Z' },
-    { attempt: 2, worker: 'w2', startedAt: '2026-01-01T00:01:00.000Z' },
+    { attempt: 1, worker: 'w1', startedAt: '2026-01-01T00:00:00.000Z', token: 't1' },
+    { attempt: 2, worker: 'w2', startedAt: '2026-01-01T00:01:00.000Z', token: 't2' },
   ];
   const record = { costUsd: 0.02, tokensIn: 5000, tokensOut: 300, usage: { requests: 4 } } as unknown as RunRecord;
 

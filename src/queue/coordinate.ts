@@ -8,13 +8,15 @@ import type { TaskSelection } from '../plan/index.js';
 import type { AttemptRow, CheckRow, SessionRow, Store } from '../store/index.js';
 import type { Suite, SuiteLock } from '../suite/index.js';
 import type { RunRecord } from '../types.js';
-import { sha256 } from '../util/index.js';
 import { BAKEOFF_VERSION } from '../version.js';
 import { connectQueue, type LinkNotes, type QueueAddress } from './connection.js';
-import { keys, PREFIX, QUEUE, type AttemptStart, type RunJob, type RunJobResult, type SpentRequest } from './jobs.js';
+import { keys, PREFIX, QUEUE, type AgentFiles, type RunJob } from './jobs.js';
 import { attemptRows } from './attempt-rows.js';
-import { BAKE_TTL_SEC, claimQueue, publishBundle, releaseQueue } from './claim-queue.js';
-import { unpackFolder } from './tarball.js';
+import { packAgentFiles } from './agent-files.js';
+import { claimQueue, expireBundles, keepClaim, publishBundle, takenOver } from './claim-queue.js';
+import { openHandBack } from './open-hand-back.js';
+import type { FleetSeal, Sealed } from './seal.js';
+import { packFolder, unpackFolder } from './tarball.js';
 
 export interface CoordinateOptions {
   readonly address: QueueAddress;
@@ -24,6 +26,10 @@ export interface CoordinateOptions {
   /** The spec each agent was resolved from (same order): what a worker resolves again. */
   readonly agentSpecs: readonly string[];
   readonly agentOptions: RunJob['agentOptions'];
+  /** The files the agent specs name (read on this machine): they travel in a signed bundle, never read on a worker's disk. */
+  readonly agentFiles: readonly string[];
+  /** Seals the jobs, opens what the workers hand back (the fleet secret). */
+  readonly seal: FleetSeal;
   /** Model sessions at once per model API over the whole fleet (absent: no cap). */
   readonly upstreamConcurrency?: number;
   readonly runsPerTask?: number;
@@ -55,6 +61,14 @@ export interface FleetSummary extends BakeSummary {
   readonly attempts: readonly AttemptRow[];
   /** Runs stored this time, by the worker that handed them back. */
   readonly runsPerWorker: Readonly<Record<string, number>>;
+  /**
+   * Runs not recorded because a worker refused their job (a seal that does not open, an upstream
+   * it does not send its keys to, a bundle that is not the signed one) or handed back a result
+   * that is not the run's sealed, current attempt's: the same command again redoes them.
+   */
+  readonly refused: readonly { readonly runId: string; readonly reason: string }[];
+  /** Per recorded run: ms the fleet's seals and checks cost (the worker's and this coordinator's). */
+  readonly trustMs: readonly number[];
 }
 
 /**
@@ -66,31 +80,61 @@ export interface FleetSummary extends BakeSummary {
 export async function coordinate(options: CoordinateOptions): Promise<FleetSummary> {
   const { suite, store, notes } = options;
   const emit = options.onEvent ?? (() => {});
+  const { seal } = options;
   const redis = await connectQueue(options.address, notes);
-  const events = await connectQueue(options.address, { note: () => {} });
-  const queue = new Queue<RunJob, RunJobResult>(QUEUE, { connection: redis, prefix: PREFIX });
+  const events = await connectQueue(options.address);
+  const queue = new Queue<Sealed, Sealed>(QUEUE, { connection: redis, prefix: PREFIX });
   const queueEvents = new QueueEvents(QUEUE, { connection: events, prefix: PREFIX, autorun: false });
+  // connection losses are said once by the connections themselves: without a listener, BullMQ prints each error's stack
+  queue.on('error', () => {});
   const me = `${hostname()}:${process.pid}`;
-  let heartbeat: NodeJS.Timeout | undefined;
+  let stopKeeping: () => void = () => {};
+  let release: () => Promise<void> = async () => {};
   try {
-    await claimQueue(redis, queue, suite, me, options.address.url);
-    heartbeat = setInterval(() => void redis.expire(keys.bake, BAKE_TTL_SEC).catch(() => {}), 5000);
-    await publishBundle(redis, suite);
+    const claim = await claimQueue(redis, queue, suite, me, options.address.url);
+    release = claim.release;
+    const bundleKeys: string[] = [];
+    let fail: (error: Error) => void = () => {};
+    // another coordinator's claim found on a heartbeat stops this one
+    stopKeeping = keepClaim(redis, claim, bundleKeys, (other) => fail(takenOver(options.address.url, other)));
+
+    const suiteBundle = await packFolder(suite.dir);
+    await publishBundle(redis, keys.bundle(suiteBundle.sha256), suiteBundle.bytes);
+    const packedFiles = await packAgentFiles(options.agentFiles);
+    if (packedFiles) await publishBundle(redis, keys.files(packedFiles.files.sha256), packedFiles.bytes);
+    bundleKeys.push(keys.bundle(suiteBundle.sha256), ...(packedFiles ? [keys.files(packedFiles.files.sha256)] : []));
+    const files: AgentFiles | undefined = packedFiles?.files;
 
     const { specs, pending: missing } = beginBake(options, emit);
     const pending = new Map(missing.map((s) => [s.id, s]));
     const agentIndexOf = (spec: RunSpec) => options.agents[spec.agentIndex]!;
-    const stats = { reExecuted: 0, abandonedAttempts: 0, duplicatesIgnored: 0, ingestMs: [] as number[], runsPerWorker: {} as Record<string, number>, attempts: [] as AttemptRow[] };
+    const stats = {
+      reExecuted: 0,
+      abandonedAttempts: 0,
+      duplicatesIgnored: 0,
+      ingestMs: [] as number[],
+      runsPerWorker: {} as Record<string, number>,
+      attempts: [] as AttemptRow[],
+      refused: [] as { runId: string; reason: string }[],
+      trustMs: [] as number[],
+    };
     const ingesting = new Set<string>();
     let settle: () => void = () => {};
-    const allDone = new Promise<void>((resolve) => (settle = resolve));
+    const allDone = new Promise<void>((resolve, reject) => {
+      settle = resolve;
+      fail = reject;
+    });
+    // rejected when another coordinator took the queue: awaited below, never left unhandled meanwhile
+    allDone.catch(() => {});
     if (pending.size === 0) settle();
 
     const runJob = (spec: RunSpec): RunJob => ({
-      schemaVersion: 1,
+      schemaVersion: 2,
       bakeoffVersion: BAKEOFF_VERSION,
       suiteId: suite.id,
       suiteHash: suite.hash,
+      bundleSha256: suiteBundle.sha256,
+      ...(files ? { files } : {}),
       runId: spec.id,
       task: spec.task,
       replay: spec.replay,
@@ -104,11 +148,20 @@ export async function coordinate(options: CoordinateOptions): Promise<FleetSumma
     const enqueue = async (list: readonly RunSpec[]): Promise<void> => {
       if (list.length === 0) return;
       // the run id is the job id: a run already queued or running is not added again
-      await queue.addBulk(list.map((spec) => ({ name: 'run', data: runJob(spec), opts: { jobId: spec.id, attempts: 1, removeOnComplete: false, removeOnFail: false } })));
+      await queue.addBulk(list.map((spec) => ({ name: 'run', data: seal.seal('job', runJob(spec)), opts: { jobId: spec.id, attempts: 1, removeOnComplete: false, removeOnFail: false } })));
+    };
+
+    /** The run is not recorded (refused, or not sealed as the run's current attempt's): said, counted, redone by the next coordinator. */
+    const leaveUnrecorded = async (spec: RunSpec, job: Job<Sealed, Sealed>, reason: string): Promise<void> => {
+      notes.error(`run ${spec.id} (${spec.task}, ${agentIndexOf(spec).info.id}) is not recorded: ${reason}`);
+      stats.refused.push({ runId: spec.id, reason });
+      pending.delete(spec.id);
+      await job.remove().catch(() => {});
+      if (pending.size === 0) settle();
     };
 
     /** Stores what the job of a pending run came to, once; a run already stored is left as it is. */
-    const ingest = async (job: Job<RunJob, RunJobResult>, state: 'completed' | 'failed'): Promise<void> => {
+    const ingest = async (job: Job<Sealed, Sealed>, state: 'completed' | 'failed'): Promise<void> => {
       const spec = pending.get(job.id!);
       if (!spec || ingesting.has(spec.id)) {
         if (!spec) stats.duplicatesIgnored++;
@@ -117,60 +170,46 @@ export async function coordinate(options: CoordinateOptions): Promise<FleetSumma
       ingesting.add(spec.id);
       try {
         const finishedOn = job.finishedOn ?? Date.now();
-        const starts = (await redis.lrange(keys.attempts(spec.id), 0, -1)).map((s, i) => ({ ...(JSON.parse(s) as AttemptStart), attempt: i + 1 }));
-        const lost = (detail: string) => lostRunRecord({ suite, agents: options.agents, runtime: options.runtime }, spec, detail);
-        const result = state === 'completed' ? job.returnvalue : undefined;
+        const back = await openHandBack({ redis, seal, runId: spec.id, job, state });
+        if (back.kind === 'refused') return await leaveUnrecorded(spec, job, back.reason);
+        if (back.kind === 'redo') {
+          // its artifacts were claimed by another results folder's coordinator: this folder's run is redone
+          await job.remove();
+          await enqueue([spec]);
+          return;
+        }
+        const { result, starts } = back;
+        if (back.ignored > 0) notes.note(`run ${spec.id}: ${back.ignored} entr${back.ignored === 1 ? 'y' : 'ies'} of its attempts in Redis not sealed by a worker of this fleet, ignored`);
+        const artifactsDir = store.artifactsTempDir(spec.id);
         let record: RunRecord;
         let sessions: readonly SessionRow[] = [];
         let checks: readonly CheckRow[] = [];
-        const artifactsDir = store.artifactsTempDir(spec.id);
-        // why no worker handed anything back: lost twice (BullMQ gave up on the job), or its job failed
-        const unfinished = /stalled more than allowable limit/.test(job.failedReason ?? '')
-          ? `its worker was lost twice (${starts.length} attempt(s) abandoned): recorded void rather than run a third time (BullMQ: ${job.failedReason})`
-          : `no worker finished this run: ${job.failedReason ?? 'its job failed'}`;
-        if (!result) {
-          record = lost(unfinished);
-        } else if (result.kind === 'void') {
-          record = lost(`worker ${result.worker}: ${result.detail}`);
+        if (back.voidDetail !== null || result?.kind !== 'run' || back.artifacts === null) {
+          record = lostRunRecord({ suite, agents: options.agents, runtime: options.runtime }, spec, back.voidDetail ?? 'no worker finished this run');
         } else {
-          const bytes = await redis.getBuffer(result.artifacts.key);
-          if (!bytes) {
-            // its artifacts were claimed by another results folder's coordinator: this folder's run is redone
-            await job.remove();
-            await enqueue([spec]);
-            return;
-          }
-          if (sha256(bytes) !== result.artifacts.sha256) {
-            record = lost(`the artifacts worker ${result.worker} handed back do not match their checksum (${result.artifacts.sha256.slice(0, 12)}…): damaged in transit`);
-          } else {
-            await unpackFolder(bytes, artifactsDir);
-            record = result.record;
-            sessions = result.sessions;
-            checks = result.checks;
-          }
+          await unpackFolder(back.artifacts, artifactsDir);
+          record = result.record;
+          sessions = result.sessions;
+          checks = result.checks;
         }
         const recordedAttempt = result?.attempt ?? null;
-        // what each lost attempt's worker reported of its model requests before it was lost
-        const spent = new Map<number, SpentRequest[]>();
-        for (const a of starts) {
-          if (a.attempt !== recordedAttempt) spent.set(a.attempt, (await redis.lrange(keys.spent(spec.id, a.attempt), 0, -1)).map((row) => JSON.parse(row) as SpentRequest));
-        }
         const attempts = attemptRows({
           runId: spec.id,
           starts,
           recorded: recordedAttempt === null ? null : { attempt: recordedAttempt, record: result?.kind === 'run' ? result.record : null },
           metered: agentIndexOf(spec).info.model !== null,
-          spent,
+          spent: back.spent,
         });
         store.saveRun(record, sessions, checks, artifactsDir, attempts);
         stats.attempts.push(...attempts);
         pending.delete(spec.id);
         stats.ingestMs.push(Date.now() - finishedOn);
+        if (back.trustMs !== null) stats.trustMs.push(back.trustMs);
         if (result) stats.runsPerWorker[result.worker] = (stats.runsPerWorker[result.worker] ?? 0) + 1;
         const abandoned = attempts.filter((a) => a.state === 'abandoned').length;
         stats.abandonedAttempts += abandoned;
         if (abandoned > 0 && recordedAttempt !== null) stats.reExecuted++;
-        const error = result?.kind === 'run' ? result.error : result ? result.detail : unfinished;
+        const error = result?.kind === 'run' ? (result.error ?? back.voidDetail) : back.voidDetail;
         emit({ type: 'run-end', record, ...(result ? { worker: result.worker } : {}), ...(record.outcome.kind === 'void' && record.outcome.reason === 'infra-error' && error ? { error: new Error(error) } : {}) });
         // the store has it now: the job and what it left in Redis can go (a re-run checks the store first)
         await redis.del(keys.attempts(spec.id), ...starts.flatMap((a) => [keys.artifacts(spec.id, a.attempt), keys.spent(spec.id, a.attempt)]));
@@ -252,6 +291,8 @@ export async function coordinate(options: CoordinateOptions): Promise<FleetSumma
     } finally {
       clearInterval(sweep);
     }
+    // every run of the bake is stored or left for the next coordinator: its bundles go within the hour
+    if (pending.size === 0) await expireBundles(redis, bundleKeys).catch(() => {});
     return {
       planned: specs.length,
       alreadyDone: specs.length - missing.length,
@@ -261,8 +302,8 @@ export async function coordinate(options: CoordinateOptions): Promise<FleetSumma
       enqueueMs,
     };
   } finally {
-    clearInterval(heartbeat);
-    await releaseQueue(redis, me).catch(() => {});
+    stopKeeping();
+    await release().catch(() => {});
     await queueEvents.close().catch(() => {});
     await queue.close().catch(() => {});
     redis.disconnect();

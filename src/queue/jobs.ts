@@ -1,7 +1,9 @@
 /**
  * What travels through the fleet's Redis: one BullMQ queue whose job ids are the
  * content-addressed run ids, the suite bundles by hash, each run's attempts and artifacts. No
- * secret ever does: API keys stay in each worker's environment.
+ * secret ever does: API keys stay in each worker's environment, the fleet secret on the
+ * coordinator and the workers. Jobs, results, attempt starts and spent requests travel sealed
+ * (`seal.ts`); bundles by the sha256 a sealed job names.
  */
 import type { CheckRow, RequestRow, SessionRow } from '../store/index.js';
 import type { RunRecord } from '../types.js';
@@ -12,8 +14,10 @@ export const QUEUE = 'runs';
 
 /** Our own keys, beside BullMQ's. */
 export const keys = {
-  /** The suite bundle (a gzipped tarball of the suite folder with its lock), by suite hash. */
-  bundle: (suiteHash: string) => `${PREFIX}:fleet:bundle:${suiteHash}`,
+  /** The suite bundle (a gzipped tarball of the suite folder with its lock), by the sha256 of its bytes. */
+  bundle: (sha: string) => `${PREFIX}:fleet:bundle:${sha}`,
+  /** The files the bake's agent specs name (`command:` scripts, `patch:` files, a replay or prices file), by the tarball's sha256. */
+  files: (sha: string) => `${PREFIX}:fleet:files:${sha}`,
   /** The bake the queue carries now: which suite, whose coordinator (JSON `FleetBake`). */
   bake: `${PREFIX}:fleet:bake`,
   /** Each attempt at a run, in the order they started (a list of JSON `AttemptStart`). */
@@ -28,11 +32,16 @@ export const keys = {
   artifacts: (runId: string, attempt: number) => `${PREFIX}:fleet:artifacts:${runId}:${attempt}`,
   /** Workers' announcements: name → JSON `WorkerInfo` (with a time to live, renewed). */
   worker: (name: string) => `${PREFIX}:fleet:worker:${name}`,
+  /** BullMQ's lock of a job (its holder's token): an attempt is registered only by the lock's holder. */
+  lock: (runId: string) => `${PREFIX}:${QUEUE}:${runId}:lock`,
 };
 
 /** How long a worker's announcement and an attempt's artifacts live in Redis unclaimed. */
 export const WORKER_TTL_SEC = 30;
 export const ARTIFACTS_TTL_SEC = 7 * 24 * 3600;
+/** Bundles live this long while a bake goes on (each coordinator heartbeat renews it), and {@link BUNDLE_AFTER_SEC} once it ended. */
+export const BUNDLE_TTL_SEC = 7 * 24 * 3600;
+export const BUNDLE_AFTER_SEC = 3600;
 
 export interface FleetBake {
   readonly suiteId: string;
@@ -40,15 +49,32 @@ export interface FleetBake {
   readonly bakeoffVersion: string;
   /** `host:pid` of the live coordinator; null once it finished. */
   readonly coordinator: string | null;
+  /** The live coordinator's claim token: only its holder renews (or re-creates) the claim. */
+  readonly claim?: string;
   readonly startedAt: string;
 }
 
-/** One job = one planned run, with everything a worker needs to run it but the bundle. */
+/** The files of a bake's agent specs as a worker gets them: a tarball by its sha256, and the path each came from. */
+export interface AgentFiles {
+  readonly sha256: string;
+  /** The absolute path a spec names (on the coordinator) → the file's name in the tarball. */
+  readonly paths: Readonly<Record<string, string>>;
+}
+
+/**
+ * One job = one planned run, with everything a worker needs to run it but the bundles. A job's
+ * BullMQ data is the job sealed with the fleet secret ({@link Sealed}); a worker runs nothing
+ * whose seal does not open.
+ */
 export interface RunJob {
-  readonly schemaVersion: 1;
+  readonly schemaVersion: 2;
   readonly bakeoffVersion: string;
   readonly suiteId: string;
   readonly suiteHash: string;
+  /** The sha256 of the suite bundle's bytes the coordinator put in Redis: a worker uses no other. */
+  readonly bundleSha256: string;
+  /** The files the agent specs name, when they name any: a worker reads these, never its own disk. */
+  readonly files?: AgentFiles;
   readonly runId: string;
   readonly task: string;
   readonly replay: number;
@@ -71,10 +97,16 @@ export interface RunJob {
   readonly upstreamConcurrency?: number;
 }
 
-/** One start of a run; its number is its place in the run's list of starts (from 1). */
+/**
+ * One start of a run (sealed in the run's list of starts); its number is its place in the list
+ * (from 1). Only the holder of the job's lease can add it, so the last start is the attempt the
+ * queue gives the run to.
+ */
 export interface AttemptStart {
   readonly worker: string;
   readonly startedAt: string;
+  /** Random, per attempt: the result it hands back carries it (fencing). */
+  readonly token: string;
 }
 
 /** One finished model request of an attempt: its tokens and its cost as priced then (no content, no header). */
@@ -83,11 +115,13 @@ export type SpentRequest = Pick<RequestRow, 'seq' | 'model' | 'input' | 'cacheRe
   readonly order: number;
 };
 
-/** What a worker hands back for a job. */
+/** What a worker hands back for a job (sealed, as the job's return value). */
 export type RunJobResult =
   | {
       readonly kind: 'run';
       readonly attempt: number;
+      /** The attempt's token: the coordinator records a result only when it is the run's current attempt's. */
+      readonly token: string;
       readonly worker: string;
       readonly record: RunRecord;
       readonly sessions: readonly SessionRow[];
@@ -97,7 +131,10 @@ export type RunJobResult =
       readonly error?: string;
     }
   /** The worker could not run it (the bundle does not match its hash, the agent resolved differently): the run is void. */
-  | { readonly kind: 'void'; readonly attempt: number; readonly worker: string; readonly detail: string };
+  | { readonly kind: 'void'; readonly attempt: number; readonly token: string; readonly worker: string; readonly detail: string };
+
+/** The start of a BullMQ failure reason a worker gives a job it refuses: the coordinator stores no run for it. */
+export const REFUSED = 'refused by worker ';
 
 export interface WorkerInfo {
   readonly name: string;
@@ -108,4 +145,6 @@ export interface WorkerInfo {
   readonly startedAt: string;
   /** Run ids it is working on now. */
   readonly active: readonly string[];
+  /** Set once a graceful stop began: it takes no new run. */
+  readonly stopping?: true;
 }

@@ -214,8 +214,12 @@ export interface RunWatch {
 export interface Runner {
   /** Sets up the tasks' prepared repos (cached), each at most once per runner. */
   prepare(tasks: readonly string[], emit?: (event: BakeEvent) => void): Promise<void>;
-  /** Runs one planned run, its artifacts into `artifactsDir`. */
-  run(spec: RunSpec, artifactsDir: string, watch?: RunWatch): Promise<RunResult>;
+  /**
+   * Runs one planned run, its artifacts into `artifactsDir`, in a scratch folder named
+   * `scratchName` (default: the run id; a fleet worker names each attempt's own, so that a
+   * duplicate attempt of a run never shares one).
+   */
+  run(spec: RunSpec, artifactsDir: string, watch?: RunWatch, scratchName?: string): Promise<RunResult>;
   close(): Promise<void>;
 }
 
@@ -250,10 +254,10 @@ export async function openRunner(options: RunnerOptions): Promise<Runner> {
     prepare: async (tasks, emit = () => {}) => {
       for (const t of tasks) await prepareOne(t, emit);
     },
-    run: async (spec, artifactsDir, watch = {}) => {
+    run: async (spec, artifactsDir, watch = {}, scratchName = spec.id) => {
       const task = byId.get(spec.task);
       if (!task) throw new Error(`openRunner: task ${spec.task} is not in suite ${suite.id}`);
-      return runOne(options, spec, task, await prepareOne(spec.task, () => {}), shared, artifactsDir, watch);
+      return runOne(options, spec, task, await prepareOne(spec.task, () => {}), shared, { artifactsDir, scratchDir: path.join(shared.scratch, scratchName) }, watch);
     },
     close: () => disposeScratch(scratch),
   };
@@ -265,12 +269,12 @@ async function runOne(
   task: Task,
   prepared: { repo: string } | { error: string },
   shared: Shared,
-  artifactsDir: string,
+  dirs: { readonly artifactsDir: string; readonly scratchDir: string },
   watch: RunWatch,
 ): Promise<RunResult> {
   const { suite } = options;
+  const { artifactsDir, scratchDir } = dirs;
   const agent = options.agents[spec.agentIndex]!;
-  const scratchDir = path.join(shared.scratch, spec.id);
   const startedAt = new Date().toISOString();
   const taskLock = options.lock.tasks[task.id];
   const pass = shared.passOf(agent.info.id, spec.replay);

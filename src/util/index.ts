@@ -1,6 +1,7 @@
 export { hashFileSync, readBoundedFile } from './bounded-file.js';
 export { dieWithParent, execFileWithParent, lifeline, LIFELINE_FD, parentGuard } from './die-with-parent.js';
 export { escapeControl, quotedPath } from './escape-control.js';
+export { maskUrlPasswords } from './mask-url-passwords.js';
 export { IGNORED_NAMES, exists, listTree, readEntry } from './fs.js';
 export { canonicalJson, sha256 } from './hash.js';
 export { noAnswerText, probeProgram, probeVersion, type ProbeAnswer } from './probe-version.js';

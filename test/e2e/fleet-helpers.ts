@@ -1,10 +1,17 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa, type ResultPromise } from 'execa';
 import { Redis } from 'ioredis';
-import { bakeoff, BIN, copySuite, ROOT } from './helpers.js';
+import { bakeoff, BIN, copySuite, FIXTURES, ROOT } from './helpers.js';
+
+/**
+ * The fleet secret of the tests' fleets (every job and result is signed with it): set in this
+ * test process's environment, so every coordinator, worker and queue command it starts has it.
+ */
+export const FLEET_SECRET = 'test-fleet-secret-0123456789abcdef0123456789abcdef';
+process.env.BAKEOFF_FLEET_SECRET = FLEET_SECRET;
 
 /** A free loopback port (bound and released). */
 export async function freePort(): Promise<number> {
@@ -68,7 +75,11 @@ export async function startRedis(dir: string): Promise<TestRedis> {
       await start();
     },
     stop,
-    client: (db = 0) => new Redis({ port, host: '127.0.0.1', db }),
+    client: (db = 0) => {
+      const client = new Redis({ port, host: '127.0.0.1', db });
+      client.on('error', () => {}); // a test's own client while Redis is away: not the test's failure
+      return client;
+    },
   };
 }
 
@@ -80,8 +91,10 @@ export interface Proc {
   waitFor(pattern: RegExp, ms: number): Promise<RegExpMatchArray>;
 }
 
-export function spawnBakeoff(args: readonly string[], env: Record<string, string> = {}): Proc {
-  const child = execa(process.execPath, [BIN, ...args], { cwd: ROOT, env: { NO_COLOR: '1', ...env }, reject: false, buffer: true });
+/** `via`: a command the node process is started through (`unshare … sh -c '…; exec "$@"'`), its last arguments node and bakeoff's. */
+export function spawnBakeoff(args: readonly string[], env: Record<string, string> = {}, via: readonly string[] = []): Proc {
+  const [command = process.execPath, ...before] = [...via, process.execPath, BIN];
+  const child = execa(command, [...before, ...args], { cwd: ROOT, env: { NO_COLOR: '1', ...env }, reject: false, buffer: true });
   let err = '';
   let out = '';
   child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
@@ -109,6 +122,23 @@ export async function stopFleet(procs: readonly Proc[], redis: TestRedis | undef
   for (const p of procs) p.child.kill('SIGKILL');
   await Promise.all(procs.map((p) => p.child));
   await redis?.stop();
+}
+
+/**
+ * A private, validated copy of the tiny suite with its `add` task alone (node:test, no Python):
+ * what the fleet tests need of a suite, admitted in a fraction of the time both tasks take on a
+ * busy machine. `sessionWallClockSec` (default the suite's 60): a test that holds a session with
+ * SIGSTOP while it looks at the queue gives it longer, so a saturated machine's slow steps never
+ * let the wall clock end the held session first.
+ */
+export async function validatedAdd(options: { readonly sessionWallClockSec?: number } = {}): Promise<string> {
+  return validatedCopy(path.join(FIXTURES, 'suites/tiny'), async (copy) => {
+    await rm(path.join(copy, 'tasks/py-add'), { recursive: true });
+    if (options.sessionWallClockSec !== undefined) {
+      const file = path.join(copy, 'suite.yaml');
+      await writeFile(file, (await readFile(file, 'utf8')).replace('sessionWallClockSec: 60', `sessionWallClockSec: ${options.sessionWallClockSec}`));
+    }
+  });
 }
 
 /** A private, validated copy of a fixture suite; `edit` changes the copy before it is validated. */

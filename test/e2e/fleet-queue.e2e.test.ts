@@ -2,8 +2,8 @@ import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admitOnly, bakeoff, tempDir } from './helpers.js';
-import { spawnBakeoff, startRedis, stopFleet, type Proc, type TestRedis } from './fleet-helpers.js';
+import { bakeoff, tempDir } from './helpers.js';
+import { spawnBakeoff, startRedis, stopFleet, validatedAdd, type Proc, type TestRedis } from './fleet-helpers.js';
 import { processesOf, storedRuns } from './process-helpers.js';
 import { validatedTiny } from './tiny-suite.js';
 
@@ -18,6 +18,7 @@ import { validatedTiny } from './tiny-suite.js';
 interface QueueJobs {
   waiting: number;
   active: number;
+  lost: number;
   delayed: number;
   completed: number;
   failed: number;
@@ -66,7 +67,7 @@ describe('managing a fleet queue', () => {
 
   it('drain takes out the runs nobody started and lets the running one finish; clear empties the queue and bakeoff\'s keys but not the results folder; the coordinator says when Redis went away and came back, and the same command resumes', async () => {
     const url = redis.url(1);
-    const suite = await validatedTiny();
+    const suite = await validatedAdd({ sessionWallClockSec: 900 });
     const results = path.join(root, 'drained');
     // The agent sleeps a few seconds. The run the test looks at stays running because the test
     // holds its sleep with SIGSTOP (the host sees the sandbox's processes) until the
@@ -74,7 +75,7 @@ describe('managing a fleet queue', () => {
     // saturated machine, where ingesting a run, a SIGTERM and each `bakeoff queue` call take
     // seconds each. The second run's sleep is the second sleep process to appear.
     const seconds = `5.${randomInt(100_000_000, 999_999_999)}`;
-    const args = ['run', suite, '--agent', `command:sleep ${seconds}`, '--runs', '2', '--queue', url, '--out', results];
+    const args = ['run', suite, '--agent', `command:sleep ${seconds}`, '--runs', '4', '--queue', url, '--out', results];
     const w = worker(url, 'w-drain');
     await w.waitFor(/ready/, 60_000);
     const first = spawnBakeoff(args);
@@ -82,7 +83,9 @@ describe('managing a fleet queue', () => {
     const held = await until('the second run\'s sleep', async () => processesOf('sleep', seconds).find((pid) => pid !== firstSleep), 120_000);
     process.kill(held, 'SIGSTOP');
     // one run stored, the next one running on the only worker (held), two waiting: then the coordinator stops
-    await first.waitFor(/run 1\/4 /, 120_000);
+    await first.waitFor(/run 1\/4 /, 120_000).catch((error: Error) => {
+      throw new Error(`${error.message}\nthe worker's stderr:\n${w.stderr()}`);
+    });
     expect(w.stderr().match(/bakeoff: start /g)).toHaveLength(2);
     // the coordinator says a run is stored before it removes the run's job: wait for that too
     await until('the stored run\'s job to be removed', async () => ((await jobsOf(url)).completed === 0 ? true : undefined), 30_000);
@@ -93,23 +96,27 @@ describe('managing a fleet queue', () => {
     const drain = await bakeoff(['queue', 'drain', '--queue', url, '--json']);
     expect(drain.exitCode, drain.stderr).toBe(0);
     expect(JSON.parse(drain.stdout)).toEqual({ schemaVersion: 1, action: 'drain', removed: 2 });
-    expect(await jobsOf(url)).toEqual({ waiting: 0, active: 1, delayed: 0, completed: 0, failed: 0 });
+    expect(await jobsOf(url)).toEqual({ waiting: 0, active: 1, lost: 0, delayed: 0, completed: 0, failed: 0 });
     process.kill(held, 'SIGCONT');
 
     // the running run finishes (nobody stores it: no coordinator), and the worker takes nothing else
     await until('the running run to finish', async () => ((await jobsOf(url)).completed === 1 ? true : undefined), 60_000);
-    expect(await jobsOf(url)).toEqual({ waiting: 0, active: 0, delayed: 0, completed: 1, failed: 0 });
+    expect(await jobsOf(url)).toEqual({ waiting: 0, active: 0, lost: 0, delayed: 0, completed: 1, failed: 0 });
     expect(w.stderr().match(/bakeoff: start /g)).toHaveLength(2);
 
     const client = redis.client(1);
     expect(await client.keys('bakeoff:fleet:bundle:*')).toHaveLength(1);
     const clear = await bakeoff(['queue', 'clear', '--queue', url]);
     expect(clear.exitCode, clear.stderr).toBe(0);
-    expect(clear.stdout).toBe("cleared the queue: 1 run(s) (queued, running or finished but not stored) and bakeoff's keys removed; results folders are untouched");
-    expect(await jobsOf(url)).toEqual({ waiting: 0, active: 0, delayed: 0, completed: 0, failed: 0 });
+    expect(clear.stdout).toBe(
+      "cleared the queue: 1 run(s) (queued, running or finished but not stored) and bakeoff's keys removed — but the ledger of attempts already made, counted when their runs are redone; results folders are untouched",
+    );
+    expect(await jobsOf(url)).toEqual({ waiting: 0, active: 0, lost: 0, delayed: 0, completed: 0, failed: 0 });
     const left = await client.keys('bakeoff:*');
-    // a live worker announces itself again, and BullMQ may keep its queue's bookkeeping: nothing of the bake is left
-    expect(left.filter((k) => !/^bakeoff:fleet:worker:|^bakeoff:runs:(stalled-check|meta|events|id|marker)$/.test(k))).toEqual([]);
+    // the live worker stays listed, BullMQ may keep its queue's bookkeeping, and the attempts made stay in the ledger (with a time to live): nothing else of the bake is left
+    expect(left.filter((k) => !/^bakeoff:fleet:(worker|attempts):|^bakeoff:runs:(stalled-check|meta|events|id|marker)$/.test(k))).toEqual([]);
+    expect(left.filter((k) => k.startsWith('bakeoff:fleet:worker:'))).toEqual(['bakeoff:fleet:worker:w-drain']);
+    for (const k of left.filter((k) => k.startsWith('bakeoff:fleet:attempts:'))) expect(await client.ttl(k)).toBeGreaterThan(0);
     const status = await bakeoff(['queue', 'status', '--queue', url, '--json']);
     expect(JSON.parse(status.stdout)).toMatchObject({ bake: null });
 
@@ -139,8 +146,7 @@ describe('managing a fleet queue', () => {
 
   it('records a run whose worker was lost twice as void, saying so, and never runs it a third time', async () => {
     const url = redis.url(2);
-    const suite = await validatedTiny();
-    await admitOnly(suite, ['add']);
+    const suite = await validatedAdd();
     const results = path.join(root, 'lost-twice');
     const coordinator = spawnBakeoff(['run', suite, '--agent', 'command:sleep 30', '--runs', '1', '--queue', url, '--out', results]);
     const lostOnce = worker(url, 'w-first');

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { UserError } from '../../errors.js';
 import { sha256 } from '../../util/index.js';
 import type { Bind } from '../../sandbox/index.js';
-import type { Agent } from '../types.js';
+import { localFile } from '../host-file.js';
+import type { Agent, HostFile } from '../types.js';
 
 const MAX_AGENT_FILE_BYTES = 16 * 1024 * 1024;
 
@@ -17,10 +18,12 @@ const MAX_AGENT_FILE_BYTES = 16 * 1024 * 1024;
  * started from, rewritten to absolute paths, and shown read-only at those paths (copied into
  * the session's scratch folder first). Folders are never copied, and a command that names a
  * file inside the suite, the results folder or bakeoff's caches is refused: naming a hidden
- * test must not be a way to read it.
+ * test must not be a way to read it. `hostFile` says what is read for such a path (on a fleet
+ * worker: the coordinator's copy from the signed bundle, never the worker's own file).
  */
-export function createCommandAgent(command: string, options: { cwd: string; forbiddenRoots?: readonly string[] }): Agent {
-  const files: string[] = [];
+export function createCommandAgent(command: string, options: { cwd: string; forbiddenRoots?: readonly string[]; hostFile?: HostFile }): Agent {
+  const hostFile = options.hostFile ?? localFile;
+  const files: { readonly path: string; readonly source: string }[] = [];
   const forbidden = (options.forbiddenRoots ?? []).map((r) => path.resolve(r));
   const resolved = command
     .split(/(\s+)/)
@@ -31,9 +34,9 @@ export function createCommandAgent(command: string, options: { cwd: string; forb
       if (root) {
         throw new UserError(`--agent command:${command}: names ${absolute}, which is or holds a folder agents may not see (${root})`);
       }
-      const st = statSync(absolute, { throwIfNoEntry: false });
-      if (!st?.isFile() || st.size > MAX_AGENT_FILE_BYTES) return token;
-      files.push(absolute);
+      const source = hostFile(absolute);
+      if (source === null || statSync(source).size > MAX_AGENT_FILE_BYTES) return token;
+      files.push({ path: absolute, source });
       return absolute;
     })
     .join('');
@@ -46,10 +49,10 @@ export function createCommandAgent(command: string, options: { cwd: string; forb
         { path: ctx.promptFile, writable: false },
       ];
       for (const [i, file] of files.entries()) {
-        const copy = path.join(ctx.scratchDir, 'agent-files', String(i), path.basename(file));
+        const copy = path.join(ctx.scratchDir, 'agent-files', String(i), path.basename(file.path));
         await mkdir(path.dirname(copy), { recursive: true });
-        await copyFile(file, copy);
-        binds.push({ path: file, source: copy, writable: false });
+        await copyFile(file.source, copy);
+        binds.push({ path: file.path, source: copy, writable: false });
       }
       const result = await ctx.sandbox.exec({
         command: resolved,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { InputError, type InputIssue } from '../../errors.js';
 import { sha256, toInputIssues } from '../../util/index.js';
-import type { Agent } from '../types.js';
+import type { Agent, HostFile } from '../types.js';
 import { applyChangeSession } from './apply-change.js';
 
 const PatchLine = z
@@ -22,10 +22,18 @@ const Prediction = z.object({ instance_id: z.string().min(1), model_patch: z.str
  * given), an order that task has, one line per (task, order). The agent works on the tasks the
  * file names (`tasks`); an order of such a task without a line gets an empty change.
  */
-export async function createPatchAgent(file: string, suiteTasks?: ReadonlyMap<string, number>, instances?: ReadonlyMap<string, string>): Promise<Agent> {
+export async function createPatchAgent(
+  file: string,
+  suiteTasks?: ReadonlyMap<string, number>,
+  instances?: ReadonlyMap<string, string>,
+  /** What is read for `file` (a fleet worker: the copy in the coordinator's signed bundle); default: `file`. */
+  hostFile: HostFile = (p) => p,
+): Promise<Agent> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    const source = hostFile(file);
+    if (source === null) throw new Error('none');
+    text = await readFile(source, 'utf8');
   } catch {
     throw new InputError([{ file, field: '', expected: 'a JSONL file of patches', received: 'no such file' }]);
   }

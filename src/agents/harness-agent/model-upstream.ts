@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256 } from '../../util/index.js';
+import type { HostFile } from '../types.js';
+import { UserError } from '../../errors.js';
 import { scriptedUpstream, upstreamFor, type Upstream, type WireFormat } from '../../meter/index.js';
 import { FAULT_SCRIPTS, GOLD_SCRIPTS, requestLog, type GoldSession } from '../../model-server/index.js';
 import { startModelServer } from '../../model-server/index.js';
@@ -27,20 +29,29 @@ export interface ModelUpstream {
  */
 export async function openModelUpstream(
   spec: string,
-  options: { cwd: string; env: NodeJS.ProcessEnv; /** The agents' wire formats: their keys must be set. */ formats: readonly WireFormat[] },
+  options: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    /** The agents' wire formats: their keys must be set. */
+    formats: readonly WireFormat[];
+    /** What is read for a replay file `scripted:<file>` names (a fleet worker: the signed bundle's copy); default: the file. */
+    hostFile?: HostFile;
+  },
 ): Promise<ModelUpstream> {
   if (spec.startsWith('scripted:')) {
     const name = spec.slice('scripted:'.length);
     const makesGold = (GOLD_SCRIPTS as readonly string[]).includes(name);
     const builtin = makesGold || (FAULT_SCRIPTS as readonly string[]).includes(name);
-    const script = builtin ? name : path.resolve(options.cwd, name);
+    const named = builtin ? name : path.resolve(options.cwd, name);
+    const script = builtin || !options.hostFile ? named : options.hostFile(named);
+    if (script === null) throw new UserError(`--upstream ${spec}: expected a replay file at ${named}, found none`);
     // BAKEOFF_SCRIPTED_LOG: every request that reached the scripted model past the proxy, for debugging and the closed-web tests
     const log = options.env.BAKEOFF_SCRIPTED_LOG ? requestLog(path.resolve(options.cwd, options.env.BAKEOFF_SCRIPTED_LOG)) : null;
     const server = await startModelServer({ listen: { host: '127.0.0.1', port: 0 }, script, ...(log ? { onRequestServed: log.onRequestServed } : {}) });
     // a script file is named with its content's digest: another file of the same name is another upstream (other run ids)
     const fileDigest = builtin ? '' : sha256(await readFile(script)).slice(0, 12);
     return {
-      name: builtin ? spec : `scripted:${path.basename(script)}#${fileDigest}`,
+      name: builtin ? spec : `scripted:${path.basename(named)}#${fileDigest}`,
       upstream: scriptedUpstream(server.url),
       scripted: true,
       ...(makesGold ? { gold: { register: (token: string, session: GoldSession) => server.registerSession(token, session), forget: (token: string) => server.forgetSession(token) } } : {}),

@@ -5,7 +5,8 @@ import { ResultsBusyError, UserError } from '../../errors.js';
 import { checkSandbox, cleanLeftovers, sandboxMounts, describeLeftover, findLeftovers, isStale, UNKNOWN_GRACE_SEC, type Check, type Leftover } from '../../sandbox/index.js';
 import { lockResults, readHolder, runTempDirs } from '../../store/index.js';
 import { judgeProcess, mapBounded, noAnswerText, probeProgram } from '../../util/index.js';
-import { EXIT, type CliIo } from '../io.js';
+import { fleetLeftovers } from '../../api/index.js';
+import { EXIT, placeOf, type CliIo } from '../io.js';
 
 const TOOLCHAINS: readonly { name: string; cmd: string; args: string[]; fix: string }[] = [
   { name: 'git', cmd: 'git', args: ['--version'], fix: 'apt-get install git' },
@@ -52,7 +53,7 @@ export async function doctorCommand(flags: DoctorFlags, io: CliIo): Promise<numb
       ? { name, ok: false, detail: `${pinned} not installed (only needed for ${name}:<model> agents)`, fix: `npx bakeoff agents install ${name}` }
       : { name, ok: true, detail: `${probe.version} (pinned ${harness.version}) in ${installDirOf(harness, io.env)}` };
   });
-  const leftovers = await leftoversOf(flags);
+  const leftovers = await leftoversOf(flags, io);
   const mounts = await sandboxMounts(io.env.PATH);
   const sandboxOk = sandbox.every((c) => c.ok);
   if (flags.json) {
@@ -90,7 +91,7 @@ function mountLines(mounts: Awaited<ReturnType<typeof sandboxMounts>>): string[]
 
 /** One leftover as doctor shows it (and prints with --json). */
 interface LeftoverView {
-  readonly kind: 'scratch' | 'cgroup' | 'run-temp';
+  readonly kind: 'scratch' | 'cgroup' | 'run-temp' | 'fleet';
   readonly path: string;
   readonly description: string;
   /** Whether `doctor --clean` removes it (its owner is gone). */
@@ -106,9 +107,11 @@ interface LeftoversView {
   readonly resultsNote?: string;
 }
 
-async function leftoversOf(flags: DoctorFlags): Promise<LeftoversView> {
+async function leftoversOf(flags: DoctorFlags, io: CliIo): Promise<LeftoversView> {
   const found = await findLeftovers();
   const clean = flags.clean ? await cleanLeftovers(found, { includeUnknown: true }) : null;
+  // a killed fleet worker's staging folders and half-unpacked bundles in this machine's cache folder
+  const fleet = (await fleetLeftovers(placeOf(io), flags.clean === true)).map((l): LeftoverView => ({ kind: 'fleet', ...l }));
   const items: LeftoverView[] = found.map((leftover: Leftover) => {
     const failed = clean?.failed.find((f) => f.leftover === leftover);
     return {
@@ -120,6 +123,7 @@ async function leftoversOf(flags: DoctorFlags): Promise<LeftoversView> {
       ...(failed ? { error: failed.error } : {}),
     };
   });
+  items.push(...fleet);
   if (flags.results === undefined) return { items };
   const temps = runTempDirs(flags.results);
   // a live holder may be writing them: they are its, not stale
@@ -149,7 +153,7 @@ async function leftoversOf(flags: DoctorFlags): Promise<LeftoversView> {
 }
 
 function leftoverLines(view: LeftoversView, flags: DoctorFlags): string[] {
-  const title = `leftovers of killed bakeoffs (mounts, scratch folders, cgroups${flags.results !== undefined ? `, half-written runs in ${flags.results}` : ''})`;
+  const title = `leftovers of killed bakeoffs (mounts, scratch folders, cgroups, fleet workers' staging folders${flags.results !== undefined ? `, half-written runs in ${flags.results}` : ''})`;
   if (view.items.length === 0) return [title, '  none', ...(view.resultsNote ? [`  ${view.resultsNote}`] : [])];
   const lines = view.items.map((item) => {
     const state = item.cleaned === true ? 'removed' : item.error !== undefined ? 'FAIL' : item.stale ? 'stale' : 'in use';

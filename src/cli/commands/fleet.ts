@@ -2,53 +2,80 @@ import { hostname } from 'node:os';
 import { emptyQueueAt, queueStatusAt, work } from '../../api/index.js';
 import { EXIT, placeOf, type CliIo } from '../io.js';
 import { createNotes } from '../notes.js';
+import { stopWorkerOnSignals } from '../stop-worker-on-signals.js';
 
-export interface WorkerFlags {
-  readonly queue: string;
-  readonly concurrency: number;
-  readonly name?: string;
-  readonly leaseSec: number;
+/** Where a fleet command's queue is (`--queue`, else BAKEOFF_QUEUE_URL) and the TLS files of a rediss:// queue. */
+export interface QueueFlags {
+  readonly queue?: string;
+  readonly queueCa?: string;
+  readonly queueCert?: string;
+  readonly queueKey?: string;
   readonly json: boolean;
 }
 
+export interface WorkerFlags extends QueueFlags {
+  readonly concurrency: number;
+  readonly name?: string;
+  readonly leaseSec: number;
+  readonly graceSec: number;
+  readonly allowUpstream: readonly string[];
+  readonly secretFile?: string;
+}
+
+function queueOf(flags: QueueFlags) {
+  return {
+    ...(flags.queue !== undefined ? { queue: flags.queue } : {}),
+    ...(flags.queueCa !== undefined ? { queueCa: flags.queueCa } : {}),
+    ...(flags.queueCert !== undefined ? { queueCert: flags.queueCert } : {}),
+    ...(flags.queueKey !== undefined ? { queueKey: flags.queueKey } : {}),
+  };
+}
+
 /**
- * `bakeoff worker --queue URL`: runs the fleet's runs on this machine until stopped (Ctrl-C,
- * SIGTERM: the runs it had started go back to the queue for another worker after their lease).
- * One line per run started and ended on stderr; with `--json`, one JSON event per line on stdout.
+ * `bakeoff worker --queue URL`: runs the fleet's runs on this machine until stopped. SIGTERM or
+ * Ctrl-C stop it gracefully (no new run; the running ones finish within --grace-sec; the rest go
+ * back to the queue unrecorded). One line per run started and ended on stderr; with `--json`, one
+ * JSON event per line on stdout.
  */
 export async function workerCommand(flags: WorkerFlags, io: CliIo): Promise<number> {
   const notes = createNotes(io.stderr);
   const name = flags.name ?? `${hostname()}-${process.pid}`;
   const worker = await work({
-    queue: flags.queue,
+    ...queueOf(flags),
     name,
     concurrency: flags.concurrency,
     leaseSec: flags.leaseSec,
+    ...(flags.allowUpstream.length > 0 ? { allowUpstreams: flags.allowUpstream } : {}),
+    ...(flags.secretFile !== undefined ? { secretFile: flags.secretFile } : {}),
     ...placeOf(io),
     onEvent: (event) => {
       if (event.type === 'note') return notes.note(event.message);
       if (event.type === 'error') return notes.error(event.message);
       if (flags.json) return void io.stdout.write(JSON.stringify(event) + '\n');
-      if (event.type === 'ready') io.stderr.write(`bakeoff: worker ${event.name} ready: ${event.concurrency} run(s) at once\n`);
-      else if (event.type === 'job-start') io.stderr.write(`bakeoff: start ${event.task} × ${event.agent} (replay ${event.replay}), run ${event.runId.slice(0, 12)}, attempt ${event.attempt}\n`);
-      else io.stderr.write(`bakeoff: end   run ${event.runId.slice(0, 12)}: ${event.verdict}\n`);
+      const say = (line: string) => io.stderr.write(`bakeoff: ${line}\n`);
+      if (event.type === 'ready') say(`worker ${event.name} ready: ${event.concurrency} run(s) at once; model APIs it sends its keys to: ${event.upstreams.join(', ')}`);
+      else if (event.type === 'job-start') say(`start ${event.task} × ${event.agent} (replay ${event.replay}), run ${event.runId.slice(0, 12)}, attempt ${event.attempt}`);
+      else if (event.type === 'job-end') say(`end   run ${event.runId.slice(0, 12)}: ${event.verdict}`);
+      else if (event.type === 'job-refused') say(`refused run ${event.runId.slice(0, 12)}: ${event.reason}; nothing of it ran`);
+      else if (event.type === 'job-superseded') say(`run ${event.runId.slice(0, 12)}, attempt ${event.attempt}: superseded — the queue no longer leases this run to this attempt (cleared, or given to another attempt); its result is not handed back`);
+      else if (event.type === 'handed-back') say(`handed run ${event.runId.slice(0, 12)} (attempt ${event.attempt}) back to the queue unrecorded: it runs again on another worker`);
     },
   });
-  await worker.stopped;
-  return EXIT.ok;
-}
-
-export interface QueueFlags {
-  readonly queue: string;
-  readonly json: boolean;
+  const signals = io.handleSignals ? stopWorkerOnSignals(worker, { name, graceSec: flags.graceSec, stderr: io.stderr, argv: process.argv.slice(2) }) : null;
+  try {
+    await worker.stopped;
+    return (await signals?.exitCode()) ?? EXIT.ok;
+  } finally {
+    signals?.unhandle();
+  }
 }
 
 /** `bakeoff queue status|drain|clear --queue URL`. */
 export async function queueCommand(action: string, flags: QueueFlags, io: CliIo): Promise<number> {
   const notes = createNotes(io.stderr);
-  const place = placeOf(io);
+  const place = { ...queueOf(flags), ...placeOf(io) };
   if (action === 'status') {
-    const status = await queueStatusAt({ queue: flags.queue, ...place }, notes);
+    const status = await queueStatusAt(place, notes);
     if (flags.json) {
       io.stdout.write(JSON.stringify({ schemaVersion: 1, ...status }, null, 2) + '\n');
       return EXIT.ok;
@@ -59,15 +86,21 @@ export async function queueCommand(action: string, flags: QueueFlags, io: CliIo)
       bake
         ? `bake: suite ${bake.suiteId} (hash ${bake.suiteHash.slice(0, 12)}…), bakeoff ${bake.bakeoffVersion}, coordinator ${bake.coordinator ?? 'none running'}, since ${bake.startedAt}`
         : 'bake: none',
-      `runs: ${jobs.waiting} waiting, ${jobs.active} running, ${jobs.delayed} delayed, ${jobs.completed} done and not yet stored, ${jobs.failed} failed and not yet stored`,
+      `runs: ${jobs.waiting} waiting, ${jobs.active} running, ${jobs.delayed} delayed, ${jobs.completed} done and not yet stored, ${jobs.failed} failed or refused and not yet stored` +
+        (jobs.lost > 0 ? `; ${jobs.lost} whose worker is gone (back in the queue within a lease)` : ''),
       `workers: ${workers.length}`,
-      ...workers.map((w) => `  ${w.name} (${w.host}, pid ${w.pid}, bakeoff ${w.bakeoffVersion}): ${w.active.length}/${w.concurrency} running`),
+      ...workers.map((w) => `  ${w.name} (${w.host}, pid ${w.pid}, bakeoff ${w.bakeoffVersion}): ${w.active.length}/${w.concurrency} running${w.stopping ? ', stopping' : ''}`),
     ];
     io.stdout.write(lines.join('\n') + '\n');
     return EXIT.ok;
   }
-  const { removed } = await emptyQueueAt({ queue: flags.queue, ...place }, notes, action as 'drain' | 'clear');
+  const { removed } = await emptyQueueAt(place, notes, action as 'drain' | 'clear');
   if (flags.json) io.stdout.write(JSON.stringify({ schemaVersion: 1, action, removed }) + '\n');
-  else io.stdout.write(action === 'drain' ? `took ${removed} run(s) nobody had started out of the queue\n` : `cleared the queue: ${removed} run(s) (queued, running or finished but not stored) and bakeoff's keys removed; results folders are untouched\n`);
+  else
+    io.stdout.write(
+      action === 'drain'
+        ? `took ${removed} run(s) nobody had started out of the queue\n`
+        : `cleared the queue: ${removed} run(s) (queued, running or finished but not stored) and bakeoff's keys removed — but the ledger of attempts already made, counted when their runs are redone; results folders are untouched\n`,
+    );
   return EXIT.ok;
 }

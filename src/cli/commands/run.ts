@@ -33,8 +33,13 @@ export interface RunFlags extends TableFlags {
   /** Wait for another process using the results folder to finish, instead of refusing. */
   readonly wait: boolean;
   readonly unsafeNoSandbox: boolean;
-  /** Run on a fleet: the queue's Redis. */
-  readonly queue?: string;
+  /** Run on a fleet: the queue's Redis (`true`: BAKEOFF_QUEUE_URL). */
+  readonly queue?: string | true;
+  readonly queueCa?: string;
+  readonly queueCert?: string;
+  readonly queueKey?: string;
+  /** With --queue: the fleet secret's file. */
+  readonly secretFile?: string;
   /** With --queue: model sessions at once per model API over the whole fleet. */
   readonly upstreamConcurrency?: number;
 }
@@ -69,6 +74,10 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
       ...(flags.out ? { out: flags.out } : {}),
       ...lockedWork(flags, io),
       ...(flags.queue ? { queue: flags.queue } : {}),
+      ...(flags.queueCa ? { queueCa: flags.queueCa } : {}),
+      ...(flags.queueCert ? { queueCert: flags.queueCert } : {}),
+      ...(flags.queueKey ? { queueKey: flags.queueKey } : {}),
+      ...(flags.secretFile ? { secretFile: flags.secretFile } : {}),
       ...(flags.upstreamConcurrency ? { upstreamConcurrency: flags.upstreamConcurrency } : {}),
       onEvent: (event) => {
         if (printNote(notes, event)) return;
@@ -88,6 +97,9 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
     });
     progress.finish();
     const { results, summary, view } = outcome;
+    const refused = outcome.fleet?.refused.length ?? 0;
+    // runs the workers refused (or whose results were not sealed as theirs) are not recorded: the same command again redoes them
+    if (refused > 0) notes.error(`${refused} run(s) not recorded: the workers refused them, or what came back was not sealed as theirs (each said above); fix that and run the same command again`);
     if (flags.json) {
       const json = {
         schemaVersion: 1,
@@ -114,7 +126,7 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
         io.stdout.write(`${fleetLine(tallyAttempts(fleet.attempts)).replace(/^fleet: /, 'fleet, this time: ')}; runs per worker: ${perWorker.join(', ') || 'none'}\n`);
       }
     }
-    return outcome.infraErrors > 0 ? EXIT.infra : EXIT.ok;
+    return outcome.infraErrors > 0 || refused > 0 ? EXIT.infra : EXIT.ok;
   } finally {
     unsay();
     progress.finish();
@@ -135,5 +147,7 @@ function fleetJson(fleet: NonNullable<BakeOutcome['fleet']>) {
     duplicatesIgnored: fleet.duplicatesIgnored,
     enqueueMsPerRun: Math.round(fleet.enqueueMs * 100) / 100,
     medianIngestMs: median(fleet.ingestMs),
+    medianTrustMs: median(fleet.trustMs),
+    refused: fleet.refused,
   };
 }
