@@ -9,7 +9,7 @@ export type FailReason =
   | 'protected-path-changed'
   | 'patch-did-not-apply'  // the captured change could not be applied to a clean copy
   | 'session-timeout'
-  | 'test-timeout'          // the test command ran out of its wall clock (a starved run is re-run first: decision 013)
+  | 'test-timeout'          // the test command ran out of its wall clock (a starved run is re-run first: decision 011)
   | 'memory-limit'          // the agent's session, or its tests while graded, hit the memory limit
   | 'pids-limit'            // the agent's session ran into the process limit
   | 'disk-limit'            // the agent's session filled its workspace quota
@@ -27,7 +27,7 @@ export type VoidReason =
   | 'setup-failed'          // the task's setup command failed on this machine
   | 'agent-error'           // the agent could not be started (missing program, bad spec data)
   | 'timeout'               // a session ran out of time and the controls say timeouts are unscored
-  | 'machine-starved'       // a session ran out of time while the machine held it back from a CPU (decision 013); redone on resume
+  | 'machine-starved'       // a session ran out of time while the machine held it back from a CPU (decision 011), redone on resume
   | 'oracle-changed'        // the checks generated now differ from those validate admitted
   | 'replay-drift'          // a task's replays disagree by more than the replay rule allows (reports only)
   | 'upstream-error'        // the model API answered 5xx until the harness gave up (or the clock ran out)
@@ -165,7 +165,7 @@ export interface RunRecord {
   readonly flags?: readonly string[];
   /** Model agents: the catalog its effort level was resolved from; null/absent for other agents and older runs. */
   readonly effortCatalog?: EffortCatalogRef | null;
-  /** What the machine gave each sandboxed session and test run (decision 013); absent for runs stored before bakeoff measured it. */
+  /** What the machine gave each sandboxed session and test run (decision 011); absent for runs stored before bakeoff measured it. */
   readonly steps?: readonly StepRecord[];
   /**
    * Web attempts: the provider-run tools and fetched inputs the run's model requests asked for
@@ -180,7 +180,7 @@ export interface RunRecord {
 
 /**
  * What the machine gave one timed step (an agent session, a test run, a setup command), from
- * the step's own processes (decision 013): its wall time, the CPU time they got, and how long
+ * the step's own processes (decision 011): its wall time, the CPU time they got, and how long
  * they were runnable but waiting for a CPU. Sleeping or blocking on I/O is not waiting.
  */
 export interface StepCpu {
@@ -210,7 +210,7 @@ export interface StepRecord extends StepCpu {
   readonly step: 'session' | 'tests';
   /** 1-based order index. */
   readonly order: number;
-  /** 1; a test run re-run after it timed out while starved is attempt 2 (decision 013). */
+  /** 1; a test run re-run after it timed out while starved is attempt 2 (decision 011). */
   readonly attempt: number;
   readonly timedOut: boolean;
   /** The wall clock the step ran under. */

@@ -11,7 +11,7 @@ describe('buildRunRecord', () => {
     expect(buildRunRecord(identity, { kind: 'void', reason: 'setup-failed', detail: 'x' })).toEqual({
       id: 'run-1', suiteId: 's', suiteHash: 'h', controlsDigest: 'c', task: 't', agent: identity.agent, effortCatalog: null, replay: 0, seed: null, level: null,
       outcome: { kind: 'void', reason: 'setup-failed', detail: 'x' }, agentSec: 0, gradeSec: 0, costUsd: null, tokensIn: null, tokensOut: null,
-      linesAdded: 0, linesRemoved: 0, points: 0, maxPoints: 0, orders: [], runtime: { node: '20' }, usage: null, flags: [], steps: [], webAttempts: null,
+      linesAdded: 0, linesRemoved: 0, points: 0, maxPoints: 0, orders: [], runtime: { node: '20' }, usage: null, flags: [], steps: [], webAttempts: null, plainLines: null,
       startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:01:00.000Z',
     });
   });

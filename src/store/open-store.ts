@@ -138,7 +138,7 @@ export interface Store {
   readonly dir: string;
   readonly runsDir: string;
   /**
-   * Ids of every finished run, but those void `machine-starved` (decision 013): the machine, not
+   * Ids of every finished run, but those void `machine-starved` (decision 011): the machine, not
    * the agent, decided them, so a resumed bake runs them again and `saveRun` replaces them.
    */
   finishedRunIds(): Set<string>;

@@ -103,7 +103,7 @@ export async function verifyResults(resultsDir: string, options: VerifyOptions):
     const suite = await suiteOfRuns(store, runs, options.suiteDir);
     const key = await stampKeyOf(store, suite, options.unsafeNoSandbox === true);
     if (options.reuseStamp === true) {
-      const stamped = await readVerifyStamp(store.dir, key);
+      const stamped = await readVerifyStamp<VerifyResult>(store.dir, key);
       if (stamped !== null) return { ...stamped.result, reusedFrom: stamped.at };
     }
     const lock = await readLock(suite);

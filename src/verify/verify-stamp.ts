@@ -4,7 +4,12 @@ import { digestArtifacts, type Store } from '../store/index.js';
 import { LOCK_FILE } from '../suite/index.js';
 import { sha256 } from '../util/index.js';
 import { BAKEOFF_VERSION } from '../version.js';
-import type { VerifyResult } from './verify-results.js';
+
+/** What a stamp keeps of a re-check: verify's whole result, of which the stamp itself reads only the counts. */
+export interface StampedResult {
+  readonly mismatches: number;
+  readonly unverified: number;
+}
 
 /**
  * `<results>/verified.json`: the last clean `verify` of a results folder (0 mismatches, every
@@ -18,7 +23,7 @@ interface VerifyStamp {
   /** What the verdicts were re-checked with and against: the bakeoff, the results' content, the suite and its lock. */
   readonly key: StampKey;
   readonly at: string;
-  readonly result: VerifyResult;
+  readonly result: StampedResult;
 }
 
 interface StampKey {
@@ -42,7 +47,7 @@ export async function stampKeyOf(store: Store, suite: { readonly dir: string; re
 }
 
 /** Writes the stamp of a clean re-check (written beside, then renamed: never half a file). */
-export async function writeVerifyStamp(resultsDir: string, key: StampKey, result: VerifyResult): Promise<void> {
+export async function writeVerifyStamp(resultsDir: string, key: StampKey, result: StampedResult): Promise<void> {
   const file = path.join(resultsDir, VERIFY_STAMP_FILE);
   const stamp: VerifyStamp = { schemaVersion: 1, key, at: new Date().toISOString(), result };
   await writeFile(`${file}.tmp-${process.pid}`, JSON.stringify(stamp) + '\n');
@@ -50,7 +55,7 @@ export async function writeVerifyStamp(resultsDir: string, key: StampKey, result
 }
 
 /** The stamped re-check when its key is `key` (same bakeoff, same content, same suite and lock); else null. */
-export async function readVerifyStamp(resultsDir: string, key: StampKey): Promise<{ readonly at: string; readonly result: VerifyResult } | null> {
+export async function readVerifyStamp<R extends StampedResult>(resultsDir: string, key: StampKey): Promise<{ readonly at: string; readonly result: R } | null> {
   let stamp: VerifyStamp;
   try {
     stamp = JSON.parse(await readFile(path.join(resultsDir, VERIFY_STAMP_FILE), 'utf8')) as VerifyStamp;
@@ -59,5 +64,5 @@ export async function readVerifyStamp(resultsDir: string, key: StampKey): Promis
   }
   if (stamp.schemaVersion !== 1 || JSON.stringify(stamp.key) !== JSON.stringify(key)) return null;
   if (stamp.result.mismatches !== 0 || stamp.result.unverified !== 0) return null;
-  return { at: stamp.at, result: stamp.result };
+  return { at: stamp.at, result: stamp.result as R };
 }

@@ -50,8 +50,12 @@ const CONFORMANCE = [
   'test/architecture/added-plugins.test.ts',
 ];
 
-/** Unit tests that measure their own process (getrusage counts every thread of it): a process each. */
-const UNIT_OWN_PROCESS = ['src/grade/checks/thread-cpu-clock.test.ts'];
+/**
+ * Unit tests that need a process of their own: one measures its process (getrusage counts every
+ * thread of it), one sets HOME (os.homedir() reads the process's environment, which a worker
+ * thread's process.env does not change).
+ */
+const UNIT_OWN_PROCESS = ['src/grade/checks/thread-cpu-clock.test.ts', 'src/sandbox/sandbox-mounts.test.ts'];
 
 /**
  * Co-located tests that need the machine: root, mounts, cgroups, busy loops (the generated
@@ -79,11 +83,12 @@ const AGENT_CLIS = [
  */
 const AGENT_CLIS_BESIDE = ['test/e2e/calibration-budget.e2e.test.ts'];
 
-const FLEET = ['test/e2e/fleet*.e2e.test.ts'];
+/** The fleet: its e2e files, and the queue's own tests, which run against a real redis-server. */
+const FLEET = ['test/e2e/fleet*.e2e.test.ts', 'src/queue/claim-queue.test.ts', 'src/queue/work.test.ts'];
 const E2E_ALONE = ['test/e2e/leftovers.e2e.test.ts'];
 
 export const TIER_PROJECTS: readonly TierProject[] = [
-  { name: 'unit', tier: 'unit', include: ['src/**/*.test.ts', 'test/architecture/architecture.test.ts', 'test/setup/*.test.ts'], exclude: [...CONFORMANCE, ...MACHINE, ...UNIT_OWN_PROCESS], shareWorkers: true },
+  { name: 'unit', tier: 'unit', include: ['src/**/*.test.ts', 'test/architecture/architecture.test.ts', 'test/setup/*.test.ts'], exclude: [...CONFORMANCE, ...MACHINE, ...UNIT_OWN_PROCESS, ...FLEET], shareWorkers: true },
   { name: 'unit-own-process', tier: 'unit', include: UNIT_OWN_PROCESS },
   { name: 'conformance', tier: 'conformance', include: CONFORMANCE },
   { name: 'e2e', tier: 'e2e', include: ['test/e2e/**/*.test.ts', ...MACHINE], exclude: [...AGENT_CLIS, ...AGENT_CLIS_BESIDE, ...FLEET, ...E2E_ALONE], sharedSuites: true },

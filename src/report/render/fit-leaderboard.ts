@@ -46,13 +46,13 @@ export const DROP_ORDER: readonly string[] = [
 export const MODEL_DROP_ORDER: readonly string[] = [
   'void as failed',
   'median lines',
-  'web attempts',
   'points',
   'version',
   'harness',
   'replays agree',
   'void tasks',
   'tasks solved',
+  'web attempts',
   'runs',
   'model@effort',
   // the count solved repeats the share (always shown) for a reader who has the runs per task

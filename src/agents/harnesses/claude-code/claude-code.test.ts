@@ -97,6 +97,8 @@ describe('setup', () => {
     expect(setup.argv).toEqual([
       '/bin/sh', '-c', expect.stringContaining('IS_SANDBOX=1'),
       '/opt/claude/node_modules/.bin/claude', '-p', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions',
+      // the closed web: Claude Code's own web tools are off (the proxy withholds the provider's)
+      '--disallowedTools', 'WebSearch,WebFetch',
       '--model', 'claude-opus-4-7', '--effort', 'xhigh',
     ]);
     expect(setup.stdin).toBe('Do it');

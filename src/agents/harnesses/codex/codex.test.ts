@@ -110,7 +110,7 @@ describe('setup', () => {
     expect(toml).toContain('base_url = "http://127.0.0.1:9/backend-api/codex"');
     expect(toml).toContain('requires_openai_auth = true');
     expect(toml).not.toContain('env_key');
-    expect(toml).toMatch(/\[features\]\nplugins = false\napps = false/);
+    expect(toml).toMatch(/\[features\]\nplugins = false\nenable_request_compression = false\napps = false/);
     expect(setup.env).toEqual({ CODEX_HOME: '/home/a/.codex' });
     const auth = JSON.parse(setup.homeFiles['.codex/auth.json']!) as { auth_mode: string; tokens: { id_token: string; access_token: string; account_id: string } };
     expect(auth.auth_mode).toBe('chatgpt');

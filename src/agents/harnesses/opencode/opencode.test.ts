@@ -84,6 +84,8 @@ describe('setup', () => {
     expect(config({})).toEqual({
       autoupdate: false,
       share: 'disabled',
+      // the closed web: OpenCode's own web tools are denied
+      permission: { codesearch: 'deny', webfetch: 'deny', websearch: 'deny' },
       provider: {
         anthropic: {
           npm: '@ai-sdk/anthropic',
