@@ -151,6 +151,13 @@ describe('fitProgressLine', () => {
     expect(cut.length).toBeLessThanOrEqual(100);
     expect(fitProgressLine(counts, 'per worker: w1 3', ['x'], 47)).toBe('runs 1/9 · solved 0 · 0:10 elapsed · ETA 1:00');
   });
+
+  it('cuts a name before its stage and clock, which say what is going on now', () => {
+    const counts = ['runs 0/8', 'solved 0', 'void 0', '0:02 elapsed', 'ETA –'];
+    const line = fitProgressLine(counts, null, ['add × gold (replay 0): session 1 0:02'], 80);
+    expect(line).toBe('runs 0/8 · solved 0 · void 0 · 0:02 elapsed · ETA – · add × gol…: session 1 0:02');
+    expect(line.length).toBeLessThanOrEqual(80);
+  });
 });
 
 /** The last live line drawn: what follows the last line clear. */

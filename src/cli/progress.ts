@@ -159,11 +159,22 @@ export function fitProgressLine(counts: readonly string[], perWorker: string | n
       continue;
     }
     const space = room - line.length - SEP.length - tail.length;
-    if (space >= MIN_CUT_ITEM) return `${line}${SEP}${item.slice(0, space - 1)}…${tail}`;
+    if (space >= MIN_CUT_ITEM) return `${line}${SEP}${cutItem(item, space)}${tail}`;
     const all = `${SEP}+${items.length - i} more`;
     return (line.length + all.length <= room ? line + all : line).slice(0, room);
   }
   return line.slice(0, room);
+}
+
+/**
+ * `item` cut to `space` characters: a run's or task's name is cut before its stage and clock
+ * (`add × gold…: session 1 0:12`), which say what is going on now; anything else at its end.
+ */
+function cutItem(item: string, space: number): string {
+  const at = item.lastIndexOf(': ');
+  const stage = at > 0 ? item.slice(at) : '';
+  if (stage !== '' && space >= stage.length + 4) return `${item.slice(0, space - stage.length - 1)}…${stage}`;
+  return `${item.slice(0, space - 1)}…`;
 }
 
 /** A running item cut shorter than this is left out instead (only its count is shown). */

@@ -93,7 +93,8 @@ describe('a fleet of model agents', () => {
     lost.child.kill('SIGKILL');
     await lost.child;
     // what the lost worker reported before it died: one finished request or more, not the whole session
-    const reported = (await client.lrange(key, 0, -1)).map((row) => JSON.parse(row) as { input: number; output: number; costUsd: number | null });
+    // each entry is sealed with the fleet secret (decision 014): the test reads the signed payload
+    const reported = (await client.lrange(key, 0, -1)).map((row) => JSON.parse((JSON.parse(row) as { payload: string }).payload) as { input: number; output: number; costUsd: number | null });
     expect(reported.length).toBeGreaterThanOrEqual(1);
     const runId = key.split(':')[3]!;
 

@@ -119,9 +119,11 @@ describe('a fleet you can trust with keys, signals and a hostile Redis', () => {
     };
     for (const [id, data] of Object.entries(hostile)) await writer.add('run', data, { jobId: id, attempts: 1, removeOnComplete: false, removeOnFail: false });
     const reasons = await until('the worker to refuse the four jobs', async () => {
+      // the state first, then the job read again: a job read before it failed carries no failedReason yet
+      const states = await Promise.all(Object.keys(hostile).map((id) => writer.getJobState(id)));
+      if (!states.every((state) => state === 'failed')) return undefined;
       const jobs = await Promise.all(Object.keys(hostile).map((id) => writer.getJob(id)));
-      const states = await Promise.all(jobs.map((j) => j!.getState()));
-      return states.every((s) => s === 'failed') ? Object.fromEntries(jobs.map((j) => [j!.id, j!.failedReason])) : undefined;
+      return Object.fromEntries(jobs.map((j) => [j!.id, j!.failedReason]));
     }, 120_000);
     await writer.close();
     expect(reasons['unsigned-upstream']).toMatch(/^refused by worker w-guard: job unsigned-upstream: unsigned: it carries no signature of this fleet/);

@@ -72,7 +72,7 @@ describe('bakeoff report --format html', () => {
     expect(compared.exitCode, compared.stderr).toBe(0);
     expect(compared.stdout).toContain(`<h1>Paired comparison: gold vs ${HOSTILE_HTML}</h1>`);
     expect(compared.stdout).toContain('<tr><th>A wins</th><td>1</td></tr>');
-    expect(compared.stdout).toContain('<tr><td>add</td><td>a-wins</td>'); // tasks by id, as the table names them
+    expect(compared.stdout).toContain('<tr><td>add</td><td>gold wins</td>'); // tasks by id, as the table names them
     expect(compared.stdout).not.toContain('<script>alert');
     expect(compared.stdout).not.toMatch(/https?:\/\/|\bhref=/);
     const unknown = await bakeoff(['report', results, '--format', 'html', '--compare', 'gold', 'nobody'], { env });

@@ -218,7 +218,7 @@ describe('bakeoff verify', () => {
       const args = ['run', suite, '--agent', 'gold', '--agent', 'noop', '--runs', '1', '--out', results];
       const full = await bakeoff(args);
       expect(full.exitCode, full.stderr).toBe(3);
-      expect(full.stderr).toMatch(/^bakeoff: the disk is full( \(.*\))? \((SQLITE_FULL|ENOSPC)\): free some space, then run the same `bakeoff run` again: every finished run is kept and the rest resumes$/m);
+      expect(full.stderr).toMatch(/^bakeoff: the disk is full( \(.*\))? \((SQLITE_FULL|ENOSPC)\): free some space, then run the same `(npx bakeoff|bakeoff|node \S+) run` again: every finished run is kept and the rest resumes$/m);
       expect(full.stderr).not.toMatch(/internal error|\n\s+at /);
       const kept = storedRuns(results).size;
       expect(kept).toBeLessThan(4);

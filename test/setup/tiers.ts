@@ -84,7 +84,7 @@ const AGENT_CLIS = [
 const AGENT_CLIS_BESIDE = ['test/e2e/calibration-budget.e2e.test.ts'];
 
 /** The fleet: its e2e files, and the queue's own tests, which run against a real redis-server. */
-const FLEET = ['test/e2e/fleet*.e2e.test.ts', 'src/queue/claim-queue.test.ts', 'src/queue/work.test.ts'];
+const FLEET = ['test/e2e/fleet*.e2e.test.ts', 'test/queue/*.test.ts'];
 const E2E_ALONE = ['test/e2e/leftovers.e2e.test.ts'];
 
 export const TIER_PROJECTS: readonly TierProject[] = [

@@ -7,21 +7,17 @@ const PREFLIGHT_MS = 10_000;
 
 /**
  * Checks, before the first session, that each base URL the agents' wire formats go to resolves
- * and answers a cheap request the proxy would forward (`GET <base>/v1/models`, with the key the
- * proxy would add): any HTTP answer, even an error status, means it is there. One that does not
+ * and answers a cheap request (`GET <base>/v1/models`, without any key): any HTTP answer, even
+ * an error status (401 included), means it is there. One that does not
  * resolve, refuses the connection or does not answer in 10 s stops the bake (InfraError, exit
  * 3) with a sentence naming the host — instead of every run ending void `upstream-unreachable`.
  */
 export async function preflightUpstream(upstream: Upstream, formats: readonly WireFormat[], spec: string): Promise<void> {
-  const bases = new Map<string, WireFormat | null>();
-  for (const format of formats.length > 0 ? formats : [null]) {
-    const base = upstream.baseUrl(format);
-    if (!bases.has(base)) bases.set(base, format);
-  }
-  await Promise.all([...bases].map(([base, format]) => reach(base, format, upstream, spec)));
+  const bases = new Set((formats.length > 0 ? formats : [null]).map((format) => upstream.baseUrl(format)));
+  await Promise.all([...bases].map((base) => reach(base, spec)));
 }
 
-async function reach(base: string, format: WireFormat | null, upstream: Upstream, spec: string): Promise<void> {
+async function reach(base: string, spec: string): Promise<void> {
   const url = new URL(`${base.replace(/\/+$/, '')}/v1/models`);
   const host = url.hostname;
   const fail = (why: string, cause?: unknown): never => {
@@ -32,14 +28,10 @@ async function reach(base: string, format: WireFormat | null, upstream: Upstream
   } catch (error) {
     fail(`does not resolve (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, error);
   }
-  let headers: Record<string, string> = {};
   try {
-    headers = upstream.authHeaders(format, { method: 'GET', path: '/v1/models' });
-  } catch {
-    // a missing key is the proxy's to report per request; reachability does not need it
-  }
-  try {
-    const answer = await fetch(url, { headers, signal: AbortSignal.timeout(PREFLIGHT_MS), redirect: 'manual' });
+    // no key: reachability does not need one, and a key goes only where a session's request goes
+    // (a fleet coordinator never sends its own, and a worker refuses a model API its allow-list does not name)
+    const answer = await fetch(url, { signal: AbortSignal.timeout(PREFLIGHT_MS), redirect: 'manual' });
     await answer.body?.cancel();
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;

@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis, type TestRedis } from '../../test/e2e/fleet-helpers.js';
-import type { Suite } from '../suite/index.js';
-import { claimQueue } from './claim-queue.js';
-import { keys, PREFIX, QUEUE, type FleetBake } from './jobs.js';
+import { startRedis, type TestRedis } from '../e2e/fleet-helpers.js';
+import type { Suite } from '../../src/suite/index.js';
+import { claimQueue } from '../../src/queue/claim-queue.js';
+import { keys, PREFIX, QUEUE, type FleetBake } from '../../src/queue/jobs.js';
 
 /* One coordinator per queue, on Debian's redis-server: the claim's compare-and-set, renewal and re-creation. */
 

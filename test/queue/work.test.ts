@@ -3,15 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis, type TestRedis } from '../../test/e2e/fleet-helpers.js';
-import { packFolder } from './tarball.js';
-import { parseQueueUrl } from './connection.js';
-import { keys, PREFIX, QUEUE, type RunJob, type RunJobResult } from './jobs.js';
-import { createFleetSeal, openTexts, type Sealed } from './seal.js';
-import { startWorker, type ExecuteJob, type RunningWorker, type WorkerEvent } from './work.js';
-import { workerPolicy } from './worker-policy.js';
-import type { RunResult } from '../run/index.js';
-import { BAKEOFF_VERSION } from '../version.js';
+import { startRedis, type TestRedis } from '../e2e/fleet-helpers.js';
+import { packFolder } from '../../src/queue/tarball.js';
+import { parseQueueUrl } from '../../src/queue/connection.js';
+import { keys, PREFIX, QUEUE, type RunJob, type RunJobResult } from '../../src/queue/jobs.js';
+import { createFleetSeal, openTexts, type Sealed } from '../../src/queue/seal.js';
+import { startWorker, type ExecuteJob, type RunningWorker, type WorkerEvent } from '../../src/queue/work.js';
+import { workerPolicy } from '../../src/queue/worker-policy.js';
+import type { RunResult } from '../../src/run/index.js';
+import { BAKEOFF_VERSION } from '../../src/version.js';
 
 /*
  * The worker's side of the queue's rules, on Debian's redis-server and BullMQ, with a run that
