@@ -148,8 +148,11 @@ describe('a fleet you can trust with keys, signals and a hostile Redis', () => {
     const runs = storedRuns(path.join(files, 'bakeoff.db'));
     expect(Object.fromEntries(runs.map((r) => [r.agent.split(' ')[0] === 'command:sh' ? 'script' : 'cat', `${r.outcome} ${r.reason ?? ''}`.trim()]))).toEqual({ script: 'solved', cat: 'failed tests-failed' });
 
-    // no key went anywhere: the capture server got no request at all; nothing of the worker's own file left it
-    expect(existsSync(captureLog) ? (await readFile(captureLog, 'utf8')).trim() : '').toBe('');
+    // no key went anywhere: the capture server got no model request and no key; nothing of the worker's own file left it
+    // (the coordinator's --upstream preflight asks `GET /v1/models` without any key: reachability only)
+    const captured = existsSync(captureLog) ? (await readFile(captureLog, 'utf8')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as { method: string; path: string; body: unknown }) : [];
+    expect(captured.filter((r) => r.method !== 'GET' || r.path !== '/v1/models' || r.body !== null)).toEqual([]);
+    expect(existsSync(captureLog) ? await readFile(captureLog, 'utf8') : '').not.toContain(canary);
     expect(w.stderr()).not.toContain(canary);
     for (const entry of await readdir(files, { withFileTypes: true, recursive: true })) {
       if (entry.isFile()) expect((await readFile(path.join(entry.parentPath, entry.name))).includes(workerOnly), `the worker's file in ${entry.name}`).toBe(false);
