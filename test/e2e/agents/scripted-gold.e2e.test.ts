@@ -150,14 +150,14 @@ describe('real agents on the starter suite with the scripted gold model', () => 
     const wide = await onScreen(100, ['report', out.dir]);
     expect(wide.exitCode, wide.text).toBe(0);
     expect(longest(wide.text), wide.text).toBeLessThanOrEqual(100);
-    expect(header(wide.text).split(/\s{2,}/), wide.text).toEqual(expect.arrayContaining(['time', 'cost/fix', 'tok in', 'tok out']));
-    // the run counts and the identity columns leave first
-    expect(wide.text).toMatch(/left out to fit 100 columns: [^;]*\bruns\b/);
-    // at 80 the longest id (36 characters) leaves room beside share and void for time alone: the run
-    // counts and identity leave first, then tokens, then cost per fix
+    expect(header(wide.text).split(/\s{2,}/), wide.text).toEqual(expect.arrayContaining(['time', 'cost/fix', 'tok in']));
+    // the run counts and the identity columns leave first, then solved (the share says it), then tokens out
+    expect(wide.text).toMatch(/left out to fit 100 columns: runs,[^;]*\bsolved,[^;]*\btokens out;/);
+    // at 80 the longest id (36 characters) leaves room beside share and void for one more column:
+    // the run counts and identity leave first, then tokens, then time; cost per fix stays longest
     const narrow = await onScreen(80, ['report', out.dir]);
     expect(longest(narrow.text), narrow.text).toBeLessThanOrEqual(80);
-    expect(header(narrow.text).split(/\s{2,}/), narrow.text).toContain('time');
-    expect(narrow.text).toMatch(/left out to fit 80 columns: runs,[^;]*\bsolved,[^;]*\btokens out,[^;]*\btokens in\b/);
+    expect(header(narrow.text).split(/\s{2,}/), narrow.text).toContain('cost/fix');
+    expect(narrow.text).toMatch(/left out to fit 80 columns: runs,[^;]*\bsolved,[^;]*\btokens out,[^;]*\btokens in,[^;]*\bmedian time;/);
   });
 });
