@@ -149,3 +149,14 @@ export async function validatedCopy(dir: string, edit: (copy: string) => Promise
   if (validate.exitCode !== 0) throw new Error(`bakeoff validate ${copy} exited ${validate.exitCode}:\n${validate.stderr}`);
   return copy;
 }
+
+/** Polls `probe` every 100 ms until it gives a value (a state, a process, a log line), or fails after `ms` naming `what`. */
+export async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms: number): Promise<T> {
+  const deadline = performance.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (performance.now() > deadline) throw new Error(`waited ${ms / 1000} s for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bakeoff, tempDir } from './helpers.js';
-import { spawnBakeoff, startRedis, stopFleet, validatedAdd, type Proc, type TestRedis } from './fleet-helpers.js';
+import { spawnBakeoff, startRedis, until, stopFleet, validatedAdd, type Proc, type TestRedis } from './fleet-helpers.js';
 import { processesOf, storedRuns } from './process-helpers.js';
 import { validatedTiny } from './tiny-suite.js';
 
@@ -28,16 +28,6 @@ async function jobsOf(url: string): Promise<QueueJobs> {
   const status = await bakeoff(['queue', 'status', '--queue', url, '--json']);
   expect(status.exitCode, status.stderr).toBe(0);
   return (JSON.parse(status.stdout) as { jobs: QueueJobs }).jobs;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms: number): Promise<T> {
-  const deadline = performance.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (performance.now() > deadline) throw new Error(`waited ${ms / 1000} s for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 function attemptsOf(results: string): { run_id: string; attempt: number; worker: string; state: string }[] {

@@ -10,7 +10,7 @@ import { packFolder } from '../../src/queue/tarball.js';
 import { loadSuite } from '../../src/suite/index.js';
 import { sha256 } from '../../src/util/index.js';
 import { bakeoff, tempDir } from './helpers.js';
-import { FLEET_SECRET, freePort, spawnBakeoff, startRedis, stopFleet, validatedAdd, type Proc, type TestRedis } from './fleet-helpers.js';
+import { FLEET_SECRET, freePort, spawnBakeoff, until, startRedis, stopFleet, validatedAdd, type Proc, type TestRedis } from './fleet-helpers.js';
 import { processesOf, storedRuns } from './process-helpers.js';
 
 /*
@@ -38,16 +38,6 @@ function attemptsOf(results: string): Attempt[] {
     return db.prepare('SELECT run_id, attempt, worker, state FROM attempts ORDER BY run_id, attempt').all() as Attempt[];
   } finally {
     db.close();
-  }
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms: number): Promise<T> {
-  const deadline = performance.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (performance.now() > deadline) throw new Error(`waited ${ms / 1000} s for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
