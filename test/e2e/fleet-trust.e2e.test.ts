@@ -2,7 +2,6 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFleetSeal, keys, type RunJob } from '../../src/queue/index.js';
@@ -10,7 +9,7 @@ import { packFolder } from '../../src/queue/tarball.js';
 import { loadSuite } from '../../src/suite/index.js';
 import { sha256 } from '../../src/util/index.js';
 import { bakeoff, tempDir } from './helpers.js';
-import { FLEET_SECRET, freePort, spawnBakeoff, until, startRedis, stopFleet, validatedAdd, type Proc, type TestRedis } from './fleet-helpers.js';
+import { attemptsOf, FLEET_SECRET, freePort, linesOf, spawnBakeoff, until, startRedis, stopFleet, validatedAdd, type Proc, type TestRedis } from './fleet-helpers.js';
 import { processesOf, storedRuns } from './process-helpers.js';
 
 /*
@@ -24,25 +23,6 @@ import { processesOf, storedRuns } from './process-helpers.js';
  */
 
 const AGENT = 'pi:anthropic/claude-sonnet-4-5';
-
-interface Attempt {
-  run_id: string;
-  attempt: number;
-  worker: string;
-  state: string;
-}
-
-function attemptsOf(results: string): Attempt[] {
-  const db = new Database(path.join(results, 'bakeoff.db'), { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare('SELECT run_id, attempt, worker, state FROM attempts ORDER BY run_id, attempt').all() as Attempt[];
-  } finally {
-    db.close();
-  }
-}
-
-/** Lines of a process's stderr that match. */
-const linesOf = (text: string, pattern: RegExp): string[] => text.split('\n').filter((l) => pattern.test(l));
 
 describe('a fleet you can trust with keys, signals and a hostile Redis', () => {
   let root: string;
