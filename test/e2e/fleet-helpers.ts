@@ -131,12 +131,13 @@ export async function stopFleet(procs: readonly Proc[], redis: TestRedis | undef
  * A private copy of the tiny suite with its `add` task alone (node:test, no Python): what the
  * fleet tests need of a suite, admitted in a fraction of the time both tasks take on a busy
  * machine. Validated once per test run and wall clock for every file that asks
- * (test/e2e/shared-suite.ts), not once per case. `sessionWallClockSec` (default the suite's 60):
- * a test that holds a session with SIGSTOP while it looks at the queue gives it longer, so a
- * saturated machine's slow steps never let the wall clock end the held session first.
+ * (test/e2e/shared-suite.ts), not once per case. Its sessions get 900 s (the suite's own is
+ * 60): cases that hold a session with SIGSTOP while they look at the queue must never see a
+ * saturated machine's slow steps let the wall clock end it first, and one wall clock for every
+ * fleet file means one validation for the whole tier.
  */
-export async function validatedAdd(options: { readonly sessionWallClockSec?: number } = {}): Promise<string> {
-  return validatedOneTask(options.sessionWallClockSec ?? 60);
+export async function validatedAdd(): Promise<string> {
+  return validatedOneTask(900);
 }
 
 /** One attempt at a run, as the coordinator stored it (its spend: NULL without a meter). */

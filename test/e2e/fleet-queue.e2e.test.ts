@@ -30,7 +30,7 @@ describe('managing a fleet queue', () => {
   beforeAll(async () => {
     root = await tempDir('bakeoff-fleet-queue-');
     redis = await startRedis(path.join(root, 'redis'));
-    suite = await validatedAdd({ sessionWallClockSec: 900 });
+    suite = await validatedAdd();
   }, 300_000);
   afterAll(() => stopFleet(running, redis));
 

@@ -39,7 +39,7 @@ describe('a fleet you can trust with keys, signals and a hostile Redis', () => {
   beforeAll(async () => {
     root = await tempDir('bakeoff-fleet-trust-');
     redis = await startRedis(path.join(root, 'redis'));
-    suite = await validatedAdd({ sessionWallClockSec: 900 });
+    suite = await validatedAdd();
   }, 300_000);
   afterAll(() => stopFleet(running, redis));
 
@@ -233,7 +233,8 @@ describe('a fleet you can trust with keys, signals and a hostile Redis', () => {
   it('Redis away for 30 s: one coordinator throughout, a second refused before and after; one line when Redis goes and one when it is back, no stack trace; each run recorded once', async () => {
     const url = redis.url(0);
     const results = path.join(root, 'outage');
-    const args = ['run', suite, '--agent', 'gold', '--agent', 'command:sleep 2', '--runs', '3', '--queue', url, '--out', results, '--json'];
+    const seconds = marker();
+    const args = ['run', suite, '--agent', 'gold', '--agent', `command:sleep ${seconds}`, '--runs', '3', '--queue', url, '--out', results, '--json'];
     const fromHere = keeper.stderr().length;
     const first = spawnBakeoff(args);
     const claimOf = async (): Promise<{ coordinator: string | null; claim?: string } | undefined> => {
@@ -247,6 +248,10 @@ describe('a fleet you can trust with keys, signals and a hostile Redis', () => {
       }
     };
     const before = await until("the first coordinator's claim", claimOf, 120_000);
+    // a run of the bake held in flight (its sleep stopped) until the second coordinator has been refused after the outage:
+    // the bake cannot end (and release its claim) before a refusal, however slow the machine's CLI starts are
+    const held = await until('a sleeping run of the bake', () => processesOf('sleep', seconds)[0], 180_000);
+    process.kill(held, 'SIGSTOP');
     const refused = async () => {
       const second = await bakeoff(['run', suite, '--agent', 'noop', '--runs', '1', '--queue', url, '--out', path.join(root, 'second')]);
       expect(second.exitCode, second.stderr).toBe(2);
@@ -261,6 +266,7 @@ describe('a fleet you can trust with keys, signals and a hostile Redis', () => {
     const after = await until('the claim re-created by its owner', claimOf, 60_000);
     expect(after.claim).toBe(before.claim);
     await refused();
+    process.kill(held, 'SIGCONT');
 
     const done = await first.child;
     expect(done.exitCode, first.stderr()).toBe(0);
