@@ -60,13 +60,13 @@ async function bake(suite: string, script: string, specs: readonly string[], env
   const args = ['run', suite, '--upstream', `scripted:${script}`, '--runs', '1', '--concurrency', '2', '--out', out, '--json'];
   for (const spec of specs) args.push('--agent', spec);
   let stderr = '';
-  // a run void machine-starved is the machine's, never the agent's: the same command redoes it (decision 011), on a busy machine
+  // a run void machine-starved is the machine's, never the agent's: the same command redoes it (decision 011), once, on a busy machine
   for (let attempt = 1; ; attempt++) {
     const r = await bakeoff(args, { env });
     expect(r.exitCode, r.stderr).toBe(0);
     stderr += r.stderr;
     const json = JSON.parse((await bakeoff(['report', out, '--format', 'json'])).stdout) as Record<string, unknown> & { runs: JsonRun[] };
-    if (attempt === 3 || !json.runs.some((run) => run.voidReason === 'machine-starved')) return { out, runs: json.runs, stderr, json };
+    if (attempt === 2 || !json.runs.some((run) => run.voidReason === 'machine-starved')) return { out, runs: json.runs, stderr, json };
   }
 }
 
@@ -90,8 +90,7 @@ describe('the closed web, with the five real CLIs against the scripted model', (
   let openLog: Awaited<ReturnType<typeof upstreamLog>>;
 
   beforeAll(async () => {
-    await requireHarnesses();
-    const suite = await oneTaskSuite(120);
+    const [, suite] = await Promise.all([requireHarnesses(), oneTaskSuite(120)]);
     // the open-web copy of the suite is validated while the closed web bakes
     const openSuite = (async () => {
       open = await copySuite(suite);
