@@ -5,7 +5,7 @@ import { prepareTask, baseEnv, generateChecks, outcomeRules, type GeneratedSet, 
 import { compareArtifactDigests, digestArtifacts, type ArtifactMismatch, openStore, type Store } from '../store/index.js';
 import { loadSuite, readLock, type SuiteLock, type Controls, type Order, type Suite, type Task } from '../suite/index.js';
 import type { Outcome, RunRecord } from '../types.js';
-import { exists, holdQuiet, waitForRoom } from '../util/index.js';
+import { exists, holdQuiet } from '../util/index.js';
 import { compareVerdicts, comparisonBasis, type Regrade, type VerdictMismatch } from './compare-verdicts.js';
 import { regradeRun } from './regrade-run.js';
 import { readVerifyStamp, stampKeyOf, writeVerifyStamp } from './verify-stamp.js';
@@ -233,15 +233,15 @@ async function verifyRun(ctx: Context, run: RunRecord): Promise<RunVerification>
     }).finally(() => disposeScratch(path.join(ctx.scratch, `${run.id}-${attempt}`)));
   try {
     // a disagreement only counts from a re-grade that ran to its end unhindered; one that timed
-    // out or was starved is tried once more — alone (no other re-grade starts meanwhile), after
-    // the host has room, and weighing like many processes, so that a loaded host cannot starve
-    // it (its CPU limit still holds) — then the run is "could not re-check" (decision 011)
+    // out or was starved is tried once more — alone (no other re-grade starts meanwhile) and
+    // weighing like many processes, so that a loaded host cannot starve it (its CPU limit still
+    // holds; waiting for room instead waited out a whole test clock on a host that had none) —
+    // then the run is "could not re-check" (decision 011)
     let regraded = await regrade(1, ctx.isolation);
     let verdict = compareVerdicts(run, regraded);
     if (verdict.length > 0 && (regraded.doubts ?? []).length > 0) {
       const release = holdQuiet();
       try {
-        await waitForRoom({ maxWaitMs: ctx.suite.controls.testWallClockSec * 1000 });
         regraded = await regrade(2, weightedIsolation(ctx.isolation, MAX_CPU_WEIGHT));
       } finally {
         release();
