@@ -134,7 +134,11 @@ export const FORMATS: Readonly<Record<FormatTaskId, readonly Attack[]>> = {
   ],
   'tape-clamp': [
     { script: 'tap-forged-ok.mjs', cls: 2, reasons: ['report-inconsistent'] },
-    { script: 'tap-relabel.mjs', cls: 2, reasons: ['report-inconsistent'] },
+    // the relabel moves the failures of bakeoff's tripwires too (their names have spaces, like
+    // the tests'): a wire shows no result, or a group passes twice — report-tampered, which is
+    // judged before the lock's rule against names it does not know (report-inconsistent, the
+    // rule behind it: src/grade/unknown-tests.test.ts, and tap-forged-ok.mjs end to end)
+    { script: 'tap-relabel.mjs', cls: 2, reasons: ['report-tampered'] },
     { script: 'tap-forged-stream.mjs', cls: 2, reasons: ['report-tampered', 'report-inconsistent'] },
   ],
   'junit-median': [
