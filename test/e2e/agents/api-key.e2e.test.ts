@@ -43,7 +43,7 @@ const SEARCH = [
 describe('the real API key never enters the sandbox', () => {
   let model: ModelServer;
   let front: Server;
-  const seen: IncomingHttpHeaders[] = [];
+  const seen: { method: string; url: string; headers: IncomingHttpHeaders }[] = [];
   let report = '';
   let out = '';
 
@@ -55,7 +55,7 @@ describe('the real API key never enters the sandbox', () => {
     model = await startModelServer({ listen: { host: '127.0.0.1', port: 0 }, script });
     // an "API" that records the headers it is sent, then answers from the replay script
     front = createServer((req, res) => {
-      seen.push(req.headers);
+      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
       const target = new URL(req.url ?? '/', model.url);
       const up = request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (r) => {
         res.writeHead(r.statusCode ?? 502, r.headers);
@@ -80,12 +80,14 @@ describe('the real API key never enters the sandbox', () => {
     await model?.close();
   });
 
-  it('the proxy sent the real key upstream, never the dummy', () => {
-    expect(seen.length).toBeGreaterThan(0);
-    for (const h of seen) {
-      expect(h['x-api-key']).toBe(REAL_KEY);
-      expect(JSON.stringify(h)).not.toContain('sk-bakeoff-dummy');
-    }
+  it('the proxy sent the real key upstream, never the dummy; the reachability check sends no key at all', () => {
+    // the --upstream preflight is a keyless GET of the model list (decision 014: a key goes only where a session's requests go)
+    const preflight = (r: (typeof seen)[number]) => r.method === 'GET' && r.url.split('?')[0] === '/v1/models' && r.headers['x-api-key'] === undefined;
+    const sessions = seen.filter((r) => !preflight(r));
+    expect(sessions.length).toBeGreaterThan(0);
+    for (const r of sessions) expect(r.headers['x-api-key'], `${r.method} ${r.url}`).toBe(REAL_KEY);
+    for (const r of seen) expect(JSON.stringify(r.headers)).not.toContain('sk-bakeoff-dummy');
+    for (const r of seen.filter(preflight)) expect(JSON.stringify(r.headers)).not.toContain(REAL_KEY);
   });
 
   it('the results folder (database, every artifact) does not hold the real key, even after the agent tried to swap a file for a symlink', async () => {
