@@ -114,6 +114,12 @@ export async function startWorker(options: WorkOptions): Promise<RunningWorker> 
   };
 
   const processJob = async (job: Job<Sealed, Sealed>, lockToken?: string): Promise<Sealed> => {
+    // a fetch already under way when the stop began can still bring a job (BullMQ's close() does not
+    // cancel it): a stopping worker starts nothing and puts that job straight back for another worker
+    if (stopping) {
+      await job.moveToWait(lockToken);
+      throw new DelayedError();
+    }
     // what the fleet's checks cost this job here: its seals and the policy (a bundle's digest is checked once per machine)
     const seal = timedSeal(options.seal);
     const opened = seal.open<RunJob>('job', job.data);
