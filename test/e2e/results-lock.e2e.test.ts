@@ -107,6 +107,12 @@ describe('one bakeoff per results folder', () => {
   });
 });
 
+// Each of these bakes a `command:sleep` of about 25 s (the npx one about 3 s) on both tasks after
+// the orphan, one run at a time on a busy machine: in a full run beside busy-machine.e2e's loops
+// (host pressure 0.99), py-add's pytest run took 48 s of wall clock for 2 s of CPU, and the shell
+// case took 260 s in all. Every wait inside has its own deadline; this is only the whole test's.
+const ORPHAN_TEST_MS = 480_000;
+
 describe('kill -9 of the parent of bakeoff run', () => {
   it('from a shell: the orphan keeps the folder, a re-run is refused, and once it is killed a resume records every run once, none void', async () => {
     const out = await tempDir();
@@ -136,7 +142,7 @@ describe('kill -9 of the parent of bakeoff run', () => {
     expect(summary.alreadyDone + summary.ran).toBe(4);
     expect(summary.notes.some((n) => n.includes(`from pid ${orphan} `))).toBe(true);
     expectEveryRunOnceNoneVoid(out, 4);
-  });
+  }, ORPHAN_TEST_MS);
 
   it('from npx: a re-run with --wait waits for the orphan to finish, then completes the bake: every run once, none void', async () => {
     const project = await tempDir();
@@ -163,5 +169,5 @@ describe('kill -9 of the parent of bakeoff run', () => {
     expect(summary).toMatchObject({ planned: 4, alreadyDone: 2, ran: 2 });
     expect(summary.notes.some((n) => n.includes('took over'))).toBe(false); // the orphan ended and let go
     expectEveryRunOnceNoneVoid(out, 4);
-  });
+  }, ORPHAN_TEST_MS);
 });
