@@ -14,9 +14,9 @@ import { cwdOf } from './paths.js';
 import { draftPrompts } from './validate.js';
 import { readFailureEvidence } from './failure-evidence.js';
 import { leaderboard } from './report.js';
-import { reverify, withResultsLocked, type VerifyRequest } from './verify.js';
+import { reverify, withResultsLocked, type RecheckRequest } from './verify.js';
 
-export interface PublishRequest extends VerifyRequest {
+export interface PublishRequest extends RecheckRequest {
   /** The site's folder: new, empty, or a site an earlier publish wrote. */
   readonly out: string;
   /** Add to each run's page its prompts, sessions (transcripts), changes, test results, logs and model requests. */

@@ -167,6 +167,8 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--suite <dir>', 'the suite to re-grade with (default: the folder the runs were baked from)')
     .option('--json', 'machine-readable output', false)
     .option('--concurrency <n>', 'runs re-graded at once', parsePositiveInt, 2)
+    .option('--task <id>', "re-check this task's runs only (repeatable); a partial re-check is never reused by publish", collect, [])
+    .option('--agent <id>', "re-check this agent's runs only (repeatable; the id as the report shows it)", collect, [])
     .option('--wait', 'when another bakeoff is using the results folder, wait for it to finish instead of refusing', false)
     .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false)
     .action(async (results: string, flags) => {

@@ -32,6 +32,17 @@ export interface VerifyOptions {
    * `publish` does; `verify` never does.
    */
   readonly reuseStamp?: boolean;
+  /**
+   * Re-check only the runs of these tasks and agents (an empty list: all of them). A partial
+   * re-check reuses no stamp and writes none: it never stands in for the whole folder's.
+   */
+  readonly select?: RunSelection;
+}
+
+/** Which stored runs a re-check covers: ids as stored (`bakeoff report` shows them). */
+export interface RunSelection {
+  readonly tasks: readonly string[];
+  readonly agents: readonly string[];
 }
 
 /** One stored run, checked. */
@@ -65,7 +76,7 @@ export interface VerifyResult {
   /** The results folder (absolute). */
   readonly results: string;
   readonly suite: { readonly id: string; readonly hash: string; readonly dir: string };
-  /** Every stored run, in stored order. */
+  /** Every stored run (or every selected one), in stored order. */
   readonly runs: readonly RunVerification[];
   /** Runs with at least one artifact or verdict mismatch. */
   readonly mismatches: number;
@@ -74,6 +85,8 @@ export interface VerifyResult {
   readonly durationMs: number;
   /** When this is the stamped result of an earlier re-check (`reuseStamp`): when that re-check ran. */
   readonly reusedFrom?: string;
+  /** The runs asked for (`select`) and how many runs the folder stores; null when every run was re-checked. */
+  readonly selection: (RunSelection & { readonly storedRuns: number }) | null;
 }
 
 /**
@@ -98,11 +111,13 @@ export async function verifyResults(resultsDir: string, options: VerifyOptions):
   const started = performance.now();
   const store = openStore(path.resolve(resultsDir), { create: false });
   try {
-    const runs = store.listRuns();
-    if (runs.length === 0) throw new UserError(`${resultsDir}: no finished runs to verify`);
-    const suite = await suiteOfRuns(store, runs, options.suiteDir);
+    const stored = store.listRuns();
+    if (stored.length === 0) throw new UserError(`${resultsDir}: no finished runs to verify`);
+    const suite = await suiteOfRuns(store, stored, options.suiteDir);
     const key = await stampKeyOf(store, suite, options.unsafeNoSandbox === true);
-    if (options.reuseStamp === true) {
+    const selection = selectionOf(options.select, stored.length);
+    const runs = selection === null ? stored : selectRuns(stored, selection, store.dir);
+    if (options.reuseStamp === true && selection === null) {
       const stamped = await readVerifyStamp<VerifyResult>(store.dir, key);
       if (stamped !== null) return { ...stamped.result, reusedFrom: stamped.at };
     }
@@ -126,8 +141,9 @@ export async function verifyResults(resultsDir: string, options: VerifyOptions):
         mismatches: out.filter((r) => r.artifacts.length > 0 || r.verdict.length > 0).length,
         unverified: out.filter((r) => r.error !== null).length,
         durationMs: performance.now() - started,
+        selection,
       };
-      if (result.mismatches === 0 && result.unverified === 0) await writeVerifyStamp(store.dir, key, result);
+      if (result.mismatches === 0 && result.unverified === 0 && selection === null) await writeVerifyStamp(store.dir, key, result);
       return result;
     } finally {
       await disposeScratch(scratch);
@@ -135,6 +151,32 @@ export async function verifyResults(resultsDir: string, options: VerifyOptions):
   } finally {
     store.close();
   }
+}
+
+/** The selection asked for, or null when it leaves every run in. */
+function selectionOf(select: RunSelection | undefined, storedRuns: number): VerifyResult['selection'] {
+  if (select === undefined || (select.tasks.length === 0 && select.agents.length === 0)) return null;
+  return { tasks: [...new Set(select.tasks)], agents: [...new Set(select.agents)], storedRuns };
+}
+
+/**
+ * The stored runs of the selected tasks (any, when none is named) by the selected agents (any,
+ * when none is named). An id no stored run has is refused, naming the ids there are; so is a
+ * selection that leaves no run.
+ */
+export function selectRuns(runs: readonly RunRecord[], select: RunSelection, dir: string): RunRecord[] {
+  const refuseUnknown = (flag: string, asked: readonly string[], there: readonly string[]): void => {
+    const known = new Set(there);
+    const unknown = asked.filter((id) => !known.has(id));
+    if (unknown.length > 0) {
+      throw new UserError(`${flag}: expected ${flag === '--task' ? 'a task' : 'an agent'} id of the runs stored in ${dir} (${[...known].sort().join(', ')}), received ${unknown.map((id) => JSON.stringify(id)).join(', ')}`);
+    }
+  };
+  refuseUnknown('--task', select.tasks, runs.map((r) => r.task));
+  refuseUnknown('--agent', select.agents, runs.map((r) => r.agent.id));
+  const picked = runs.filter((r) => (select.tasks.length === 0 || select.tasks.includes(r.task)) && (select.agents.length === 0 || select.agents.includes(r.agent.id)));
+  if (picked.length === 0) throw new UserError(`${dir}: no stored run is of task ${select.tasks.join(' or ')} by agent ${select.agents.join(' or ')}`);
+  return picked;
 }
 
 interface Context {

@@ -1,5 +1,5 @@
 import { appendFile, cp, readFile, rm, writeFile } from 'node:fs/promises';
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { execa } from 'execa';
@@ -72,8 +72,10 @@ describe('bakeoff verify', () => {
   let fresh: Awaited<ReturnType<typeof bakeoff>>;
   let tampered: Awaited<ReturnType<typeof bakeoff>>;
   let loadDuring: number;
+  let tamperedDir: string;
   beforeAll(async () => {
     const results = await copyOfResults();
+    tamperedDir = results;
     // add/noop: its stored verdict edited in the database
     const db = new Database(path.join(results, 'bakeoff.db'));
     db.prepare("UPDATE runs SET outcome = 'solved', reason = NULL, detail = NULL WHERE agent_id = 'noop' AND task = 'add'").run();
@@ -169,6 +171,26 @@ describe('bakeoff verify', () => {
       const { id } = runs.get('py-add/noop')!;
       expect(lineOf('py-add/noop')).toBe(`run ${id} (py-add, noop): artifact runs/${id}/ (the run's folder) missing`);
     });
+  });
+
+  it('re-checks only the runs of the tasks and agents asked for, says so, writes no stamp publish could reuse, and refuses an id no run has (exit 2)', async () => {
+    // on the tampered copy: of the four wrong runs, only py-add × gold is asked for, and only it is named
+    const one = await bakeoff(['verify', tamperedDir, '--task', 'py-add', '--agent', 'gold']);
+    expect(one.exitCode, one.stderr).toBe(1);
+    expect(runLines(one.stdout)).toEqual([`run ${runs.get('py-add/gold')!.id} (py-add, gold): artifact order-1/notes.txt extra; artifact order-1/prompt.md missing`]);
+    expect(one.stdout).toMatch(/^verified 1 of 4 runs \(--task py-add --agent gold\): 1 mismatch \(/m);
+    // a clean partial re-check: both of add's runs, in the JSON with what was asked for, and no verified.json
+    const results = await copyOfResults();
+    await rm(path.join(results, 'verified.json'), { force: true });
+    const add = await bakeoff(['verify', results, '--task', 'add', '--json']);
+    expect(add.exitCode, add.stderr).toBe(0);
+    const json = JSON.parse(add.stdout) as { runs: { task: string; agent: string }[]; mismatches: number; selection: unknown };
+    expect(json.runs.map((r) => `${r.task}/${r.agent}`).sort()).toEqual(['add/gold', 'add/noop']);
+    expect(json.selection).toEqual({ tasks: ['add'], agents: [], storedRuns: 4 });
+    expect(existsSync(path.join(results, 'verified.json')), 'a partial re-check never stands in for the whole folder').toBe(false);
+    const unknown = await bakeoff(['verify', results, '--task', 'add', '--agent', 'gpt']);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toContain(`--agent: expected an agent id of the runs stored in ${results} (gold, noop), received "gpt"`);
   });
 
   it('refuses a damaged database in verify, report and run (exit 2), and leaves its bytes as they were', async () => {

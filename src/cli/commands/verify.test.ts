@@ -7,8 +7,8 @@ const base: RunVerification = {
   regraded: { outcome: { kind: 'solved' }, orders: [{ order: 1, points: 3, maxPoints: 3 }] },
   checksumsRecorded: true, artifacts: [], verdict: [], error: null, durationMs: 1,
 };
-const result = (runs: RunVerification[], mismatches: number, unverified = 0): VerifyResult => ({
-  results: '/r', suite: { id: 's', hash: 'h', dir: '/s' }, runs, mismatches, unverified, durationMs: 1,
+const result = (runs: RunVerification[], mismatches: number, unverified = 0, selection: VerifyResult['selection'] = null): VerifyResult => ({
+  results: '/r', suite: { id: 's', hash: 'h', dir: '/s' }, runs, mismatches, unverified, durationMs: 1, selection,
 });
 
 describe('renderVerify', () => {
@@ -36,5 +36,10 @@ describe('renderVerify', () => {
       'verified 2 runs: 1 mismatch (1 re-graded, 0 on points only, 0 void: checksums only, 1 not re-graded)',
       '',
     ]);
+  });
+
+  it('says how many of the stored runs a partial re-check covered, and which were asked for', () => {
+    const selection = { tasks: ['add'], agents: ['gold', 'pi:\x1b[31mred'], storedRuns: 12 };
+    expect(renderVerify(result([base], 0, 0, selection))).toBe('verified 1 of 12 runs (--task add --agent gold --agent pi:\\x1b[31mred): 0 mismatches (1 re-graded, 0 on points only, 0 void: checksums only)\n');
   });
 });

@@ -11,6 +11,9 @@ export interface VerifyFlags {
   readonly suite?: string;
   readonly json: boolean;
   readonly concurrency: number;
+  /** Re-check only these tasks' and agents' runs (empty: all). */
+  readonly task: readonly string[];
+  readonly agent: readonly string[];
   /** Wait for another process using the results folder to finish, instead of refusing. */
   readonly wait: boolean;
   readonly unsafeNoSandbox: boolean;
@@ -30,6 +33,8 @@ export async function verifyCommand(results: string, flags: VerifyFlags, io: Cli
     result = await verify({
       results,
       ...(flags.suite ? { suite: flags.suite } : {}),
+      tasks: flags.task,
+      agents: flags.agent,
       ...lockedWork(flags, io),
       onEvent: (event) => {
         if (printNote(notes, event)) return;
@@ -76,7 +81,9 @@ export function renderVerify(result: VerifyResult): string {
     ...(result.unverified > 0 ? [`${result.unverified} not re-graded`] : []),
   ];
   const mismatches = result.mismatches === 1 ? '1 mismatch' : `${result.mismatches} mismatches`;
-  lines.push(`verified ${plural(result.runs.length, 'run')}: ${mismatches} (${parts.join(', ')})`);
+  const s = result.selection;
+  const which = s === null ? plural(result.runs.length, 'run') : `${result.runs.length} of ${plural(s.storedRuns, 'run')} (${[...s.tasks.map((t) => `--task ${t}`), ...s.agents.map((a) => `--agent ${a}`)].join(' ')})`;
+  lines.push(escapeControl(`verified ${which}: ${mismatches} (${parts.join(', ')})`));
   return lines.join('\n') + '\n';
 }
 
