@@ -3,13 +3,15 @@ import path from 'node:path';
 import { openModelUpstream, parseHarnessSpec, resolveAgents, type Agent, type HostFile } from '../agents/index.js';
 import { UserError } from '../errors.js';
 import type { PriceBook } from '../meter/index.js';
-import { summarize, type LeaderboardView } from '../report/index.js';
+import type { LeaderboardView } from '../report/view/leaderboard-view.js';
+import { summarize } from '../report/view/summarize.js';
 import { selectTasks, type TaskSelection } from '../plan/index.js';
-import { coordinate, createFleetSeal, queueAddressOf, readFleetSecret, recordingHostFile, type FleetSeal, type FleetSummary, type QueueAddress, type RunJob } from '../queue/index.js';
+import type { FleetSeal, FleetSummary, QueueAddress, recordingHostFile, RunJob } from '../queue/index.js';
 import { runBake, runtimeVersions, type BakeEvent, type BakeSummary } from '../run/index.js';
 import { requireTools, type Isolation } from '../sandbox/index.js';
 import { openStore, type ResultsLock, type Store } from '../store/index.js';
 import { loadSuite, readLock, type Suite, type SuiteLock } from '../suite/index.js';
+import { openProbeCache } from '../util/index.js';
 import { BAKEOFF_VERSION } from '../version.js';
 import { notifyVia, type NoteEvent, type Notify } from './events.js';
 import { isolationFor } from './isolation-for.js';
@@ -161,6 +163,7 @@ export async function openRunParts(request: RunPartsRequest, notify: Notify, for
     idleTimeoutMs: (request.upstreamIdleTimeoutSec ?? 120) * 1000,
     traceNetwork: request.traceNetwork === true,
     env: envOf(request),
+    probes: openProbeCache(cacheDir),
     ...(request.auth ? { auth: request.auth } : {}),
   });
   const close = async (): Promise<void> => upstream?.close();
@@ -257,6 +260,8 @@ export async function bake(request: BakeRequest): Promise<BakeOutcome> {
     let fleetSummary: BakeOutcome['fleet'];
     let summary: BakeSummary;
     if (fleet && address) {
+      // the queue client (BullMQ, ioredis) is loaded for a fleet bake only
+      const { coordinate } = await import('../queue/index.js');
       const { planned, alreadyDone, ran, rejected, ...rest } = await coordinate({
         ...common,
         address,
@@ -275,7 +280,7 @@ export async function bake(request: BakeRequest): Promise<BakeOutcome> {
     const { suite, lock } = open;
     const runs = open.store.listRuns().filter((r) => r.suiteHash === suite.hash);
     const admitted = suite.tasks.filter((t) => lock.tasks[t.id]?.admitted === true).map((t) => t.id);
-    const view = summarize(runs, { standardRunsPerTask: suite.controls.runsPerTask, controls: suite.controls, tasks: admitted, evidence: readFailureEvidence(open.store, runs) });
+    const view = summarize(runs, { standardRunsPerTask: suite.controls.runsPerTask, controls: suite.controls, tasks: admitted, evidence: await readFailureEvidence(open.store, runs) });
     return { results: open.store.dir, suite: { id: suite.id, hash: suite.hash }, summary, view, infraErrors, ...(fleetSummary ? { fleet: fleetSummary } : {}) };
   } finally {
     undoLive();
@@ -286,9 +291,11 @@ export async function bake(request: BakeRequest): Promise<BakeOutcome> {
 /**
  * `queue`: checked before anything is opened — the address, the fleet secret (jobs are signed
  * with it), and what a fleet cannot run the way a local bake does is refused. The files the
- * agent specs name are recorded as they are read, to travel in the signed bundle.
+ * agent specs name are recorded as they are read, to travel in the signed bundle. The queue
+ * client (BullMQ, ioredis) is loaded here, for a fleet bake only.
  */
 async function fleetOf(request: BakeRequest): Promise<{ readonly address: QueueAddress; readonly seal: FleetSeal; readonly files: ReturnType<typeof recordingHostFile> }> {
+  const { createFleetSeal, queueAddressOf, readFleetSecret, recordingHostFile } = await import('../queue/index.js');
   const cwd = cwdOf(request);
   const env = envOf(request);
   const address = await queueAddressOf({
