@@ -9,10 +9,11 @@ import { openStore, type AttemptRow, type Store } from '../store/open-store.js';
 import { readHolder } from '../store/results-lock.js';
 import type { RunRecord } from '../types.js';
 import { differingFields } from '../util/differing-fields.js';
+import { openProbeCache } from '../util/probe-cache.js';
 import { judgeProcess } from '../util/process-identity.js';
 import { notifyVia, type NoteEvent } from './events.js';
 import { readFailureEvidence } from './failure-evidence.js';
-import { cwdOf, type Place } from './paths.js';
+import { cacheDirOf, cwdOf, type Place } from './paths.js';
 
 export interface ReportRequest extends Place {
   /** The results folder. */
@@ -56,7 +57,7 @@ export interface FleetTally {
  */
 export async function report(request: ReportRequest): Promise<ReportOutcome> {
   const shown = request.results;
-  const store = openStore(path.resolve(cwdOf(request), request.results), { create: false });
+  const store = openStore(path.resolve(cwdOf(request), request.results), { create: false, intact: openProbeCache(cacheDirOf(request)) });
   try {
     const holder = readHolder(store.dir);
     if (holder && holder.command === 'run' && judgeProcess(holder) === 'alive') {

@@ -65,6 +65,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--update-lock', 'write the new verdicts even when they differ from the lock of the same suite', false)
     .option('--check', 'for CI: write nothing; exit 1 unless every task is admitted and the verdicts are the lock\'s', false)
     .option('--task <id>', 'validate this task only (repeatable); the other tasks keep their verdicts from the lock', collect, [])
+    .option('--recheck', 'run every task\'s checks again, also for tasks this machine admitted before and nothing changed since (task hash, controls, prepared repo, sandbox, runtimes)', false)
     .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false)
     .action(async (suite: string, flags) => {
       code = await (await import('./commands/validate.js')).validateCommand(suite, flags, io);

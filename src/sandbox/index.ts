@@ -19,3 +19,4 @@ export type { Owner, Workspace, WorkspaceOptions } from './workspace.js';
 export { SANDBOX_BACKENDS } from './registry.js';
 export type { SandboxBackend, SandboxName } from './registry.js';
 export { describeStepCpu, RERUN_MAX_STRETCH, RERUN_MIN_STRETCH, rerunStretch, STARVED_SHARE } from './cpu-figures.js';
+export { selfCheckKey, type SelfCheckKey } from './self-check-key.js';

@@ -22,6 +22,10 @@ export interface ProbeCache {
    * keeps what it returns when `keep(value)` (default: always), and returns it.
    */
   remember<T>(name: string, key: unknown, probe: () => Promise<T>, keep?: (value: T) => boolean): Promise<T>;
+  /** The value cached under `name` when it was found under an equal `key`; else undefined. */
+  recall<T>(name: string, key: unknown): T | undefined;
+  /** Keeps `value` under `name` and `key` (replacing what was there). */
+  keep(name: string, key: unknown, value: unknown): void;
   /** Drops what is cached under `name` (a sandbox that failed must be checked again). */
   forget(name: string): void;
 }
@@ -32,14 +36,21 @@ const SCHEMA_VERSION = 1;
 export function openProbeCache(cacheDir: string): ProbeCache {
   const dir = path.join(cacheDir, 'probes');
   const fileOf = (name: string): string => path.join(dir, `${name.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
+  const recall = <T>(name: string, key: unknown): T | undefined => {
+    const held = readEntry(fileOf(name));
+    return held !== null && canonicalJson(held.key) === canonicalJson(key) ? (held.value as T) : undefined;
+  };
+  const keep = (name: string, key: unknown, value: unknown): void => {
+    writeEntry(dir, fileOf(name), { schemaVersion: SCHEMA_VERSION, key, value, probedAt: new Date().toISOString() });
+  };
   return {
-    async remember<T>(name: string, key: unknown, probe: () => Promise<T>, keep: (value: T) => boolean = () => true): Promise<T> {
-      const file = fileOf(name);
-      const wanted = canonicalJson(key);
-      const held = readEntry(file);
-      if (held !== null && canonicalJson(held.key) === wanted) return held.value as T;
+    recall,
+    keep,
+    async remember<T>(name: string, key: unknown, probe: () => Promise<T>, keepIt: (value: T) => boolean = () => true): Promise<T> {
+      const held = recall<T>(name, key);
+      if (held !== undefined) return held;
       const value = await probe();
-      if (keep(value)) writeEntry(dir, file, { schemaVersion: SCHEMA_VERSION, key, value, probedAt: new Date().toISOString() });
+      if (keepIt(value)) keep(name, key, value);
       return value;
     },
     forget(name: string): void {
@@ -53,7 +64,7 @@ export function openProbeCache(cacheDir: string): ProbeCache {
 }
 
 /** A cache that keeps nothing: every `remember` probes. */
-export const NO_PROBE_CACHE: ProbeCache = { remember: (_name, _key, probe) => probe(), forget: () => {} };
+export const NO_PROBE_CACHE: ProbeCache = { remember: (_name, _key, probe) => probe(), recall: () => undefined, keep: () => {}, forget: () => {} };
 
 interface Entry {
   readonly schemaVersion: number;

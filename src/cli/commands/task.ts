@@ -108,6 +108,7 @@ export async function mineCommand(repo: string, flags: MineFlags, io: CliIo): Pr
     limit: flags.limit,
     tests: flags.tests,
     validate: check,
+    ...(flags.add !== undefined ? { addTo: flags.add } : {}),
     concurrency: flags.concurrency,
     unsafeNoSandbox: flags.unsafeNoSandbox,
     ...(flags.range ? { range: flags.range } : {}),
