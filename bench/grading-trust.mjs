@@ -7,12 +7,17 @@
 //   round 2  the grading tree (tripwires, graded files read-only) and the instrumented command
 //            as grading ran it before round 3 (the command as written, runner code writable,
 //            no build first)
-//   now      runGradedTests: round 2 plus round 3 — `npx <name>` resolved from the prepared
+//   wires    runGradedTests: round 2 plus round 3 — `npx <name>` resolved from the prepared
 //            repo, node_modules and virtualenvs read-only, cargo's test binaries built first
-//            and shown read-only, and checked after the run
-// Prints medians, and the added time now − round 2 as a share of the bare command per runner
-// (round 3's target: under 5 %). Flags that cost nothing to pass (jest --no-cache, vitest's
-// module cache off, pytest's bytecode prefix read-only) are in both columns.
+//            and shown read-only, and checked after the run — with tripwire files but no
+//            tripwire groups
+//   now      runGradedTests as grading runs it: the lock's expected tests, and tripwire groups
+//            made of its fail-to-pass tests (tasks the starter suite's lock admits; the others
+//            have no lock here, and show wires only)
+// Prints medians, the added time now − round 2 as a share of the bare command per runner
+// (round 3's target: under 5 %), and what the tripwire groups add (now − wires) as a share of
+// it. Flags that cost nothing to pass (jest --no-cache, vitest's module cache off, pytest's
+// bytecode prefix read-only) are in every column.
 // Usage: npm run build && node bench/grading-trust.mjs   (BENCH_REPEATS, default 5; BENCH_ONLY=<task,…>)
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -23,6 +28,7 @@ import { createIsolation } from '../dist/sandbox/isolation.js';
 import { applyPatch } from '../dist/sandbox/git.js';
 import { createWorkspace, disposeScratch, scratchRoot } from '../dist/sandbox/workspace.js';
 import { buildGradingTree, placeHiddenFiles } from '../dist/grade/grading-tree.js';
+import { readLockFile } from '../dist/suite/lock.js';
 import { runGradedTests } from '../dist/grade/run-graded-tests.js';
 import { runTests } from '../dist/grade/run-tests.js';
 import { getTestRunner } from '../dist/runners/registry.js';
@@ -41,6 +47,10 @@ const starter = path.join(mkdtempSync(path.join(os.tmpdir(), 'bakeoff-bench-trus
 cpSync(path.join(ROOT, 'examples/starter'), starter, { recursive: true });
 cpSync(path.join(ROOT, 'test/fixtures/tasks/bytes-rollover'), path.join(starter, 'tasks/bytes-rollover'), { recursive: true });
 const suites = [await loadSuite(starter), await loadSuite(path.join(ROOT, 'test/fixtures/suites/runners'))];
+// the starter suite's own lock: its tasks' expected and fail-to-pass tests (the copy's hash differs, so read the file)
+const starterLock = await readLockFile(path.join(ROOT, 'examples/starter'));
+if (starterLock.kind !== 'ok') throw new Error(`examples/starter: no usable lock (${starterLock.kind}); run bakeoff validate examples/starter`);
+const lockedOrders = (task) => (suites[0].tasks.includes(task) ? starterLock.lock.tasks[task.id]?.orders : undefined);
 const isolation = await createIsolation({ controls: suites[0].controls, unsafe: false });
 const env = baseEnv();
 const scratch = await scratchRoot(`bench grading-trust ${process.pid}`);
@@ -101,16 +111,20 @@ async function timeRound2(task, prepared, i, controls) {
   }
 }
 
-async function timeNow(task, prepared, i, controls) {
-  const dir = path.join(scratch, `${task.id}-now-${i}`);
+/** runGradedTests; with `orders` (the lock's) its expected tests, and with `groups` tripwire groups of their fail-to-pass tests. */
+async function timeNow(task, prepared, i, controls, orders, groups) {
+  const dir = path.join(scratch, `${task.id}-${groups ? 'now' : 'wires'}-${i}`);
+  const failToPass = orders ? orders.flatMap((o) => o.failToPass) : [];
   const { ws, changed } = await goldWorkspace(task, prepared, path.join(dir, 'w'));
   try {
     const t = performance.now();
     const graded = await runGradedTests({
       sandbox: isolation.sandbox, repoDir: ws.dir, preparedRepo: prepared, test: task.manifest.test, hiddenDirs: hiddenDirs(task),
-      expectedIds: [], changedPaths: changed, outDir: path.join(dir, 'out'), scratchDir: dir, env, timeoutMs: 300_000,
+      expectedIds: orders ? [...failToPass, ...orders.flatMap((o) => o.passToPass)] : [], templateIds: groups ? failToPass : [],
+      changedPaths: changed, outDir: path.join(dir, 'out'), scratchDir: dir, env, timeoutMs: 300_000,
       outputBytes: controls.outputMb * MB,
     });
+    if (groups && failToPass.length > 0 && graded.tree.groups.length === 0) throw new Error(`${task.id}: no tripwire group was placed`);
     const seconds = (performance.now() - t) / 1000;
     const failing = graded.report.tests.filter((t) => t.status === 'fail' || t.status === 'error').map((t) => t.id);
     if (graded.tripwires.flipped.length + graded.tripwires.wrong.length + graded.gradedChanged.length + failing.length > 0) {
@@ -123,8 +137,11 @@ async function timeNow(task, prepared, i, controls) {
 }
 
 console.log(`grading trust per graded order, gold change, sandboxed (medians of ${REPEATS}, interleaved)`);
-console.log('runner      task                          bare cmd   round 2       now   added   added/bare');
+console.log('runner      task                          bare cmd   round 2     wires       now   added   added/bare    groups  groups/bare');
 const shares = [];
+const groupShares = [];
+const secs = (x) => `${x.toFixed(3).padStart(7)} s`;
+const pct = (x) => `${(x * 100).toFixed(1).padStart(9)} %`;
 try {
   for (const suite of suites) {
     for (const task of suite.tasks) {
@@ -132,19 +149,24 @@ try {
       if (task.manifest.grading !== 'tests' || task.id === 'unittest-roman') continue;
       const prepared = await prepareTask({ task, controls: suite.controls, isolation, env, cacheDir });
       if (!prepared.ok) throw new Error(`${task.id}: ${prepared.reason}`);
-      const [bare, round2, now] = [[], [], []];
+      const orders = lockedOrders(task);
+      const [bare, round2, wires, now] = [[], [], [], []];
       for (let i = 0; i < REPEATS; i++) {
         bare.push(await timeBare(task, prepared.repo, i));
         round2.push(await timeRound2(task, prepared.repo, i, suite.controls));
-        now.push(await timeNow(task, prepared.repo, i, suite.controls));
+        wires.push(await timeNow(task, prepared.repo, i, suite.controls, orders, false));
+        if (orders) now.push(await timeNow(task, prepared.repo, i, suite.controls, orders, true));
       }
-      const [b, r, n] = [median(bare), median(round2), median(now)];
+      const [b, r, w] = [median(bare), median(round2), median(wires)];
+      const n = orders ? median(now) : w;
       shares.push((n - r) / b);
-      const format = task.manifest.test.format;
-      console.log(`${format.padEnd(12)}${task.id.padEnd(30)}${b.toFixed(3).padStart(7)} s${r.toFixed(3).padStart(8)} s${n.toFixed(3).padStart(8)} s${(n - r).toFixed(3).padStart(7)} s${(((n - r) / b) * 100).toFixed(1).padStart(10)} %`);
+      if (orders) groupShares.push((n - w) / b);
+      const groups = orders ? `${secs(n - w)} ${pct((n - w) / b)}` : '        –            –';
+      console.log(`${task.manifest.test.format.padEnd(12)}${task.id.padEnd(30)}${secs(b)} ${secs(r)} ${secs(w)} ${orders ? secs(n) : '      – '} ${secs(n - r)} ${pct((n - r) / b)} ${groups}`);
     }
   }
   console.log(`median over runners of the added time: ${(median(shares) * 100).toFixed(1)} % of the bare test command (target < 5 % per runner)`);
+  if (groupShares.length > 0) console.log(`median added by the tripwire groups: ${(median(groupShares) * 100).toFixed(1)} % of the bare test command (target < 5 %)`);
 } finally {
   await disposeScratch(scratch);
   rmSync(path.dirname(starter), { recursive: true, force: true });
