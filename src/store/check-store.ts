@@ -1,7 +1,8 @@
 import { readdirSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { errorCode, UserError } from '../errors.js';
-import { fileStamp, sha256, type ProbeCache } from '../util/index.js';
+import { sha256 } from '../util/hash.js';
+import { fileStamp, type ProbeCache } from '../util/probe-cache.js';
 
 /*
  * A results folder checks itself when it is opened, so that damage is refused with a sentence
