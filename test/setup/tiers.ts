@@ -67,7 +67,6 @@ const MACHINE = [
   'src/grade/checks/cpu-time-limits.test.ts',
   'src/grade/checks/run-checks.hostile.test.ts',
   'src/grade/checks/run-checks-in-worker.test.ts',
-  'src/grade/checks/check-worker-pool.test.ts',
 ];
 
 /** The real agent CLIs, and what bakes with them. */

@@ -1,21 +1,17 @@
 import type { CheckFailure, CheckLimits } from './types.js';
 
-/** The program a batch of checks runs, sent with the batch (a worker serves one program after another). */
-export interface CheckProgram {
+/** What the check worker receives as `workerData` (see check-worker.mjs). */
+export interface CheckWorkerData {
   /** The program: path relative to the repo, '/'-separated → source. */
   readonly files: Readonly<Record<string, string>>;
   /** Key of the entry module in `files`. */
   readonly entry: string;
+  /** The QuickJS engine, compiled once by the host (compile-quickjs.ts); else the worker compiles it. */
+  readonly wasmModule?: WebAssembly.Module;
   readonly limits: Pick<CheckLimits, 'memoryBytes' | 'stackBytes' | 'cpuMs' | 'wallBackstopMs' | 'maxResultBytes'>;
 }
 
-/** A program and, optionally, the engine to run it on. */
-export interface CheckWorkerData extends CheckProgram {
-  /** The QuickJS engine, compiled once by the host (compile-quickjs.ts); else the worker compiles it. */
-  readonly wasmModule?: WebAssembly.Module;
-}
-
-/** One check, as sent to the worker (in a batch: `{ program: CheckProgram, requests: CheckWorkerRequest[] }`). */
+/** One check, as sent to the worker (in a batch: `{ requests: CheckWorkerRequest[] }`). */
 export interface CheckWorkerRequest {
   /** Name of the exported function. */
   readonly call: string;

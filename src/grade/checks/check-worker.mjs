@@ -1,16 +1,14 @@
 // @ts-check
-// The check worker: loads the QuickJS WASM module once, then runs batches of checks, each check
-// in a fresh runtime and context — the batches of one program after another (the host keeps
-// idle workers in a pool: check-worker-pool.ts). Started by start-check-worker.ts; the protocol
-// is described by the types in check-worker-protocol.ts.
+// The check worker: loads the QuickJS WASM module once, then runs one check per message, each
+// in a fresh runtime and context. Started by start-check-worker.ts; the protocol is described
+// by the types in check-worker-protocol.ts.
 //
-//   workerData            { wasmModule? }                    QuickJS compiled by the host
-//                                                            (compile-quickjs.ts)
+//   workerData            { files, entry, limits, wasmModule? } wasmModule: QuickJS compiled by
+//                                                            the host (compile-quickjs.ts)
 //   worker -> host        { type: 'ready', tid }             once the WASM module is loaded; tid
 //                                                            is the thread's kernel id, so the
 //                                                            host can watch its CPU time
-//   host -> worker        { program: { files, entry, limits },
-//                           requests: [{ call, inputJson }] } a batch of checks of one program
+//   host -> worker        { requests: [{ call, inputJson }] } a batch of checks
 //   worker -> host        { type: 'outcome', outcome }       one per check, in order (VmOutcome)
 //   worker -> host        { type: 'broken', message }        the host side failed on the current
 //                                                            check; the worker exits
@@ -21,15 +19,14 @@ import { currentThreadId, openThreadCpuClock } from './thread-cpu-clock.mjs';
 
 if (!parentPort) throw new Error('check-worker.mjs must run in a worker thread');
 const port = parentPort;
-const { wasmModule } = workerData ?? {};
+const { files, entry, limits, wasmModule } = workerData;
 // Opened here, in the thread whose CPU time the checks are measured on.
 const clock = openThreadCpuClock();
 const tid = currentThreadId();
 // Instantiated from the host's compiled module when given: no compiling on this thread.
 const quickjs = await newQuickJSWASMModuleFromVariant(wasmModule ? newVariant(RELEASE_SYNC, { wasmModule }) : RELEASE_SYNC);
 
-port.on('message', (/** @type {{ program: { files: Record<string, string>, entry: string, limits: import('./run-check-in-quickjs.mjs').VmLimits }, requests: Array<{ call: string, inputJson: string }> }} */ { program, requests }) => {
-  const { files, entry, limits } = program;
+port.on('message', (/** @type {{ requests: Array<{ call: string, inputJson: string }> }} */ { requests }) => {
   try {
     for (const { call, inputJson } of requests) {
       port.postMessage({ type: 'outcome', outcome: runCheckInQuickJS({ quickjs, clock, files, entry, limits, call, inputJson }) });

@@ -31,12 +31,12 @@ const spinResult = (n: number): string => {
 };
 
 /** Runs one batch in a fresh worker whose thread is first handed to `prepare` (pinning, cgroup). */
-async function runOn(program: CheckWorkerData, backstop: HostBackstop, calls: Array<[string, unknown]>, prepare: (tid: number) => Promise<void> | void = () => undefined): Promise<VmOutcome[]> {
-  const worker = await startCheckWorker();
+async function runOn(limits: CheckWorkerData, backstop: HostBackstop, calls: Array<[string, unknown]>, prepare: (tid: number) => Promise<void> | void = () => undefined): Promise<VmOutcome[]> {
+  const worker = await startCheckWorker({ data: limits, backstop });
   try {
     expect(worker.tid).toBeGreaterThan(0);
     await prepare(worker.tid!);
-    return [...(await worker.run({ program, requests: calls.map(([call, input]) => ({ call, inputJson: JSON.stringify(input) })), backstop })).outcomes];
+    return [...(await worker.run(calls.map(([call, input]) => ({ call, inputJson: JSON.stringify(input) })))).outcomes];
   } finally {
     await worker.stop();
   }

@@ -1,6 +1,5 @@
 import type { CheckWorkerData, CheckWorkerRequest, VmOutcome } from './check-worker-protocol.js';
-import { acquireCheckWorker, releaseCheckWorker } from './check-worker-pool.js';
-import type { CheckWorker, HostBackstop } from './start-check-worker.js';
+import { startCheckWorker, type CheckWorker, type HostBackstop } from './start-check-worker.js';
 
 export interface RunChecksInWorkerOptions {
   readonly data: CheckWorkerData;
@@ -12,33 +11,27 @@ export interface RunChecksInWorkerOptions {
 }
 
 /**
- * Runs the checks one after another in a check worker from the pool (check-worker-pool.ts).
- * When a check ends its worker (the backstop fired, or the worker broke or died), the
- * remaining checks go to a new worker, so a failure affects only its own check.
+ * Runs the checks one after another in a check worker. When a check ends its worker (the
+ * backstop fired, or the worker broke or died), the remaining checks go to a new worker, so a
+ * failure affects only its own check.
  * @returns one outcome per request, in order.
  * @throws Error when a worker cannot start at all.
  */
 export async function runChecksInWorker(options: RunChecksInWorkerOptions): Promise<VmOutcome[]> {
-  const { wasmModule, ...program } = options.data;
-  const start = { ...(options.workerUrl ? { workerUrl: options.workerUrl } : {}), ...(wasmModule ? { wasmModule } : {}) };
   const outcomes: VmOutcome[] = [];
   let worker: CheckWorker | undefined;
-  let reusable = true;
   try {
     while (outcomes.length < options.requests.length) {
-      worker ??= await acquireCheckWorker(start);
-      const run = await worker.run({ program, requests: options.requests.slice(outcomes.length), backstop: options.backstop });
+      worker ??= await startCheckWorker({ data: options.data, backstop: options.backstop, ...(options.workerUrl ? { workerUrl: options.workerUrl } : {}) });
+      const run = await worker.run(options.requests.slice(outcomes.length));
       outcomes.push(...run.outcomes);
       if (!run.reusable) {
         await worker.stop();
         worker = undefined;
       }
     }
-  } catch (error) {
-    reusable = false;
-    throw error;
   } finally {
-    if (worker) await releaseCheckWorker(worker, reusable, options.workerUrl);
+    await worker?.stop();
   }
   return outcomes;
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { CheckProgram, CheckWorkerMessage, CheckWorkerRequest, VmOutcome } from './check-worker-protocol.js';
+import type { CheckWorkerData, CheckWorkerMessage, CheckWorkerRequest, VmOutcome } from './check-worker-protocol.js';
 import { compiledQuickJS } from './compile-quickjs.js';
 import { openTaskCpuClock, type TaskCpuClock } from './task-cpu-clock.js';
 
@@ -27,23 +27,14 @@ export interface CheckWorkerRun {
   readonly reusable: boolean;
 }
 
-/** A batch: checks of one program, and the host's limits on each. */
-export interface CheckBatch {
-  readonly program: CheckProgram;
-  readonly requests: readonly CheckWorkerRequest[];
-  readonly backstop: HostBackstop;
-}
-
 /** A started check worker; it runs one batch at a time, one check after another. */
 export interface CheckWorker {
   /** Runs a batch of checks. Never rejects: a worker that dies or hangs becomes a failed check. */
-  run(batch: CheckBatch): Promise<CheckWorkerRun>;
+  run(requests: readonly CheckWorkerRequest[]): Promise<CheckWorkerRun>;
   /** Terminates the worker. */
   stop(): Promise<void>;
   /** The worker thread's kernel thread id, when the worker reported it. */
   readonly tid: number | undefined;
-  /** False once the worker thread has exited (a pool never hands out such a worker). */
-  readonly alive: boolean;
 }
 
 /**
@@ -58,8 +49,8 @@ export interface HostBackstop {
 }
 
 export interface StartCheckWorkerOptions {
-  /** The QuickJS engine compiled by the host; default: the process's ({@link compiledQuickJS}). */
-  readonly wasmModule?: WebAssembly.Module;
+  readonly data: CheckWorkerData;
+  readonly backstop: HostBackstop;
   /** How long loading the WASM module may take before starting counts as broken. */
   readonly startupTimeoutMs?: number;
   /** The worker file; defaults to {@link resolveCheckWorker}. */
@@ -74,10 +65,10 @@ type Listener = (event: WorkerEvent) => void;
  * instantiated it.
  * @throws Error when the worker cannot start (the instrument is broken, not the program).
  */
-export async function startCheckWorker(options: StartCheckWorkerOptions = {}): Promise<CheckWorker> {
-  const wasmModule = options.wasmModule ?? (await compiledQuickJS());
+export async function startCheckWorker(options: StartCheckWorkerOptions): Promise<CheckWorker> {
+  const wasmModule = options.data.wasmModule ?? (await compiledQuickJS());
   const worker = new Worker(options.workerUrl ?? resolveCheckWorker(), {
-    workerData: { wasmModule },
+    workerData: { ...options.data, wasmModule },
     resourceLimits: { stackSizeMb: WORKER_STACK_MB },
     execArgv: [],
     stdout: true,
@@ -93,13 +84,7 @@ export async function startCheckWorker(options: StartCheckWorkerOptions = {}): P
   const died = (message: string) => listener({ type: 'died', message: stderr.trim() ? `${message}; stderr: ${stderr.trim()}` : message });
   worker.on('message', (message: CheckWorkerMessage) => listener(message));
   worker.on('error', (error) => died(`the check worker threw ${error.name}: ${error.message}`));
-  let exited = false;
-  worker.on('exit', (code) => {
-    exited = true;
-    died(`the check worker exited with code ${code}`);
-  });
-  // an idle worker (kept in the pool) does not keep bakeoff running; a batch's own timers do while it runs
-  worker.unref();
+  worker.on('exit', (code) => died(`the check worker exited with code ${code}`));
 
   const startupTimeoutMs = options.startupTimeoutMs ?? 30_000;
   const tid = await new Promise<number | undefined>((resolve, reject) => {
@@ -116,21 +101,14 @@ export async function startCheckWorker(options: StartCheckWorkerOptions = {}): P
   });
 
   const clock = tid === undefined ? undefined : openTaskCpuClock(tid);
-  let stopping: Promise<void> | undefined;
   return {
     tid,
-    get alive() {
-      return !exited;
+    run: (requests) => runBatch({ worker, clock, backstop: options.backstop }, requests, (l) => (listener = l)),
+    stop: async () => {
+      listener = () => undefined;
+      clock?.close();
+      await worker.terminate();
     },
-    run: (batch) => runBatch({ worker, clock, backstop: batch.backstop }, batch, (l) => (listener = l)),
-    // once only: the pool may stop a worker that another path stopped (the clock's fd must be closed once)
-    stop: () =>
-      (stopping ??= (async () => {
-        exited = true; // a stopped worker is gone, whenever its 'exit' event comes
-        listener = () => undefined;
-        clock?.close();
-        await worker.terminate();
-      })()),
   };
 }
 
@@ -146,7 +124,7 @@ interface Watched {
  * check. The backstop looks at the check when its CPU or wall limit could first have passed
  * (the thread's CPU time cannot grow faster than wall time), and again until one has.
  */
-function runBatch({ worker, clock, backstop }: Watched, { program, requests }: Pick<CheckBatch, 'program' | 'requests'>, listen: (l: Listener) => void): Promise<CheckWorkerRun> {
+function runBatch({ worker, clock, backstop }: Watched, requests: readonly CheckWorkerRequest[], listen: (l: Listener) => void): Promise<CheckWorkerRun> {
   const outcomes: VmOutcome[] = [];
   if (requests.length === 0) return Promise.resolve({ outcomes, reusable: true });
   return new Promise((resolve) => {
@@ -196,7 +174,7 @@ function runBatch({ worker, clock, backstop }: Watched, { program, requests }: P
       else if (event.type === 'died') fail('code-error', `the grader's QuickJS worker died on this check: ${event.message}`);
     });
     arm();
-    worker.postMessage({ program, requests });
+    worker.postMessage({ requests });
   });
 }
 
