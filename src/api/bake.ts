@@ -251,6 +251,11 @@ export async function bake(request: BakeRequest): Promise<BakeOutcome> {
           infraErrors++;
           notify.error(`run ${event.record.id} (${event.record.task}, ${event.record.agent.id}) is void: ${event.error.message}`);
         }
+        // the closed web failed (decision 013): said loudly in every mode, --json too, not only in the results
+        if (event.type === 'run-end' && event.record.outcome.kind === 'void' && event.record.outcome.reason === 'provider-tool-used') {
+          const { id, task, agent, outcome } = event.record;
+          notify.error(`run ${id} (${task}, ${agent.id}) is void provider-tool-used: ${outcome.detail ?? 'a model answer showed that the provider ran a tool the closed-web policy should have withheld'}`);
+        }
     };
     const common = {
       suite: open.suite,

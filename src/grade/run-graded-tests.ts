@@ -7,6 +7,7 @@ import { getTestRunner, removeStaleReports, resolveRunnerCommand } from '../runn
 import { judgeTripwires, withGroupsMapped, withoutTripwires, type TripwireVerdict } from './tripwires.js';
 import { buildFirst, changedBuiltFiles } from './build-first.js';
 import { runnerCodeBinds } from './runner-code-binds.js';
+import { unknownTests } from './unknown-tests.js';
 import type { ParsedReport, ReportFormat } from './types.js';
 
 export interface GradedTestsOptions {
@@ -137,15 +138,10 @@ export async function runGradedTests(options: GradedTestsOptions): Promise<Grade
   );
   const testRun = { ...ran, report: withGroupsMapped(ran.report, tree.groups) };
   const report = withoutTripwires(ran.report, placed);
-  const known = new Set([...options.expectedIds, ...(options.knownFailures ?? [])]);
-  const unknownTests =
-    runner.forgeableReport === true && options.expectedIds.length > 0
-      ? report.tests.filter((t) => t.status !== 'skip' && !known.has(t.id)).map((t) => t.id)
-      : [];
   return {
     testRun,
     report,
-    unknownTests,
+    unknownTests: unknownTests(report, { forgeable: runner.forgeableReport === true, expectedIds: options.expectedIds, ...(options.knownFailures ? { knownFailures: options.knownFailures } : {}) }),
     tree,
     tripwires,
     gradedChanged,

@@ -1,4 +1,5 @@
 import { applyToolPolicy, SEARCH_MODELS, TOOL_POLICIES, type WireFormat } from '../meter/index.js';
+import type { ToolPolicyItem } from '../types.js';
 
 /** One hand-made request of the attack: what a process inside a session sends to the proxy's base URL. */
 export interface AttackRequest {
@@ -104,12 +105,18 @@ export function closedWebAttack(): AttackRequest[] {
   return out;
 }
 
+/**
+ * The items the policy records for the attack, as the proxy applies it: on the closed web every
+ * one is stripped or refused; on the open web (`openWeb`) they are allowed, but for the endpoints
+ * that are not generation, which stay refused on both webs (decision 013).
+ */
+export function attackItems(openWeb: boolean, requests: readonly AttackRequest[] = closedWebAttack()): ToolPolicyItem[] {
+  return requests.flatMap((r) => applyToolPolicy({ method: r.method, path: r.path, route: null, body: r.body === null ? Buffer.alloc(0) : Buffer.from(JSON.stringify(r.body)), contentEncoding: undefined, openWeb }).items);
+}
+
 /** How many items the closed-web policy withholds or refuses in the attack: what the run's web attempts must count. */
 export function closedWebAttackItems(requests: readonly AttackRequest[] = closedWebAttack()): number {
-  return requests.reduce((n, r) => {
-    const verdict = applyToolPolicy({ method: r.method, path: r.path, route: null, body: r.body === null ? Buffer.alloc(0) : Buffer.from(JSON.stringify(r.body)), contentEncoding: undefined, openWeb: false });
-    return n + verdict.items.length;
-  }, 0);
+  return attackItems(false, requests).length;
 }
 
 /** The file the attack's program is written to inside the sandbox. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyToolPolicy, TOOL_POLICIES, type WireFormat } from '../meter/index.js';
 import { providerToolUseOf } from '../meter/proxy/tool-policy/provider-tool-use.js';
 import { parseUsage } from '../meter/usage/parse-usage.js';
-import { ATTACK_URL_HOST, closedWebAttack, closedWebAttackCommand, closedWebAttackItems } from './closed-web-attack.js';
+import { ATTACK_URL_HOST, attackItems, closedWebAttack, closedWebAttackCommand, closedWebAttackItems } from './closed-web-attack.js';
 import { withProviderToolUse } from './provider-tool-reply.js';
 import { renderReply } from './render-reply.js';
 import { scriptedUsage } from './scripted-usage.js';
@@ -35,6 +35,14 @@ describe('the closed-web attack', () => {
     const urls = JSON.stringify(attack).match(/https?:\/\/[^"\\/]+/g) ?? [];
     expect(urls.length).toBeGreaterThan(5);
     expect(new Set(urls)).toEqual(new Set([`https://${ATTACK_URL_HOST}`]));
+  });
+
+  it('on the open web, allows every item but the endpoints that are not generation, which stay refused', () => {
+    const open = attackItems(true, attack);
+    expect(open).toHaveLength(closedWebAttackItems(attack));
+    const refused = open.filter((i) => i.action !== 'allowed');
+    expect(refused.map((i) => i.what)).toEqual(['endpoint POST /v1/messages/batches', 'endpoint GET /v1/files', 'endpoint POST /v1beta/cachedContents', 'endpoint GET /v1/models/..%2Ffiles']);
+    expect(new Set(refused.map((i) => `${i.action} ${i.where}`))).toEqual(new Set(['refused path']));
   });
 
   it('counts what a run must record, and fits in one shell argument', () => {

@@ -24,4 +24,4 @@ export { SESSION_HEADER } from './types.js';
 export { FAULT_SCRIPTS } from './fault-reply.js';
 export { GOLD_SCRIPTS } from './load-script.js';
 export { requestLog, type RequestLog } from './request-log.js';
-export { ATTACK_URL_HOST, closedWebAttack, closedWebAttackItems, type AttackRequest } from './closed-web-attack.js';
+export { ATTACK_URL_HOST, attackItems, closedWebAttack, closedWebAttackItems, type AttackRequest } from './closed-web-attack.js';

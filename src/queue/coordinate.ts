@@ -14,6 +14,7 @@ import { keys, PREFIX, QUEUE, type AgentFiles, type RunJob } from './jobs.js';
 import { attemptRows } from './attempt-rows.js';
 import { packAgentFiles } from './agent-files.js';
 import { claimQueue, expireBundles, keepClaim, publishBundle, takenOver } from './claim-queue.js';
+import { dropStoredLeftovers } from './drop-stored-leftovers.js';
 import { openHandBack } from './open-hand-back.js';
 import type { FleetSeal, Sealed } from './seal.js';
 import { packFolder, unpackFolder } from './tarball.js';
@@ -107,6 +108,7 @@ export async function coordinate(options: CoordinateOptions): Promise<FleetSumma
 
     const { specs, pending: missing } = beginBake(options, emit);
     const pending = new Map(missing.map((s) => [s.id, s]));
+    await dropStoredLeftovers(redis, queue, new Set(specs.filter((s) => !pending.has(s.id)).map((s) => s.id)));
     const agentIndexOf = (spec: RunSpec) => options.agents[spec.agentIndex]!;
     const stats = {
       reExecuted: 0,
@@ -310,3 +312,4 @@ export async function coordinate(options: CoordinateOptions): Promise<FleetSumma
     events.disconnect();
   }
 }
+

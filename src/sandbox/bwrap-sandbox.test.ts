@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,5 +42,35 @@ describe('the bubblewrap sandbox', () => {
     const r = await exec(`node -e "const a=[]; for(;;) a.push(Buffer.alloc(8<<20, 1))"`);
     expect(r.exitCode).not.toBe(0);
     expect(r.limitHit).toBe('memory');
+  });
+
+  it('weighs a command like one process, or like as many as the request asks (verify\'s re-check alone: decision 011)', async () => {
+    /** The command's own CPU weight, read on the host (its group: `bakeoff-<pid>-<n>-<hex>`) while it waits for `go` in its folder. */
+    const v1 = existsSync('/sys/fs/cgroup/cpu/cpu.shares');
+    const top = v1 ? '/sys/fs/cgroup/cpu' : '/sys/fs/cgroup';
+    const mine = new RegExp(`^bakeoff-${process.pid}-\\d+-[0-9a-f]{6}$`);
+    const weightOf = async (cpuWeight?: number): Promise<string> => {
+      const dir = await mkdtemp(path.join(scratch, 'weight-'));
+      await chownTree([dir], sandbox.owner!);
+      let weight = '';
+      const r = await exec('echo started; while [ ! -e go ]; do sleep 0.05; done', {
+        cwd: dir,
+        binds: [{ path: dir, writable: true }],
+        ...(cpuWeight === undefined ? {} : { cpuWeight }),
+        onOutput: () => {
+          if (weight !== '') return;
+          const groups = readdirSync(top).filter((d) => mine.test(d));
+          expect(groups).toHaveLength(1);
+          weight = readFileSync(path.join(top, groups[0]!, v1 ? 'cpu.shares' : 'cpu.weight'), 'utf8').trim();
+          writeFileSync(path.join(dir, 'go'), '');
+        },
+      });
+      expect(r.exitCode, r.output).toBe(0);
+      return weight;
+    };
+    expect(await weightOf()).toBe(v1 ? '1024' : '100');
+    expect(await weightOf(100)).toBe(v1 ? '102400' : '10000');
+    // at most the kernel's v2 maximum, whatever is asked
+    expect(await weightOf(1000)).toBe(v1 ? '102400' : '10000');
   });
 });

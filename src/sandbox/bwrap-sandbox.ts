@@ -47,7 +47,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions): Sandbox {
     home: HOME,
     async exec(request: ExecRequest): Promise<ExecResult> {
       const name = `${process.pid}-${++counter}-${randomBytes(3).toString('hex')}`;
-      const cgroup = await createCommandCgroup(name, options.limits);
+      const cgroup = await createCommandCgroup(name, options.limits, request.cpuWeight);
       try {
         const argv = [
           '/bin/sh',

@@ -12,6 +12,13 @@ export interface Limits {
   readonly cpus: number;
 }
 
+/**
+ * The CPU weight of a command's group, in ordinary processes: 1 for every agent session and test
+ * run (decision 011); more only for verify's re-check of a disagreeing re-grade, which runs alone
+ * (decision 011, point 5). Capped at what the kernel takes (v2 `cpu.weight` 10000).
+ */
+export const MAX_CPU_WEIGHT = 100;
+
 /** Which limit a command ran into, if any. */
 export type LimitHit = 'memory' | 'pids' | null;
 
@@ -62,13 +69,15 @@ export function cgroupVersion(): 1 | 2 | null {
 
 /**
  * A cgroup for one command, held until it is destroyed so that a stop (SIGINT) removes it too.
- * `limits` null: a group that only measures (CPU time, processes) and weighs like one process,
- * for the unsandboxed commands (a task's setup).
+ * `limits` null: a group that only measures (CPU time, processes), for the unsandboxed commands
+ * (a task's setup). It weighs like `weight` ordinary processes (default 1, at most
+ * {@link MAX_CPU_WEIGHT}).
  */
-export async function createCommandCgroup(name: string, limits: Limits | null): Promise<CommandCgroup> {
+export async function createCommandCgroup(name: string, limits: Limits | null, weight = 1): Promise<CommandCgroup> {
   const version = cgroupVersion();
   if (version !== 1 && version !== 2) throw new InfraError(`no usable cgroups under ${ROOT} (need memory, pids, cpu and freezer)`);
-  const group = version === 1 ? await createV1(name, limits) : await createV2(name, limits);
+  const processes = Math.min(MAX_CPU_WEIGHT, Math.max(1, Math.round(weight)));
+  const group = version === 1 ? await createV1(name, limits, processes) : await createV2(name, limits, processes);
   const release = holdResource(() => group.destroy());
   return {
     ...group,
@@ -87,15 +96,15 @@ function v1CpuRoots(): string[] {
   return roots;
 }
 
-async function createV1(name: string, limits: Limits | null): Promise<CommandCgroup> {
+async function createV1(name: string, limits: Limits | null, processes: number): Promise<CommandCgroup> {
   const nested = limits === null ? [] : (['memory', 'pids', 'freezer'] as const);
   const dirs = Object.fromEntries(nested.map((c) => [c, path.join(ROOT, c, 'bakeoff', name)])) as Partial<Record<'memory' | 'pids' | 'freezer', string>>;
   const cpuDirs = v1CpuRoots().map((root) => path.join(root, FLAT + name));
   const all = [...Object.values(dirs), ...cpuDirs];
   for (const dir of all) await mkdir(dir, { recursive: true });
   const cpu = cpuDirs[0]!;
-  // the weight of one process at the top of the hierarchy (decision 011)
-  await writeFile(path.join(cpu, 'cpu.shares'), '1024');
+  // the weight of one process (or of `processes`) at the top of the hierarchy (decision 011)
+  await writeFile(path.join(cpu, 'cpu.shares'), String(1024 * processes));
   // on a hybrid host the unified hierarchy keeps the group's own CPU pressure
   const unified = await unifiedGroup(name);
   if (unified !== null) all.push(unified);
@@ -131,11 +140,11 @@ async function createV1(name: string, limits: Limits | null): Promise<CommandCgr
   };
 }
 
-async function createV2(name: string, limits: Limits | null): Promise<CommandCgroup> {
+async function createV2(name: string, limits: Limits | null, processes: number): Promise<CommandCgroup> {
   await writeFile(path.join(ROOT, 'cgroup.subtree_control'), '+memory +pids +cpu').catch(() => {});
   const dir = path.join(ROOT, FLAT + name);
   await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, 'cpu.weight'), '100').catch(() => {});
+  await writeFile(path.join(dir, 'cpu.weight'), String(100 * processes)).catch(() => {});
   if (limits !== null) {
     await writeFile(path.join(dir, 'memory.max'), String(limits.memoryBytes));
     await writeFile(path.join(dir, 'memory.swap.max'), '0').catch(() => {});

@@ -44,3 +44,14 @@ export async function createIsolation(options: IsolationOptions): Promise<Isolat
   const sandbox = await SANDBOX_BACKENDS[backendFor(options)].create({ controls, uid: options.uid ?? DEFAULT_SANDBOX_UID });
   return { sandbox, setup, workspace: { owner: sandbox.owner, diskBytes: controls.diskMb * MB } };
 }
+
+/**
+ * The same isolation, its sandboxed commands weighing like `processes` ordinary processes
+ * instead of one (`ExecRequest.cpuWeight`): for verify's re-check of a disagreeing re-grade,
+ * which runs alone, so that a loaded host does not starve the one test run whose result decides
+ * between "mismatch" and "could not re-check" (decision 011). Limits (CPUs, memory, pids) stay.
+ */
+export function weightedIsolation(isolation: Isolation, processes: number): Isolation {
+  const { sandbox } = isolation;
+  return { ...isolation, sandbox: { ...sandbox, exec: (request) => sandbox.exec({ ...request, cpuWeight: processes }) } };
+}

@@ -26,7 +26,7 @@ export function createProcessSandbox(options: { bwrapPath?: string } = {}): Sand
 }
 
 async function execInNamespaces(bwrap: string, request: ExecRequest): Promise<ExecResult> {
-  const cgroup = await measuringCgroup();
+  const cgroup = await measuringCgroup(request.cpuWeight);
   try {
     return await execMeasured(bwrap, request, cgroup);
   } finally {
@@ -38,12 +38,12 @@ let counter = 0;
 
 /**
  * A cgroup without limits that only measures the command (CPU time, run-queue wait) and weighs
- * like one process (decision 011); null where bakeoff may not make one (not root, no cgroups):
+ * like one process (decision 011), or as the request asks; null where bakeoff may not make one (not root, no cgroups):
  * the command then runs unmeasured.
  */
-async function measuringCgroup(): Promise<CommandCgroup | null> {
+async function measuringCgroup(weight: number | undefined): Promise<CommandCgroup | null> {
   if (process.getuid?.() !== 0 || cgroupVersion() === null) return null;
-  return createCommandCgroup(`${process.pid}-u${++counter}-${randomBytes(3).toString('hex')}`, null).catch(() => null);
+  return createCommandCgroup(`${process.pid}-u${++counter}-${randomBytes(3).toString('hex')}`, null, weight).catch(() => null);
 }
 
 /** The launcher joins `procFiles` (its pid, so every descendant is in the group), then execs the command. */

@@ -33,6 +33,12 @@ export interface ExecRequest {
   readonly binds: readonly Bind[];
   /** A host unix socket reachable inside as http://127.0.0.1:<port> (the model proxy). */
   readonly modelBridge?: { readonly socket: string; readonly port: number };
+  /**
+   * The command's CPU weight, in ordinary processes (default 1: every session and test run
+   * weighs like one process, decision 011). Only verify's re-check of a disagreement, which runs
+   * alone, asks for more (`weighted`).
+   */
+  readonly cpuWeight?: number;
 }
 
 export interface Bind {

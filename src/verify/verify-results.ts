@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { UserError } from '../errors.js';
-import { type Isolation, disposeScratch, freshScratchRoot } from '../sandbox/index.js';
+import { type Isolation, disposeScratch, freshScratchRoot, MAX_CPU_WEIGHT, weightedIsolation } from '../sandbox/index.js';
 import { prepareTask, baseEnv, generateChecks, outcomeRules, type GeneratedSet, runPool } from '../run/index.js';
 import { compareArtifactDigests, digestArtifacts, type ArtifactMismatch, openStore, type Store } from '../store/index.js';
 import { loadSuite, readLock, type SuiteLock, type Controls, type Order, type Suite, type Task } from '../suite/index.js';
 import type { Outcome, RunRecord } from '../types.js';
-import { exists, waitForRoom } from '../util/index.js';
+import { exists, holdQuiet } from '../util/index.js';
 import { compareVerdicts, comparisonBasis, type Regrade, type VerdictMismatch } from './compare-verdicts.js';
 import { regradeRun } from './regrade-run.js';
 import { readVerifyStamp, stampKeyOf, writeVerifyStamp } from './verify-stamp.js';
@@ -84,8 +84,8 @@ export interface VerifyResult {
  *   code of a run (`gradeOrder`), compared by outcome kind and reason and by points per order.
  * Void runs are only checksum-verified (nothing was graded). A re-grade that disagrees is a
  * mismatch only when it ran to its end unhindered: one whose test run timed out or was starved
- * by the machine is tried once more, and then the run is "could not re-check" (`error`), never
- * a mismatch (decision 011). A run whose stored failure comes
+ * by the machine is tried once more, alone and weighing like many processes, and then the run
+ * is "could not re-check" (`error`), never a mismatch (decision 011). A run whose stored failure comes
  * from the agent's session (session-timeout, memory-limit, pids-limit, disk-limit) is compared
  * on points only: grading its change alone cannot reproduce that outcome.
  *
@@ -216,7 +216,7 @@ async function verifyRun(ctx: Context, run: RunRecord): Promise<RunVerification>
   const cannot = (error: string): RunVerification => done({ basis, regraded: null, verdict: [], error });
   if (!task || taskLock?.admitted !== true) return cannot(`task ${run.task} is not admitted in ${path.join(ctx.suite.dir, 'bakeoff.lock.json')}`);
   if (!prepared || 'error' in prepared) return cannot(prepared?.error ?? 'no prepared repo');
-  const regrade = (attempt: number) =>
+  const regrade = (attempt: number, isolation: Isolation) =>
     regradeRun({
       run,
       task,
@@ -224,7 +224,7 @@ async function verifyRun(ctx: Context, run: RunRecord): Promise<RunVerification>
       rules: outcomeRules(ctx.suite.controls),
       artifactsDir,
       preparedRepo: prepared.repo,
-      isolation: ctx.isolation,
+      isolation,
       env: ctx.env,
       testTimeoutMs: ctx.suite.controls.testWallClockSec * 1000,
       outputBytes: ctx.suite.controls.outputMb * 1024 * 1024,
@@ -233,12 +233,19 @@ async function verifyRun(ctx: Context, run: RunRecord): Promise<RunVerification>
     }).finally(() => disposeScratch(path.join(ctx.scratch, `${run.id}-${attempt}`)));
   try {
     // a disagreement only counts from a re-grade that ran to its end unhindered; one that timed
-    // out or was starved is tried once more, then the run is "could not re-check" (decision 011)
-    let regraded = await regrade(1);
+    // out or was starved is tried once more — alone (no other re-grade starts meanwhile) and
+    // weighing like many processes, so that a loaded host cannot starve it (its CPU limit still
+    // holds; waiting for room instead waited out a whole test clock on a host that had none) —
+    // then the run is "could not re-check" (decision 011)
+    let regraded = await regrade(1, ctx.isolation);
     let verdict = compareVerdicts(run, regraded);
     if (verdict.length > 0 && (regraded.doubts ?? []).length > 0) {
-      await waitForRoom({ maxWaitMs: ctx.suite.controls.testWallClockSec * 1000 });
-      regraded = await regrade(2);
+      const release = holdQuiet();
+      try {
+        regraded = await regrade(2, weightedIsolation(ctx.isolation, MAX_CPU_WEIGHT));
+      } finally {
+        release();
+      }
       verdict = compareVerdicts(run, regraded);
       if (verdict.length > 0 && (regraded.doubts ?? []).length > 0) {
         return cannot(`could not re-check: ${regraded.doubts!.join('; ')}; tried twice (the machine is busy?)`);

@@ -34,7 +34,7 @@ describe('the calibration suite (work orders, generated checks)', () => {
   });
 
   it('validate proves the JS gold at every configured seed (here: 1) and level and the broken code below full', async () => {
-    const r = await bakeoff(['validate', suite, '--json']);
+    const r = await bakeoff(['validate', suite, '--concurrency', '3', '--json']);
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { tasks: { id: string; admitted: boolean; checks: number }[] };
     expect(out.tasks.map((t) => t.id).sort()).toEqual(['access-policy', 'build-cache', 'event-ledger']);
@@ -49,11 +49,19 @@ describe('the calibration suite (work orders, generated checks)', () => {
     // 18 order × seed × level sets, each generated twice and scored by the gold twice
   }, 600_000);
 
+  /** One bake of gold, noop and the order diary (the agent of the fresh-session test), run once for both tests that read it. */
+  const DIARY = `command:node ${path.join(ROOT, 'test/fixtures/agents/order-diary.mjs')}`;
+  let bake: Promise<{ out: string; report: { runs: JsonRun[] } }> | undefined;
+  const baked = () =>
+    (bake ??= (async () => {
+      const out = await tempDir();
+      const run = await bakeoff(['run', suite, '--agent', 'gold', '--agent', 'noop', '--agent', DIARY, '--concurrency', '4', '--out', out, '--json']);
+      expect(run.exitCode, run.stderr).toBe(0);
+      return { out, report: JSON.parse((await bakeoff(['report', out, '--format', 'json'])).stdout) as { runs: JsonRun[] } };
+    })());
+
   it('grades gold 3/3 projects with 192/192 points and noop none, saving every check input', async () => {
-    const out = await tempDir();
-    const run = await bakeoff(['run', suite, '--agent', 'gold', '--agent', 'noop', '--out', out, '--json']);
-    expect(run.exitCode, run.stderr).toBe(0);
-    const report = JSON.parse((await bakeoff(['report', out, '--format', 'json'])).stdout) as { runs: JsonRun[] };
+    const { out, report } = await baked();
     const gold = report.runs.filter((r) => r.agent === 'gold');
     const noop = report.runs.filter((r) => r.agent === 'noop');
     expect(gold.filter((r) => r.outcome === 'solved')).toHaveLength(3);
@@ -75,15 +83,11 @@ describe('the calibration suite (work orders, generated checks)', () => {
     expect(saved.checks.every((c) => c.input !== undefined && c.expected !== undefined)).toBe(true);
     expect(saved.results.every((c) => c.passed)).toBe(true);
     expect(await readdir(path.join(out, 'runs', gold[0]!.id))).toEqual(['order-1', 'order-2']);
-  });
+  }, 600_000);
 
   it('runs each order in a fresh session on the same files, with no grading results in between', async () => {
-    const out = await tempDir();
-    const agent = `command:node ${path.join(ROOT, 'test/fixtures/agents/order-diary.mjs')}`;
-    const r = await bakeoff(['run', suite, '--agent', agent, '--out', out, '--json']);
-    expect(r.exitCode, r.stderr).toBe(0);
-    const report = JSON.parse((await bakeoff(['report', out, '--format', 'json'])).stdout) as { runs: JsonRun[] };
-    const run = report.runs.find((x) => x.task === 'event-ledger')!;
+    const { out, report } = await baked();
+    const run = report.runs.find((x) => x.task === 'event-ledger' && x.agent !== 'gold' && x.agent !== 'noop')!;
     expect(run.orders.map((o) => o.order)).toEqual([1, 2]);
     const patch = await readFile(path.join(out, 'runs', run.id, 'order-2', 'change.patch'), 'utf8');
     const diary = patch.split('\n').filter((l) => l.startsWith('+order='));
@@ -94,5 +98,5 @@ describe('the calibration suite (work orders, generated checks)', () => {
     expect(diary[0]).toContain(JSON.stringify(prompts[0]!.split('\n')[0]));
     expect(diary[1]).toContain(JSON.stringify(prompts[1]!.split('\n')[0]));
     for (const line of diary) expect(line).toMatch(/grading=\[\]$/);
-  });
+  }, 600_000);
 });

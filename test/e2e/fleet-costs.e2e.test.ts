@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bakeoff, tempDir } from './helpers.js';
-import { freePort, spawnBakeoff, startRedis, stopFleet, validatedAdd, type Proc, type TestRedis } from './fleet-helpers.js';
+import { attemptsOf, filesUnder, freePort, spawnBakeoff, startRedis, stopFleet, until, validatedAdd, type Proc, type TestRedis } from './fleet-helpers.js';
 
 /*
  * What a fleet's model agents spend, and what never leaves a worker. A real agent CLI (pi)
@@ -21,17 +21,6 @@ import { freePort, spawnBakeoff, startRedis, stopFleet, validatedAdd, type Proc,
 
 const AGENT = 'pi:anthropic/claude-sonnet-4-5';
 
-interface Attempt {
-  run_id: string;
-  attempt: number;
-  worker: string;
-  state: string;
-  cost_usd: number | null;
-  tokens_in: number | null;
-  tokens_out: number | null;
-  requests: number | null;
-}
-
 function readDb<T>(results: string, sql: string): T[] {
   const db = new Database(path.join(results, 'bakeoff.db'), { readonly: true, fileMustExist: true });
   try {
@@ -39,17 +28,6 @@ function readDb<T>(results: string, sql: string): T[] {
   } finally {
     db.close();
   }
-}
-
-/** Every file under `dir`, recursively, with its bytes. */
-async function filesUnder(dir: string): Promise<{ file: string; bytes: Buffer }[]> {
-  const out: { file: string; bytes: Buffer }[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    out.push({ file, bytes: await readFile(file) });
-  }
-  return out;
 }
 
 describe('a fleet of model agents', () => {
@@ -68,7 +46,7 @@ describe('a fleet of model agents', () => {
     redis = await startRedis(path.join(root, 'redis'));
     // one task, so every run makes the same requests and has the same figures
     suite = await validatedAdd();
-  });
+  }, 300_000);
   afterAll(() => stopFleet(running, redis));
 
   it("records what a lost attempt's finished model requests cost as abandoned, shows it in the report, and leaves it out of the run's figures", async () => {
@@ -103,7 +81,7 @@ describe('a fleet of model agents', () => {
     expect(done.exitCode, coordinator.stderr()).toBe(0);
     client.disconnect();
 
-    const attempts = readDb<Attempt>(results, 'SELECT * FROM attempts ORDER BY run_id, attempt');
+    const attempts = attemptsOf(results);
     const ofLost = attempts.filter((a) => a.run_id === runId);
     expect(ofLost.map((a) => [a.attempt, a.worker, a.state])).toEqual([
       [1, 'w-lost', 'abandoned'],
@@ -156,10 +134,7 @@ describe('a fleet of model agents', () => {
     const modelLog = path.join(root, 'model-api.jsonl');
     const api = spawnBakeoff(['model-server', '--script', script, '--port', String(port), '--log', modelLog]);
     running.push(api);
-    for (let i = 0; !api.stdout().includes('listening on'); i++) {
-      expect(i < 300, api.stderr()).toBe(true);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await until('the model server', () => (api.stdout().includes('listening on') ? true : undefined), 60_000);
     const monitor = execa('redis-cli', ['-p', String(redis.port), 'monitor'], { reject: false, buffer: true });
     let traffic = '';
     monitor.stdout?.on('data', (chunk: Buffer) => (traffic += chunk.toString('latin1')));

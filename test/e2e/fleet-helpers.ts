@@ -1,10 +1,13 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
 import { execa, type ResultPromise } from 'execa';
 import { Redis } from 'ioredis';
-import { bakeoff, BIN, copySuite, FIXTURES, ROOT } from './helpers.js';
+import { parseQueueUrl, queueStatus, type QueueStatus } from '../../src/queue/index.js';
+import { BIN, ROOT } from './helpers.js';
+import { validatedOneTask } from './tiny-suite.js';
 
 /**
  * The fleet secret of the tests' fleets (every job and result is signed with it): set in this
@@ -125,29 +128,60 @@ export async function stopFleet(procs: readonly Proc[], redis: TestRedis | undef
 }
 
 /**
- * A private, validated copy of the tiny suite with its `add` task alone (node:test, no Python):
- * what the fleet tests need of a suite, admitted in a fraction of the time both tasks take on a
- * busy machine. `sessionWallClockSec` (default the suite's 60): a test that holds a session with
- * SIGSTOP while it looks at the queue gives it longer, so a saturated machine's slow steps never
- * let the wall clock end the held session first.
+ * A private copy of the tiny suite with its `add` task alone (node:test, no Python): what the
+ * fleet tests need of a suite, admitted in a fraction of the time both tasks take on a busy
+ * machine. Validated once per test run and wall clock for every file that asks
+ * (test/e2e/shared-suite.ts), not once per case. Its sessions get 900 s (the suite's own is
+ * 60): cases that hold a session with SIGSTOP while they look at the queue must never see a
+ * saturated machine's slow steps let the wall clock end it first, and one wall clock for every
+ * fleet file means one validation for the whole tier.
  */
-export async function validatedAdd(options: { readonly sessionWallClockSec?: number } = {}): Promise<string> {
-  return validatedCopy(path.join(FIXTURES, 'suites/tiny'), async (copy) => {
-    await rm(path.join(copy, 'tasks/py-add'), { recursive: true });
-    if (options.sessionWallClockSec !== undefined) {
-      const file = path.join(copy, 'suite.yaml');
-      await writeFile(file, (await readFile(file, 'utf8')).replace('sessionWallClockSec: 60', `sessionWallClockSec: ${options.sessionWallClockSec}`));
-    }
-  });
+export async function validatedAdd(): Promise<string> {
+  return validatedOneTask(900);
 }
 
-/** A private, validated copy of a fixture suite; `edit` changes the copy before it is validated. */
-export async function validatedCopy(dir: string, edit: (copy: string) => Promise<void> = async () => {}): Promise<string> {
-  const copy = await copySuite(dir);
-  await edit(copy);
-  const validate = await bakeoff(['validate', copy]);
-  if (validate.exitCode !== 0) throw new Error(`bakeoff validate ${copy} exited ${validate.exitCode}:\n${validate.stderr}`);
-  return copy;
+/** One attempt at a run, as the coordinator stored it (its spend: NULL without a meter). */
+export interface AttemptRow {
+  run_id: string;
+  attempt: number;
+  worker: string;
+  state: string;
+  cost_usd: number | null;
+  tokens_in: number | null;
+  tokens_out: number | null;
+  requests: number | null;
+}
+
+/** Every attempt stored in a results folder, by run and number. */
+export function attemptsOf(results: string): AttemptRow[] {
+  const db = new Database(path.join(results, 'bakeoff.db'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT run_id, attempt, worker, state, cost_usd, tokens_in, tokens_out, requests FROM attempts ORDER BY run_id, attempt').all() as AttemptRow[];
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * What the queue holds, as `bakeoff queue status --json` says it (the same library function,
+ * in this process): a poll that waits for a queue state costs no CLI start per look.
+ */
+export async function jobsOf(url: string): Promise<QueueStatus['jobs']> {
+  return (await queueStatus(parseQueueUrl(url), { note: () => {} })).jobs;
+}
+
+/** Lines of a process's stderr that match. */
+export const linesOf = (text: string, pattern: RegExp): string[] => text.split('\n').filter((l) => pattern.test(l));
+
+/** Every file under `dir`, recursively, with its bytes. */
+export async function filesUnder(dir: string): Promise<{ file: string; bytes: Buffer }[]> {
+  const out: { file: string; bytes: Buffer }[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    out.push({ file, bytes: await readFile(file) });
+  }
+  return out;
 }
 
 /** Polls `probe` every 100 ms until it gives a value (a state, a process, a log line), or fails after `ms` naming `what`. */

@@ -3,9 +3,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bakeoff, tempDir } from './helpers.js';
-import { spawnBakeoff, startRedis, until, stopFleet, validatedAdd, type Proc, type TestRedis } from './fleet-helpers.js';
+import { attemptsOf, jobsOf, spawnBakeoff, startRedis, until, stopFleet, validatedAdd, type Proc, type TestRedis } from './fleet-helpers.js';
 import { processesOf, storedRuns } from './process-helpers.js';
-import { validatedTiny } from './tiny-suite.js';
 
 /*
  * Managing a fleet's queue by hand and losing workers: `bakeoff queue drain` and `queue clear`
@@ -14,30 +13,6 @@ import { validatedTiny } from './tiny-suite.js';
  * Redis goes away and comes back, and a run whose worker is lost twice (recorded void, never run
  * a third time).
  */
-
-interface QueueJobs {
-  waiting: number;
-  active: number;
-  lost: number;
-  delayed: number;
-  completed: number;
-  failed: number;
-}
-
-async function jobsOf(url: string): Promise<QueueJobs> {
-  const status = await bakeoff(['queue', 'status', '--queue', url, '--json']);
-  expect(status.exitCode, status.stderr).toBe(0);
-  return (JSON.parse(status.stdout) as { jobs: QueueJobs }).jobs;
-}
-
-function attemptsOf(results: string): { run_id: string; attempt: number; worker: string; state: string }[] {
-  const db = new Database(path.join(results, 'bakeoff.db'), { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare('SELECT run_id, attempt, worker, state FROM attempts ORDER BY run_id, attempt').all() as never;
-  } finally {
-    db.close();
-  }
-}
 
 describe('managing a fleet queue', () => {
   let root: string;
@@ -49,15 +24,18 @@ describe('managing a fleet queue', () => {
     return proc;
   };
 
+  /** The tiny suite's `add` task, its sessions given 900 s (the drain case holds one with SIGSTOP): validated once per test run. */
+  let suite: string;
+
   beforeAll(async () => {
     root = await tempDir('bakeoff-fleet-queue-');
     redis = await startRedis(path.join(root, 'redis'));
-  });
+    suite = await validatedAdd();
+  }, 300_000);
   afterAll(() => stopFleet(running, redis));
 
   it('drain takes out the runs nobody started and lets the running one finish; clear empties the queue and bakeoff\'s keys but not the results folder; the coordinator says when Redis went away and came back, and the same command resumes', async () => {
     const url = redis.url(1);
-    const suite = await validatedAdd({ sessionWallClockSec: 900 });
     const results = path.join(root, 'drained');
     // The agent sleeps a few seconds. The run the test looks at stays running because the test
     // holds its sleep with SIGSTOP (the host sees the sandbox's processes) until the
@@ -107,8 +85,10 @@ describe('managing a fleet queue', () => {
     expect(left.filter((k) => !/^bakeoff:fleet:(worker|attempts):|^bakeoff:runs:(stalled-check|meta|events|id|marker)$/.test(k))).toEqual([]);
     expect(left.filter((k) => k.startsWith('bakeoff:fleet:worker:'))).toEqual(['bakeoff:fleet:worker:w-drain']);
     for (const k of left.filter((k) => k.startsWith('bakeoff:fleet:attempts:'))) expect(await client.ttl(k)).toBeGreaterThan(0);
+    // the command itself says the same (the polls above ask its library function in this process)
     const status = await bakeoff(['queue', 'status', '--queue', url, '--json']);
-    expect(JSON.parse(status.stdout)).toMatchObject({ bake: null });
+    expect(status.exitCode, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ bake: null, jobs: { waiting: 0, active: 0, lost: 0, delayed: 0, completed: 0, failed: 0 }, workers: [{ name: 'w-drain' }] });
 
     // the results folder kept its run, whole
     expect(storedRuns(path.join(results, 'bakeoff.db'))).toHaveLength(1);
@@ -136,14 +116,15 @@ describe('managing a fleet queue', () => {
 
   it('records a run whose worker was lost twice as void, saying so, and never runs it a third time', async () => {
     const url = redis.url(2);
-    const suite = await validatedAdd();
     const results = path.join(root, 'lost-twice');
     const coordinator = spawnBakeoff(['run', suite, '--agent', 'command:sleep 30', '--runs', '1', '--queue', url, '--out', results]);
     const lostOnce = worker(url, 'w-first');
     await lostOnce.waitFor(/start add × command:sleep 30/, 120_000);
+    // the next worker is up before the first is lost: its stalled-job check, not its start-up, decides when the run comes back
+    const lostAgain = worker(url, 'w-second');
+    await lostAgain.waitFor(/ready/, 120_000);
     lostOnce.child.kill('SIGKILL');
     await lostOnce.child;
-    const lostAgain = worker(url, 'w-second');
     await lostAgain.waitFor(/start add × command:sleep 30 \(replay 0\), run \w+, attempt 2/, 120_000);
     lostAgain.child.kill('SIGKILL');
     await lostAgain.child;

@@ -47,33 +47,36 @@ describe('a fleet queue over TLS', () => {
   it('connects with the CA, a client certificate and the password from the environment; each missing piece is exit 3 naming what to give, never the password', async () => {
     const url = `rediss://127.0.0.1:${port}/0`;
     const files = ['--queue-ca', pem('ca.pem'), '--queue-cert', pem('client.pem'), '--queue-key', pem('client.key')];
-    const ok = await bakeoff(['queue', 'status', '--queue', url, ...files, '--json'], { env: { BAKEOFF_QUEUE_PASSWORD: PASSWORD } });
+    const env = { BAKEOFF_QUEUE_URL: url, BAKEOFF_QUEUE_PASSWORD: PASSWORD, BAKEOFF_QUEUE_CA: pem('ca.pem'), BAKEOFF_QUEUE_CERT: pem('client.pem'), BAKEOFF_QUEUE_KEY: pem('client.key') };
+    // seven commands that each connect (or are refused) on their own: started at once, not one after another
+    const [ok, fromEnv, noCa, noClientCert, wrong, halfPair, plain] = await Promise.all([
+      bakeoff(['queue', 'status', '--queue', url, ...files, '--json'], { env: { BAKEOFF_QUEUE_PASSWORD: PASSWORD } }),
+      // all of it from the environment: no address, file or password in argv
+      bakeoff(['queue', 'status', '--json'], { env }),
+      bakeoff(['queue', 'status', '--queue', url, '--queue-cert', pem('client.pem'), '--queue-key', pem('client.key')], { env: { BAKEOFF_QUEUE_PASSWORD: PASSWORD } }),
+      bakeoff(['queue', 'status', '--queue', url, '--queue-ca', pem('ca.pem')], { env: { BAKEOFF_QUEUE_PASSWORD: PASSWORD } }),
+      bakeoff(['queue', 'status', '--queue', `rediss://:not-${PASSWORD}@127.0.0.1:${port}/0`, ...files]),
+      bakeoff(['queue', 'status', '--queue', url, '--queue-cert', pem('client.pem')]),
+      bakeoff(['queue', 'status', '--queue', `redis://127.0.0.1:${port}/0`, '--queue-ca', pem('ca.pem')]),
+    ]);
     expect(ok.exitCode, ok.stderr).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ url, bake: null, workers: [] });
-
-    // all of it from the environment: no address, file or password in argv
-    const env = { BAKEOFF_QUEUE_URL: url, BAKEOFF_QUEUE_PASSWORD: PASSWORD, BAKEOFF_QUEUE_CA: pem('ca.pem'), BAKEOFF_QUEUE_CERT: pem('client.pem'), BAKEOFF_QUEUE_KEY: pem('client.key') };
-    const fromEnv = await bakeoff(['queue', 'status', '--json'], { env });
     expect(fromEnv.exitCode, fromEnv.stderr).toBe(0);
+    expect(JSON.parse(fromEnv.stdout)).toMatchObject({ url, bake: null });
 
-    const noCa = await bakeoff(['queue', 'status', '--queue', url, '--queue-cert', pem('client.pem'), '--queue-key', pem('client.key')], { env: { BAKEOFF_QUEUE_PASSWORD: PASSWORD } });
     expect(noCa.exitCode, noCa.stderr).toBe(3);
     expect(noCa.stderr).toMatch(new RegExp(`cannot reach the queue's Redis at rediss://127\\.0\\.0\\.1:${port}/0: .*certificate.*\\. For TLS give --queue-ca`));
 
-    const noClientCert = await bakeoff(['queue', 'status', '--queue', url, '--queue-ca', pem('ca.pem')], { env: { BAKEOFF_QUEUE_PASSWORD: PASSWORD } });
     expect(noClientCert.exitCode, noClientCert.stderr).toBe(3);
     expect(noClientCert.stderr).toContain(`cannot reach the queue's Redis at ${url}`);
 
-    const wrong = await bakeoff(['queue', 'status', '--queue', `rediss://:not-${PASSWORD}@127.0.0.1:${port}/0`, ...files]);
     expect(wrong.exitCode, wrong.stderr).toBe(3);
     expect(wrong.stderr).toMatch(/WRONGPASS|NOAUTH|AUTH/);
     expect(wrong.stderr).toContain('Give its password in BAKEOFF_QUEUE_PASSWORD');
     expect(wrong.stderr).not.toContain(PASSWORD);
 
-    const halfPair = await bakeoff(['queue', 'status', '--queue', url, '--queue-cert', pem('client.pem')]);
     expect(halfPair.exitCode).toBe(2);
     expect(halfPair.stderr).toContain('--queue-cert and --queue-key: expected both (a client certificate and its key), received only --queue-cert');
-    const plain = await bakeoff(['queue', 'status', '--queue', `redis://127.0.0.1:${port}/0`, '--queue-ca', pem('ca.pem')]);
     expect(plain.exitCode).toBe(2);
     expect(plain.stderr).toContain('TLS files are for a rediss:// queue');
   }, 120_000);

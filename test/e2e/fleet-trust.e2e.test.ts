@@ -2,7 +2,6 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFleetSeal, keys, type RunJob } from '../../src/queue/index.js';
@@ -10,7 +9,7 @@ import { packFolder } from '../../src/queue/tarball.js';
 import { loadSuite } from '../../src/suite/index.js';
 import { sha256 } from '../../src/util/index.js';
 import { bakeoff, tempDir } from './helpers.js';
-import { FLEET_SECRET, freePort, spawnBakeoff, until, startRedis, stopFleet, validatedAdd, type Proc, type TestRedis } from './fleet-helpers.js';
+import { attemptsOf, FLEET_SECRET, freePort, linesOf, spawnBakeoff, until, startRedis, stopFleet, validatedAdd, type Proc, type TestRedis } from './fleet-helpers.js';
 import { processesOf, storedRuns } from './process-helpers.js';
 
 /*
@@ -24,25 +23,6 @@ import { processesOf, storedRuns } from './process-helpers.js';
  */
 
 const AGENT = 'pi:anthropic/claude-sonnet-4-5';
-
-interface Attempt {
-  run_id: string;
-  attempt: number;
-  worker: string;
-  state: string;
-}
-
-function attemptsOf(results: string): Attempt[] {
-  const db = new Database(path.join(results, 'bakeoff.db'), { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare('SELECT run_id, attempt, worker, state FROM attempts ORDER BY run_id, attempt').all() as Attempt[];
-  } finally {
-    db.close();
-  }
-}
-
-/** Lines of a process's stderr that match. */
-const linesOf = (text: string, pattern: RegExp): string[] => text.split('\n').filter((l) => pattern.test(l));
 
 describe('a fleet you can trust with keys, signals and a hostile Redis', () => {
   let root: string;
@@ -59,7 +39,7 @@ describe('a fleet you can trust with keys, signals and a hostile Redis', () => {
   beforeAll(async () => {
     root = await tempDir('bakeoff-fleet-trust-');
     redis = await startRedis(path.join(root, 'redis'));
-    suite = await validatedAdd({ sessionWallClockSec: 900 });
+    suite = await validatedAdd();
   }, 300_000);
   afterAll(() => stopFleet(running, redis));
 
@@ -253,7 +233,8 @@ describe('a fleet you can trust with keys, signals and a hostile Redis', () => {
   it('Redis away for 30 s: one coordinator throughout, a second refused before and after; one line when Redis goes and one when it is back, no stack trace; each run recorded once', async () => {
     const url = redis.url(0);
     const results = path.join(root, 'outage');
-    const args = ['run', suite, '--agent', 'gold', '--agent', 'command:sleep 2', '--runs', '3', '--queue', url, '--out', results, '--json'];
+    const seconds = marker();
+    const args = ['run', suite, '--agent', 'gold', '--agent', `command:sleep ${seconds}`, '--runs', '3', '--queue', url, '--out', results, '--json'];
     const fromHere = keeper.stderr().length;
     const first = spawnBakeoff(args);
     const claimOf = async (): Promise<{ coordinator: string | null; claim?: string } | undefined> => {
@@ -267,6 +248,10 @@ describe('a fleet you can trust with keys, signals and a hostile Redis', () => {
       }
     };
     const before = await until("the first coordinator's claim", claimOf, 120_000);
+    // a run of the bake held in flight (its sleep stopped) until the second coordinator has been refused after the outage:
+    // the bake cannot end (and release its claim) before a refusal, however slow the machine's CLI starts are
+    const held = await until('a sleeping run of the bake', () => processesOf('sleep', seconds)[0], 180_000);
+    process.kill(held, 'SIGSTOP');
     const refused = async () => {
       const second = await bakeoff(['run', suite, '--agent', 'noop', '--runs', '1', '--queue', url, '--out', path.join(root, 'second')]);
       expect(second.exitCode, second.stderr).toBe(2);
@@ -281,6 +266,7 @@ describe('a fleet you can trust with keys, signals and a hostile Redis', () => {
     const after = await until('the claim re-created by its owner', claimOf, 60_000);
     expect(after.claim).toBe(before.claim);
     await refused();
+    process.kill(held, 'SIGCONT');
 
     const done = await first.child;
     expect(done.exitCode, first.stderr()).toBe(0);

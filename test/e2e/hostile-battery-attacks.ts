@@ -1,6 +1,6 @@
 /*
  * The hostile battery's attacks (test/fixtures/hostile-battery/README.md has the table), as the
- * three hostile-battery*.e2e.test.ts files bake them.
+ * four hostile-battery*.e2e.test.ts files bake them.
  */
 
 export const TASKS = ['bytes-rollover', 'csv-multiline-fields', 'invoice-half-cent-rounding', 'semver-caret-tilde', 'wrap-non-ascii'] as const;
@@ -43,7 +43,8 @@ export const CROSS: readonly Attack[] = [
 
 /**
  * Attacks on what bakeoff does with the change before any runner runs (inspecting it, counting
- * its lines to review): the same code path whatever the task's runner, so baked on one task.
+ * its lines to review): the same code path whatever the task's runner, so baked on one task
+ * (hostile-battery-breakers, with BREAK_AGENT_SIDE and ESCAPE_NAME).
  */
 export const CHANGE_SIDE: readonly Attack[] = [
   { script: 'nested-git.mjs', cls: 3, reasons: ['unsupported-file', 'protected-path-changed'] },
@@ -97,22 +98,21 @@ export const CONFIG: Readonly<Record<TaskId, readonly Attack[]>> = {
   'wrap-non-ascii': config('cargo-build-key.mjs', 'cargo-harness-false.mjs', 'cargo-config-runner.mjs', 'cargo-path-dependency.mjs', 'cargo-proc-macro.mjs'),
 };
 
-/** Class 5 (and the sparse file) acting before any runner runs — agent output, the change: one task is enough. */
+/** Class 5 (and the sparse file) acting before any runner runs — agent output, the change: baked on CHANGE_SIDE_TASK. */
 export const BREAK_AGENT_SIDE: readonly Attack[] = [
   { script: 'stdout-flood.mjs', cls: 5 },
   { script: 'change-600mb.mjs', cls: 5, reasons: ['change-too-large'] },
   { script: 'sparse-2g.mjs', cls: 3, reasons: ['change-too-large', 'unsupported-file'] },
 ];
-export const BREAK_AGENT_SIDE_TASK: TaskId = 'csv-multiline-fields';
 
-/** Class 5 on the runner's report (a variant per runner): all five tasks, and the three of FORMAT_TASKS. */
+/** Class 5 on the runner's report (a variant per runner): all five tasks (with CROSS), and the three of FORMAT_TASKS. */
 export const BREAK_REPORT: readonly Attack[] = [
   { script: 'huge-report.mjs', cls: 5 },
   { script: 'fifo-report-hang.mjs', cls: 5 },
   { script: 'report-dir-fill.mjs', cls: 5 },
 ];
 
-/** Class 5: a file name with terminal escapes, baked on its own so its run is surely stored. */
+/** Class 5: a file name with terminal escapes (checked in everything a terminal shows), baked with CHANGE_SIDE. */
 export const ESCAPE_NAME: Attack = { script: 'escape-name.mjs', cls: 5 };
 
 /** The tasks of test/fixtures/suites/runners graded by the formats of issue 14: mocha, TAP (tape), JUnit (pytest). */
@@ -134,7 +134,11 @@ export const FORMATS: Readonly<Record<FormatTaskId, readonly Attack[]>> = {
   ],
   'tape-clamp': [
     { script: 'tap-forged-ok.mjs', cls: 2, reasons: ['report-inconsistent'] },
-    { script: 'tap-relabel.mjs', cls: 2, reasons: ['report-inconsistent'] },
+    // the relabel moves the failures of bakeoff's tripwires too (their names have spaces, like
+    // the tests'): a wire shows no result, or a group passes twice — report-tampered, which is
+    // judged before the lock's rule against names it does not know (report-inconsistent, the
+    // rule behind it: src/grade/unknown-tests.test.ts, and tap-forged-ok.mjs end to end)
+    { script: 'tap-relabel.mjs', cls: 2, reasons: ['report-tampered'] },
     { script: 'tap-forged-stream.mjs', cls: 2, reasons: ['report-tampered', 'report-inconsistent'] },
   ],
   'junit-median': [

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bakeoff } from './helpers.js';
-import { BREAK_AGENT_SIDE, BREAK_AGENT_SIDE_TASK, BREAK_REPORT, ESCAPE_NAME, TASKS } from './hostile-battery-attacks.js';
+import { BREAK_AGENT_SIDE, CHANGE_SIDE, CHANGE_SIDE_TASK, ESCAPE_NAME } from './hostile-battery-attacks.js';
 import {
   agentOf,
   bake,
@@ -8,7 +8,6 @@ import {
   cells,
   describeRun,
   expectFailed,
-  expectVerified,
   expectWithinQuotaAndNoScratch,
   results,
   runOf,
@@ -19,23 +18,42 @@ import {
 } from './hostile-battery-helpers.js';
 
 /*
- * The hostile battery, part 3 of 3 (issue 10, class 5): runs that try to take the whole bake
- * down — a 2.25 GiB agent output, a 600 MiB change, a 2 GiB sparse file (acting before any
- * runner, baked on one task), and a > 2 GiB report, a FIFO at the report path, 2.5 GiB written
- * into the report folder (a variant per runner, on all five tasks), plus a file name with
- * terminal escapes. Each bake is killed if it stops storing runs. The bake must finish every
- * other run (gold solved, noop failed), resume with nothing re-run, keep every run's results
- * within the quota, leave no scratch, print nothing unescaped, and verify alike; every attack run
- * is graded failed. Agents: test/fixtures/hostile-battery/ (README: the table).
+ * The hostile battery, part 2: what bakeoff does with the change and the agent's output before
+ * any runner runs — the same code path whatever the task's runner, so baked on one task, in one
+ * bake, on a terminal (a pty, no --json), as an operator sees it:
+ *   - attacks on the change itself (issue 10 classes 3 and 4, issue 30): a nested repository, a
+ *     failing exit, a non-UTF-8 name, .gitattributes hiding lines from review, CR line ends,
+ *     absurd workspaces (a path past PATH_MAX, folders 100 deep, 500 000 files), code hidden in
+ *     names, a link target or behind U+2028;
+ *   - runs that try to take the bake down (class 5): a 2.25 GiB agent output, a 600 MiB change,
+ *     a 2 GiB sparse file, and a file name with terminal escapes;
+ *   - gold and noop beside them.
+ * Every attack run is graded failed (with its reason where one is named, and at least the lines
+ * to review of its payload where the issue counts them); gold stays solved and noop failed; the
+ * bake is killed if it stops storing runs, must finish every run, resume with nothing re-run,
+ * keep every run's results within the quota and leave no scratch; nothing of the escape name
+ * reaches `bakeoff run` (on a terminal), report or verify unescaped; `bakeoff verify` re-grades
+ * every run alike. The report breakers (a variant per runner) are baked on all five tasks in
+ * hostile-battery.e2e. Agents: test/fixtures/hostile-battery/ (README: the table).
  */
 
 const HOOK_MS = 1_800_000;
 const ESC = '\u001b';
 const temp = tempFolders();
-let suite: string;
+const ATTACKS = [...CHANGE_SIDE, ...BREAK_AGENT_SIDE, ESCAPE_NAME];
+const AGENTS = [...ATTACKS.map(agentOf), 'gold', 'noop'];
+let out: string;
+let first: BakeOutcome;
+let resumed: BakeOutcome;
+let res: BatteryResults;
 
 beforeAll(async () => {
-  suite = await batterySuite(temp.make);
+  const suite = await suiteWithTasks(temp.make, await batterySuite(temp.make), [CHANGE_SIDE_TASK]);
+  out = await temp.make('bakeoff-battery-out-');
+  // no --json, on a pty: what `bakeoff run` prints on an operator's terminal (the escape name's check)
+  first = await bake(suite, AGENTS, out, { json: false, tty: true });
+  resumed = await bake(suite, AGENTS, out);
+  res = await results(out);
 }, HOOK_MS);
 
 afterAll(() => temp.dispose(), HOOK_MS);
@@ -46,75 +64,40 @@ function rawEscapes(texts: readonly string[]): string[] {
   return texts.flatMap((t) => sequences.filter((q) => t.includes(q)).map((q) => JSON.stringify(t.slice(Math.max(0, t.indexOf(q) - 100), t.indexOf(q) + 60))));
 }
 
-describe.each([
-  { name: 'agent output and the change', attacks: BREAK_AGENT_SIDE, tasks: [BREAK_AGENT_SIDE_TASK], controls: ['gold', 'noop'] },
-  { name: "the runner's report", attacks: BREAK_REPORT, tasks: [...TASKS], controls: ['gold'] },
-])('attacks on the bake through $name', ({ attacks, tasks, controls }) => {
-  let out: string;
-  let first: BakeOutcome;
-  let resumed: BakeOutcome;
-  let res: BatteryResults;
-  const agents = [...attacks.map(agentOf), ...controls];
-  const planned = agents.length * tasks.length;
-
-  beforeAll(async () => {
-    const bakeSuite = tasks.length === TASKS.length ? suite : await suiteWithTasks(temp.make, suite, tasks);
-    out = await temp.make('bakeoff-battery-out-');
-    first = await bake(bakeSuite, agents, out, { idleSec: 120 });
-    resumed = await bake(bakeSuite, agents, out, { idleSec: 120 });
-    res = await results(out);
-  }, HOOK_MS);
-
+describe(`attacks on the change and on the bake before any runner, on ${CHANGE_SIDE_TASK}`, () => {
   it('the bake finishes: no crash, no hang, every run stored', () => {
     expect(first.killed, `first bake: ${first.killed}\n${first.stderr.slice(-2000)}`).toBeNull();
-    expect(first.exitCode, first.stderr.slice(-2000)).toBe(0);
-    expect(res.runs.length, first.stderr.slice(-2000)).toBe(planned);
+    expect(first.exitCode, first.stdout.slice(-2000)).toBe(0);
+    expect(res.runs.length, first.stdout.slice(-2000)).toBe(AGENTS.length);
   });
 
   it('every other run finishes as it would alone: gold solved, noop failed', () => {
-    for (const task of tasks) {
-      expect(describeRun(runOf(res, 'gold', task)), `gold on ${task}`).toBe('solved');
-      if (controls.includes('noop')) expect(runOf(res, 'noop', task)?.outcome, `noop on ${task}`).toBe('failed');
-    }
+    expect(describeRun(runOf(res, 'gold', CHANGE_SIDE_TASK)), 'gold').toBe('solved');
+    expect(runOf(res, 'noop', CHANGE_SIDE_TASK)?.outcome, 'noop').toBe('failed');
   });
 
   it('a re-run of the same command resumes with nothing re-run', () => {
     expect(resumed.killed, `resume: ${resumed.killed}\n${resumed.stderr.slice(-2000)}`).toBeNull();
     expect(resumed.exitCode, resumed.stderr.slice(-2000)).toBe(0);
-    expect(JSON.parse(resumed.stdout)).toMatchObject({ planned, alreadyDone: planned, ran: 0 });
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ planned: AGENTS.length, alreadyDone: AGENTS.length, ran: 0 });
   });
 
-  it.each(cells(attacks, tasks))('class $cls: $script on $task is graded failed', (cell) => expectFailed(res, cell));
+  it.each(cells(ATTACKS, [CHANGE_SIDE_TASK]))('class $cls: $script on $task is graded failed', (cell) => expectFailed(res, cell));
 
   it("every run's results folder stays within the run's disk quota, and the bake leaves nothing in /tmp/bakeoff-scratch", () => expectWithinQuotaAndNoScratch(out, res));
 
-  it('bakeoff verify re-grades every run to the same verdict', () => expectVerified(out), HOOK_MS);
-});
-
-describe('a file name with terminal escape sequences', () => {
-  let out: string;
-  let first: BakeOutcome;
-  let res: BatteryResults;
-
-  beforeAll(async () => {
-    out = await temp.make('bakeoff-battery-out-');
-    // no --json, on a pty: what `bakeoff run` prints on an operator's terminal
-    first = await bake(await suiteWithTasks(temp.make, suite, ['csv-multiline-fields']), [agentOf(ESCAPE_NAME)], out, { json: false, tty: true });
-    res = await results(out);
-  }, HOOK_MS);
-
-  it('is graded failed', () => expectFailed(res, { ...ESCAPE_NAME, task: 'csv-multiline-fields' }));
-
-  it('reaches no output of bakeoff run (on a terminal), report or verify unescaped', async () => {
-    expect(first.killed).toBeNull();
-    expect(runOf(res, ESCAPE_NAME.script, 'csv-multiline-fields'), 'the run is stored').toBeDefined();
+  it('bakeoff verify re-grades every run to the same verdict, and no escape of a file name reaches bakeoff run (on a terminal), report or verify unescaped', async () => {
+    expect(runOf(res, ESCAPE_NAME.script, CHANGE_SIDE_TASK), 'the escape-name run is stored').toBeDefined();
     const shown = [first.stdout, first.stderr];
     for (const format of ['table', 'md']) {
       const r = await bakeoff(['report', out, '--format', format]);
       shown.push(r.stdout, r.stderr);
     }
-    const v = await bakeoff(['verify', out]);
+    // as an operator reads it (no --json); exit 0: every run re-graded, none mismatched (1: a mismatch, 3: a run not re-graded)
+    const v = await bakeoff(['verify', out, '--concurrency', '3']);
     shown.push(v.stdout, v.stderr);
+    expect(v.exitCode, `${v.stdout.slice(-3000)}\n${v.stderr.slice(-1500)}`).toBe(0);
+    expect(v.stdout, v.stdout.slice(-3000)).toMatch(new RegExp(`verified ${AGENTS.length} runs: 0 mismatches`));
     expect(rawEscapes(shown)).toEqual([]);
   }, HOOK_MS);
 });

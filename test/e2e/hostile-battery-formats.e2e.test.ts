@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BREAK_REPORT, CROSS, FORMAT_TASKS, FORMATS, type FormatTaskId } from './hostile-battery-attacks.js';
-import { agentOf, bake, cells, describeRun, expectFailed, expectVerified, expectWithinQuotaAndNoScratch, results, runOf, suiteWithTasks, tempFolders, type BakeOutcome, type BatteryResults } from './hostile-battery-helpers.js';
+import { agentOf, bakeAndVerify, cells, describeRun, expectFailed, expectVerified, expectWithinQuotaAndNoScratch, runOf, suiteWithTasks, tempFolders, type VerifiedBake } from './hostile-battery-helpers.js';
 import { runnersSuite } from './runners-suite.js';
 
 /*
@@ -8,34 +8,31 @@ import { runnersSuite } from './runners-suite.js';
  * First the attacks every runner has a variant of (the cross-runner ones of part 1 — framework
  * sabotage at import, hidden tests rewritten or their folder swapped, the report rewritten at
  * exit or by a background process, replaced by a symlink or a folder, a FIFO beside it, a flood
- * at exit, a packed payload — and the report breakers of part 3 — a 2.25 GiB report, a FIFO
- * nobody writes, the report folder filled) on the mocha, tape and JUnit (pytest --junitxml)
- * tasks, with gold, in one bake. Then each format's own attacks, baked on its task alone:
- * mocha's configuration from the change, TAP lines the code under test prints into the report,
- * a JUnit report planted before grading or rewritten at exit. Every attack run must be graded
- * failed (never solved, never void), with the reason named where one is; gold stays solved; the
- * bake stays within its quotas and leaves no scratch; `bakeoff verify` re-grades them alike.
+ * at exit, a packed payload — and the report breakers — a 2.25 GiB report, a FIFO nobody
+ * writes, the report folder filled) on the mocha, tape and JUnit (pytest --junitxml) tasks, with
+ * gold, in one bake. Beside it, each format's own attacks, baked on its task alone, one bake
+ * after the other, one run at a time: mocha's configuration from the change, TAP lines the code
+ * under test prints into the report, a JUnit report planted before grading or rewritten at exit.
+ * Every attack run must be graded failed (never solved, never void), with the reason named where
+ * one is; gold stays solved; the bake stays within its quotas and leaves no scratch; `bakeoff
+ * verify` re-grades them alike (each bake verified as soon as it ends).
  * Agents: test/fixtures/hostile-battery/ (kit.mjs has each runner's variant).
  */
 
 const HOOK_MS = 1_800_000;
 const temp = tempFolders();
 const SHARED = [...CROSS, ...BREAK_REPORT];
-let suite: string;
-let shared: { out: string; run: BakeOutcome; res: BatteryResults };
-const bakes = new Map<FormatTaskId, { out: string; run: BakeOutcome; res: BatteryResults }>();
+let shared: VerifiedBake;
+const bakes = new Map<FormatTaskId, VerifiedBake>();
 
-// one validated suite; two runs at a time (each waits on its sandboxes most of the time)
+// one validated suite; the shared bake three runs at a time, the formats' own bakes one run at a time beside it
 beforeAll(async () => {
-  suite = await suiteWithTasks(temp.make, await runnersSuite(await temp.make('bakeoff-formats-suite-')), FORMAT_TASKS);
-  const out = await temp.make('bakeoff-formats-out-');
-  const run = await bake(suite, [...SHARED.map(agentOf), 'gold'], out, { concurrency: 2, idleSec: 240 });
-  shared = { out, run, res: await results(out) };
-  for (const task of FORMAT_TASKS) {
-    const taskOut = await temp.make('bakeoff-formats-out-');
-    const taskRun = await bake(await suiteWithTasks(temp.make, suite, [task]), FORMATS[task].map(agentOf), taskOut, { concurrency: 2 });
-    bakes.set(task, { out: taskOut, run: taskRun, res: await results(taskOut) });
-  }
+  const suite = await suiteWithTasks(temp.make, await runnersSuite(await temp.make('bakeoff-formats-suite-')), FORMAT_TASKS);
+  const own = async (): Promise<void> => {
+    for (const task of FORMAT_TASKS) bakes.set(task, await bakeAndVerify(temp.make, await suiteWithTasks(temp.make, suite, [task]), FORMATS[task].map(agentOf), { concurrency: 1 }));
+  };
+  const [sharedBake] = await Promise.all([bakeAndVerify(temp.make, suite, [...SHARED.map(agentOf), 'gold'], { concurrency: 3, idleSec: 240 }), own()]);
+  shared = sharedBake;
 }, HOOK_MS);
 
 afterAll(() => temp.dispose(), HOOK_MS);
@@ -56,7 +53,7 @@ describe('the cross-runner attacks and the report breakers on mocha, TAP and JUn
 
   it("every run's results folder stays within the run's disk quota, and the bake leaves nothing in /tmp/bakeoff-scratch", () => expectWithinQuotaAndNoScratch(shared.out, shared.res));
 
-  it('bakeoff verify re-grades every run to the same verdict', () => expectVerified(shared.out), HOOK_MS);
+  it('bakeoff verify re-grades every run to the same verdict', () => expectVerified(shared.verified));
 });
 
 describe.each(FORMAT_TASKS.map((task) => ({ task, attacks: FORMATS[task] })))('attacks on the format of $task', ({ task, attacks }) => {
@@ -68,5 +65,5 @@ describe.each(FORMAT_TASKS.map((task) => ({ task, attacks: FORMATS[task] })))('a
 
   it.each(cells(attacks, [task]))('class $cls: $script on $task is graded failed', (cell) => expectFailed(bakes.get(task)!.res, cell));
 
-  it('bakeoff verify re-grades every run to the same verdict', () => expectVerified(bakes.get(task)!.out), HOOK_MS);
+  it('bakeoff verify re-grades every run to the same verdict', () => expectVerified(bakes.get(task)!.verified));
 });

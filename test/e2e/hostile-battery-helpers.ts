@@ -241,8 +241,15 @@ export async function clearScratch(out: string): Promise<void> {
   await rm(root, { recursive: true, force: true });
 }
 
+/** What `bakeoff verify <out> --json` said: its exit code, the runs it disagrees on (or could not re-check), its output. */
+export interface Verified {
+  readonly exitCode: number | undefined;
+  readonly problems: string[];
+  readonly output: string;
+}
+
 /** `bakeoff verify <out> --json`, with the runs it disagrees on (or could not re-check) listed. */
-export async function verify(out: string): Promise<{ exitCode: number | undefined; problems: string[]; output: string }> {
+export async function verify(out: string): Promise<Verified> {
   const r = await bakeoff(['verify', out, '--json', '--concurrency', '3']);
   const problems: string[] = [];
   try {
@@ -282,11 +289,32 @@ export function expectFailed(res: BatteryResults, cell: Attack & { task: string 
   if (cell.minLines !== undefined) expect(run!.linesAdded, `${what}; lines to review ${run!.linesAdded}`).toBeGreaterThanOrEqual(cell.minLines);
 }
 
-/** `bakeoff verify` re-grades every run of `out` to its stored verdict. */
-export async function expectVerified(out: string): Promise<void> {
-  const v = await verify(out);
+/** `bakeoff verify` re-grades every run of `out` (or of what `verify(out)` said) to its stored verdict. */
+export async function expectVerified(out: string | Verified): Promise<void> {
+  const v = typeof out === 'string' ? await verify(out) : out;
   expect(v.problems, v.output.slice(-1500)).toEqual([]);
   expect(v.exitCode, v.output.slice(-1500)).toBe(0);
+}
+
+/** One bake of `agents` on `suite` into a new results folder, its results, and `bakeoff verify` of it. */
+export interface VerifiedBake {
+  readonly out: string;
+  readonly run: BakeOutcome;
+  readonly res: BatteryResults;
+  readonly verified: Verified;
+}
+
+/** Bakes, reads the results and verifies them, one after the other (several such go side by side). */
+export async function bakeAndVerify(
+  make: (prefix: string) => Promise<string>,
+  suite: string,
+  agents: readonly string[],
+  options: Parameters<typeof bake>[3] = {},
+): Promise<VerifiedBake> {
+  const out = await make('bakeoff-battery-out-');
+  const run = await bake(suite, agents, out, options);
+  const res = await results(out);
+  return { out, run, res, verified: await verify(out) };
 }
 
 /** Temp folders of one test file: scratch of killed bakes cleared, everything deleted at the end (unless BATTERY_KEEP). */

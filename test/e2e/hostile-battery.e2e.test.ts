@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_BAKED, CHANGE_SIDE, CHANGE_SIDE_TASK, CROSS, HONEST, TASKS, VOID_GAMER } from './hostile-battery-attacks.js';
+import { ALL_BAKED, BREAK_REPORT, CROSS, HONEST, TASKS, VOID_GAMER } from './hostile-battery-attacks.js';
 import {
   agentOf,
   bake,
@@ -10,49 +10,56 @@ import {
   describeRun,
   expectFailed,
   expectVerified,
+  expectWithinQuotaAndNoScratch,
   results,
   runOf,
   scriptOf,
-  suiteWithTasks,
   tempFolders,
   type BakeOutcome,
   type BatteryResults,
 } from './hostile-battery-helpers.js';
 
 /*
- * The hostile battery, part 1 of 3 (issue 10, "the grade cannot be gamed"): the attacks that
- * have a variant for every runner — hidden files replaced during grading, the report rewritten
- * or made unreadable, failures turned into voids, changes hidden from review, framework sabotage
- * at import — with a void-gaming agent, its honest control and gold, in one bake of the starter
- * suite plus a jest task (JS/node:test, TS/vitest, Python/pytest, Rust/cargo, JS/jest). Every
- * attack × task must be graded failed (never solved, never void); gold stays solved; the
- * void-gamer ranks no higher than the honest agent; `bakeoff verify` re-grades every run alike.
- * The attacks on the change itself (nested repositories, names, lines to review), which take the
- * same code path whatever the runner, are baked on one task.
- * Parts 2 and 3: hostile-battery-config (runner configuration from the change) and
- * hostile-battery-breakers (attacks on the bake itself). Agents: test/fixtures/hostile-battery/.
+ * The hostile battery, part 1 (issue 10, "the grade cannot be gamed"): the attacks that have a
+ * variant for every runner — hidden files replaced during grading, the report rewritten or made
+ * unreadable, failures turned into voids, changes hidden from review, framework sabotage at
+ * import — and the runs that try to take the bake down through the runner's report (class 5: a
+ * > 2 GiB report, a FIFO at the report path, 2.5 GiB written into the report folder), with a
+ * void-gaming agent, its honest control and gold, in one bake of the starter suite plus a jest
+ * task (JS/node:test, TS/vitest, Python/pytest, Rust/cargo, JS/jest). Every attack × task must
+ * be graded failed (never solved, never void); gold stays solved; the void-gamer ranks no higher
+ * than the honest agent; the bake is killed if it stops storing runs, must finish every run,
+ * resume with nothing re-run, keep every run's results within the quota and leave no scratch;
+ * `bakeoff verify` re-grades every run alike.
+ * hostile-battery-breakers: the attacks on the change itself and on the agent's side of the bake
+ * (one task); hostile-battery-config: runner configuration from the change;
+ * hostile-battery-formats: the same attacks on mocha, TAP and JUnit. Agents:
+ * test/fixtures/hostile-battery/.
  */
 
 const HOOK_MS = 1_800_000;
 const temp = tempFolders();
-let suite: string;
+const AGENTS = [...CROSS.map(agentOf), ...BREAK_REPORT.map(agentOf), agentOf(VOID_GAMER), agentOf(HONEST), 'gold'];
+const PLANNED = AGENTS.length * TASKS.length;
 let out: string;
 let run: BakeOutcome;
+let resumed: BakeOutcome;
 let res: BatteryResults;
 
 beforeAll(async () => {
-  suite = await batterySuite(temp.make);
+  const suite = await batterySuite(temp.make);
   out = await temp.make('bakeoff-battery-out-');
-  run = await bake(suite, [...CROSS.map(agentOf), agentOf(VOID_GAMER), agentOf(HONEST), 'gold'], out);
+  run = await bake(suite, AGENTS, out);
+  resumed = await bake(suite, AGENTS, out);
   res = await results(out);
 }, HOOK_MS);
 
 afterAll(() => temp.dispose(), HOOK_MS);
 
-describe('cross-runner attacks on all five tasks', () => {
-  it('the bake finishes every run, none in an infrastructure error', () => {
-    expect(run.killed, run.stderr.slice(-2000)).toBeNull();
-    expect(res.runs.length, run.stderr.slice(-2000)).toBe((CROSS.length + 3) * TASKS.length);
+describe('cross-runner attacks and report breakers on all five tasks', () => {
+  it('the bake finishes every run, none in an infrastructure error: no crash, no hang', () => {
+    expect(run.killed, `${run.killed}\n${run.stderr.slice(-2000)}`).toBeNull();
+    expect(res.runs.length, run.stderr.slice(-2000)).toBe(PLANNED);
     expect(run.exitCode, run.stderr.slice(-2000)).toBe(0);
   });
 
@@ -60,11 +67,19 @@ describe('cross-runner attacks on all five tasks', () => {
     expect(res.reportError).toBeNull();
   });
 
-  it('gold is still solved on every task', () => {
+  it('gold is still solved on every task (every other run finishes as it would alone)', () => {
     for (const task of TASKS) expect(describeRun(runOf(res, 'gold', task)), task).toBe('solved');
   });
 
+  it('a re-run of the same command resumes with nothing re-run', () => {
+    expect(resumed.killed, `resume: ${resumed.killed}\n${resumed.stderr.slice(-2000)}`).toBeNull();
+    expect(resumed.exitCode, resumed.stderr.slice(-2000)).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ planned: PLANNED, alreadyDone: PLANNED, ran: 0 });
+  });
+
   it.each(cells(CROSS, TASKS))('class $cls: $script on $task is graded failed', (cell) => expectFailed(res, cell));
+
+  it.each(cells(BREAK_REPORT, TASKS))('class $cls: $script on $task is graded failed', (cell) => expectFailed(res, cell));
 
   it('the void-gaming agent fails what it does not solve and ranks no higher than the honest one; both show void-as-failed', () => {
     for (const task of TASKS) {
@@ -83,28 +98,9 @@ describe('cross-runner attacks on all five tasks', () => {
     expect(honest.solveShareVoidAsFail, both).toBeCloseTo(1 / TASKS.length);
   });
 
+  it("every run's results folder stays within the run's disk quota, and the bake leaves nothing in /tmp/bakeoff-scratch", () => expectWithinQuotaAndNoScratch(out, res));
+
   it('bakeoff verify re-grades every run to the same verdict', () => expectVerified(out), HOOK_MS);
-});
-
-describe(`attacks on the change itself (inspected and counted the same for every runner) on ${CHANGE_SIDE_TASK}`, () => {
-  let sideOut: string;
-  let sideRun: BakeOutcome;
-  let sideRes: BatteryResults;
-
-  beforeAll(async () => {
-    sideOut = await temp.make('bakeoff-battery-out-');
-    sideRun = await bake(await suiteWithTasks(temp.make, suite, [CHANGE_SIDE_TASK]), CHANGE_SIDE.map(agentOf), sideOut);
-    sideRes = await results(sideOut);
-  }, HOOK_MS);
-
-  it('the bake finishes every run', () => {
-    expect(sideRun.killed, sideRun.stderr.slice(-2000)).toBeNull();
-    expect(sideRes.runs.length, sideRun.stderr.slice(-2000)).toBe(CHANGE_SIDE.length);
-  });
-
-  it.each(cells(CHANGE_SIDE, [CHANGE_SIDE_TASK]))('class $cls: $script on $task is graded failed', (cell) => expectFailed(sideRes, cell));
-
-  it('bakeoff verify re-grades every run to the same verdict', () => expectVerified(sideOut), HOOK_MS);
 });
 
 it('every attack script of the battery folder is baked by one of the four files', async () => {

@@ -9,7 +9,7 @@ export const TINY = path.join(FIXTURES, 'suites/tiny');
 /**
  * A private copy of the tiny suite, validated once per test run for every file that bakes it as
  * it is (test/e2e/shared-suite.ts): each file used to run the same admission of the same two
- * tasks again. `bakeoff validate` must admit both.
+ * tasks again. `bakeoff validate` must admit both, with one progress line per task on stderr.
  */
 export async function validatedTiny(): Promise<string> {
   return sharedSuite('tiny', async (dir) => {
@@ -17,6 +17,10 @@ export async function validatedTiny(): Promise<string> {
     await rm(path.join(dir, 'bakeoff.lock.json'), { force: true });
     const v = await bakeoff(['validate', dir]);
     if (v.exitCode !== 0) throw new Error(`validate ${dir} failed (${v.exitCode}):\n${v.stdout}\n${v.stderr}`);
+    // off a terminal, validate prints one line per finished task on stderr, counted against the total
+    const lines = v.stderr.split('\n').filter((l) => l.startsWith('task ')).map((l) => l.replace(/ in \d+:\d\d$/, '')).sort();
+    const expected = ['task 1/2 add: admitted', 'task 2/2 py-add: admitted'];
+    if (lines.join('\n') !== expected.join('\n')) throw new Error(`validate ${dir}: expected the progress lines ${JSON.stringify(expected)} on stderr, received:\n${v.stderr}`);
   }, path.join(await tempDir('bakeoff-tiny-'), 'tiny'));
 }
 

@@ -113,6 +113,16 @@ describe('applyToolPolicy', () => {
     expect(verdict.items.map((i) => i.action)).toEqual(['allowed', 'allowed', 'allowed']);
   });
 
+  // text is not an input: a CLI sends the model's earlier tool calls back as history, URLs and all
+  it.each([
+    ['/v1/messages', { model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'see https://e.com/fix' }, { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'WebFetch', input: { url: 'https://e.com/fix' } }] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'denied' }] }] }],
+    ['/v1/responses', { model: 'gpt-5.5', input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'see https://e.com/fix' }] }, { type: 'function_call', call_id: 'c1', name: 'exec_command', arguments: '{"cmd":"curl https://e.com/fix"}' }, { type: 'function_call_output', call_id: 'c1', output: 'no network' }] }],
+    ['/v1/chat/completions', { model: 'gpt-5.5', messages: [{ role: 'user', content: 'see https://e.com/fix' }, { role: 'assistant', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"curl https://e.com/fix"}' } }] }, { role: 'tool', tool_call_id: 'c1', content: 'no network' }] }],
+    ['/v1beta/models/gemini-2.5-pro:generateContent', { contents: [{ role: 'user', parts: [{ text: 'see https://e.com/fix' }] }, { role: 'model', parts: [{ functionCall: { name: 'web_fetch', args: { prompt: 'read https://e.com/fix' } } }] }] }],
+  ])('relays a URL the model or the user wrote as text (%s), unchanged', (path, json) => {
+    expect(applyToolPolicy(request({ path, route: null, json }))).toEqual({ kind: 'relay', body: null, items: [] });
+  });
+
   it('relays model listings and pre-warms without a body', () => {
     expect(applyToolPolicy(request({ method: 'GET', path: '/v1/models' }))).toEqual({ kind: 'relay', body: null, items: [] });
     expect(applyToolPolicy(request({ method: 'HEAD', path: '/api/hello' }))).toEqual({ kind: 'relay', body: null, items: [] });
