@@ -23,7 +23,7 @@ describe('the module map', () => {
       };
       await plant('suite/load-suite.ts', "import '../cli/index.js';");
       await plant('store/open-store.ts', "import '../report/index.js';");
-      await plant('grade/evaluate.ts', "import { cgroupVersion } from '../sandbox/cgroups.js';");
+      await plant('grade/evaluate.ts', "import { watchStepCpu } from '../sandbox/step-cpu.js';");
       // a file the module's index.ts re-exports is part of its surface: importing it alone is no violation
       await plant('grade/protected-changes.ts', "import { applyPatch } from '../sandbox/git.js';");
       await plant('util/hash.ts', "import './fs.js';");
@@ -34,7 +34,7 @@ describe('the module map', () => {
         'src/suite/load-suite.ts:1 imports src/cli/index.ts: suite (layer 3) may not import cli (layer 10, above it)',
       );
       expect(found.filter((v) => v.rule === 'deep').map((v) => v.message)).toEqual([
-        'src/grade/evaluate.ts:1 imports src/sandbox/cgroups.ts: enter sandbox through src/sandbox/index.ts or a file it re-exports',
+        'src/grade/evaluate.ts:1 imports src/sandbox/step-cpu.ts: enter sandbox through src/sandbox/index.ts or a file it re-exports',
       ]);
       expect(found.filter((v) => v.rule === 'cycle').map((v) => v.message)).toContain('files import each other in a ring: src/util/fs.ts, src/util/hash.ts');
       expect(found.find((v) => v.rule === 'sideways')?.message).toBe(
