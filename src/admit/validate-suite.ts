@@ -9,6 +9,7 @@ import { compareLocks, type LockDifference, admissionFromLock, lockFromAdmission
 import { GoldPatchError } from './workspace-with-gold.js';
 import { tamperResistance } from '../grade/index.js';
 import { UserError } from '../errors.js';
+import { rememberVerdict, verdictKey, type VerdictCache } from './verdict-cache.js';
 
 /**
  * When validate writes the lock and TASKS.md:
@@ -54,11 +55,19 @@ export interface ValidateOptions {
   /** Told each second while a task's setup command runs: the command, its time and its last line of output. */
   readonly onSetupProgress?: (task: string, progress: SetupProgress) => void;
   readonly onTaskEnd?: (task: string, admission: NotedAdmission) => void;
+  /**
+   * Keeps each admission under what it depends on (verdict-cache.ts): a task unchanged since
+   * this machine admitted it, on the same prepared repo, controls and runtimes, keeps its
+   * admission instead of running its checks again. Absent: every task is checked.
+   */
+  readonly verdicts?: VerdictCache;
 }
 
 export interface ValidateResult {
   readonly suite: Suite;
   readonly admissions: ReadonlyMap<string, NotedAdmission>;
+  /** Tasks whose admission was kept from an earlier validate on this machine (nothing about them changed). */
+  readonly keptVerdicts: readonly string[];
   readonly comparison: LockComparison;
   /** True when the lock and TASKS.md were written. */
   readonly written: boolean;
@@ -73,13 +82,16 @@ export interface ValidateResult {
 export async function validateSuite(suite: Suite, options: ValidateOptions): Promise<ValidateResult> {
   const env = baseEnv();
   const admissions = new Map<string, NotedAdmission>(options.tasks ? await keptAdmissions(suite, options.tasks) : []);
+  const keptVerdicts: string[] = [];
   const scratch = await freshScratchRoot(`validate ${process.pid} ${Date.now()}`);
   try {
     const pending = suite.tasks.filter((t) => !admissions.has(t.id));
     options.onPlan?.(suite.tasks.length, suite.tasks.length - pending.length);
     await runPool(pending, options.concurrency, async (task) => {
       options.onTaskStart?.(task.id);
-      const admission = withoutScratch(await admitOne(suite, task, { ...options, env, scratch }), scratch);
+      const { admission: found, kept } = await admitOne(suite, task, { ...options, env, scratch });
+      const admission = withoutScratch(found, scratch);
+      if (kept) keptVerdicts.push(task.id);
       admissions.set(task.id, admission);
       options.onTaskEnd?.(task.id, admission);
     });
@@ -96,7 +108,7 @@ export async function validateSuite(suite: Suite, options: ValidateOptions): Pro
     await writeLock(suite.dir, lock);
     await writeFile(tasksMdPath, renderTasksMd(suite, admissions, await resistanceOf(suite, admissions)));
   }
-  return { suite, admissions, comparison, written, lockPath, tasksMdPath };
+  return { suite, admissions, keptVerdicts: suite.tasks.map((t) => t.id).filter((id) => keptVerdicts.includes(id)), comparison, written, lockPath, tasksMdPath };
 }
 
 /** Each admitted task's tamper resistance (TASKS.md), for the tasks graded by hidden tests. */
@@ -159,19 +171,35 @@ async function admitOne(
   suite: Suite,
   task: Suite['tasks'][number],
   options: ValidateOptions & { env: Record<string, string>; scratch: string },
-): Promise<NotedAdmission> {
+): Promise<{ readonly admission: NotedAdmission; readonly kept: boolean }> {
   options.onTaskStage?.(task.id, 'setup');
   const onSetupProgress = options.onSetupProgress;
   const prepared = await prepareTask({
     task, controls: suite.controls, isolation: options.isolation, env: options.env, cacheDir: options.cacheDir,
     ...(onSetupProgress ? { onProgress: (progress: SetupProgress) => onSetupProgress(task.id, progress) } : {}),
   });
-  if (!prepared.ok) return { admitted: false, reason: prepared.reason };
+  if (!prepared.ok) return { admission: { admitted: false, reason: prepared.reason }, kept: false };
+  const check = () => checkTask(suite, task, prepared.repo, options);
+  if (!options.verdicts) return { admission: await check(), kept: false };
+  let checked = false;
+  const key = verdictKey(suite, task, { runtime: options.verdicts.runtime, code: options.verdicts.code, sandbox: options.isolation.sandbox.name, preparedRepo: prepared.repo });
+  const admission = await rememberVerdict(options.verdicts, suite, task, key, () => ((checked = true), check()));
+  if (!checked) options.onTaskStage?.(task.id, 'kept');
+  return { admission, kept: !checked };
+}
+
+/** Every admission stage of `task` on its prepared repo. */
+async function checkTask(
+  suite: Suite,
+  task: Suite['tasks'][number],
+  preparedRepo: string,
+  options: ValidateOptions & { env: Record<string, string>; scratch: string },
+): Promise<NotedAdmission> {
   const scratchDir = path.join(options.scratch, task.id);
   try {
     const admitOptions = {
       task,
-      preparedRepo: prepared.repo,
+      preparedRepo,
       isolation: options.isolation,
       env: options.env,
       testTimeoutMs: suite.controls.testWallClockSec * 1000,

@@ -1,4 +1,4 @@
-import { sha256 } from '../util/index.js';
+import { sha256, type ProbeCache } from '../util/index.js';
 import type { EffortCatalogRef } from '../types.js';
 import type { Harness } from './harnesses/types.js';
 import { binOf } from './install-harness.js';
@@ -19,22 +19,30 @@ export interface LevelSource {
 /** What a table harness says when it does not name its table. */
 const DEFAULT_TABLE_SOURCE = "bakeoff's table for the pinned CLI";
 
+/** A probe cache and the install stamp what the CLI's catalog reader keeps is filed under. */
+export interface KeptCatalogs {
+  readonly probes: ProbeCache;
+  readonly stamp: unknown;
+}
+
 /**
  * Reads a harness's levels once per bake: a harness with `catalog` runs its installed CLI (on
  * the host), the others use bakeoff's table for the pinned version, labelled as such. `cache`
- * holds what was read, by harness name, so several agents of one harness read it once.
+ * holds what was read, by harness name, so several agents of one harness read it once; `kept`
+ * lets the catalog reader keep what depends on the install alone between invocations.
  */
-export async function levelSourceOf(harness: Harness, env: Readonly<Record<string, string | undefined>>, cache?: Map<string, Promise<LevelSource>>): Promise<LevelSource> {
+export async function levelSourceOf(harness: Harness, env: Readonly<Record<string, string | undefined>>, cache?: Map<string, Promise<LevelSource>>, kept?: KeptCatalogs): Promise<LevelSource> {
   const known = cache?.get(harness.name);
   if (known) return known;
-  const reading = readLevelSource(harness, env);
+  const reading = readLevelSource(harness, env, kept);
   cache?.set(harness.name, reading);
   return reading;
 }
 
-async function readLevelSource(harness: Harness, env: Readonly<Record<string, string | undefined>>): Promise<LevelSource> {
+async function readLevelSource(harness: Harness, env: Readonly<Record<string, string | undefined>>, kept: KeptCatalogs | undefined): Promise<LevelSource> {
   if (harness.catalog) {
-    const catalog = await harness.catalog({ bin: binOf(harness, env as NodeJS.ProcessEnv), env });
+    const keep = kept ? (what: string, read: () => Promise<string>) => kept.probes.remember(`catalog-${harness.name}-${harness.version}-${what}`, kept.stamp, read) : undefined;
+    const catalog = await harness.catalog({ bin: binOf(harness, env as NodeJS.ProcessEnv), env, ...(keep ? { keep } : {}) });
     const digest = sha256(catalog.text);
     return { kind: 'cli', source: catalog.source, digest, levels: (model) => catalog.levels(model), text: catalog.text };
   }

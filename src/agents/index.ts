@@ -3,8 +3,10 @@ export { HARNESS_NAMES, HARNESSES, exampleOf, exampleSpec, harnessNamed, expecte
 export type { Harness, HarnessName, TranscriptEntry } from './harnesses/index.js';
 export { installDirOf, installHarness, installedVersion, probeInstalled } from './install-harness.js';
 export type { InstalledProbe } from './install-harness.js';
-export { SPEC_FORMS, resolveAgent } from './registry.js';
+export { resolveAgent } from './registry.js';
+export { SPEC_FORMS } from './spec-forms.js';
 export { localFile } from './host-file.js';
+export { cachedLevelSource, cachedProbeInstalled, installStamp } from './cached-probes.js';
 export { resolveAgents } from './resolve-agents.js';
 export { parseHarnessSpec, type HarnessSpec } from './harness-spec.js';
 export type { Agent, HostFile, SessionContext, SessionResult } from './types.js';

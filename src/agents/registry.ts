@@ -6,12 +6,12 @@ import { noop } from './builtins/noop.js';
 import { createPatchAgent } from './builtins/patch.js';
 import { expectedHarness } from './harnesses/index.js';
 import { localFile } from './host-file.js';
+import { SPEC_FORMS } from './spec-forms.js';
 import type { Agent, HostFile } from './types.js';
 
 export const builtins = { gold, noop } as const;
 
-/** Spec forms accepted today, for error messages and `bakeoff agents`. */
-export const SPEC_FORMS = ['gold', 'noop', 'patch:<file.jsonl>', 'command:<shell command>', '<harness>:<model>[@effort]'] as const;
+export { SPEC_FORMS } from './spec-forms.js';
 
 /** Turns an agent spec from the command line into an agent. */
 export async function resolveAgent(

@@ -10,6 +10,7 @@ import { exampleSpec, expectedHarness, HARNESS_NAMES, harnessNamed } from './har
 import { parseHarnessSpec, type HarnessSpec } from './harness-spec.js';
 import { resolveAgent } from './registry.js';
 import type { Agent, HostFile } from './types.js';
+import type { ProbeCache } from '../util/index.js';
 
 export interface ResolveAgentsOptions {
   readonly cwd: string;
@@ -32,6 +33,8 @@ export interface ResolveAgentsOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** What is read for a file a spec names (`command:` scripts, `patch:` files); default: the file itself. */
   readonly hostFile?: HostFile;
+  /** Where the harness CLIs' versions and built-in catalogs are kept between invocations; default: probe every time. */
+  readonly probes?: ProbeCache;
 }
 
 type Wanted =
@@ -86,6 +89,7 @@ export async function resolveAgents(specs: readonly string[], options: ResolveAg
               ...(options.env ? { hostEnv: options.env } : {}),
               ...(w.writtenAt ? { writtenAt: w.writtenAt } : {}),
               levelSources,
+              ...(options.probes ? { probes: options.probes } : {}),
               auth: w.auth,
             }),
       );

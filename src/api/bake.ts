@@ -3,16 +3,18 @@ import path from 'node:path';
 import { openModelUpstream, parseHarnessSpec, resolveAgents, type Agent, type HostFile } from '../agents/index.js';
 import { UserError } from '../errors.js';
 import type { PriceBook } from '../meter/index.js';
-import { summarize, type LeaderboardView } from '../report/index.js';
+import type { LeaderboardView } from '../report/view/leaderboard-view.js';
+import { summarize } from '../report/view/summarize.js';
 import { selectTasks, type TaskSelection } from '../plan/index.js';
-import { coordinate, createFleetSeal, queueAddressOf, readFleetSecret, recordingHostFile, type FleetSeal, type FleetSummary, type QueueAddress, type RunJob } from '../queue/index.js';
-import { runBake, runtimeVersions, type BakeEvent, type BakeSummary } from '../run/index.js';
+import type { FleetSeal, FleetSummary, QueueAddress, recordingHostFile, RunJob } from '../queue/index.js';
+import { runBake, runtimeVersions, toolchainsOf, type BakeEvent, type BakeSummary } from '../run/index.js';
 import { requireTools, type Isolation } from '../sandbox/index.js';
 import { openStore, type ResultsLock, type Store } from '../store/index.js';
 import { loadSuite, readLock, type Suite, type SuiteLock } from '../suite/index.js';
+import { openProbeCache } from '../util/index.js';
 import { BAKEOFF_VERSION } from '../version.js';
 import { notifyVia, type NoteEvent, type Notify } from './events.js';
-import { isolationFor } from './isolation-for.js';
+import { isolationFor, SANDBOX_SELF_CHECK } from './isolation-for.js';
 import { createLiveRuns } from './live-runs.js';
 import { lockResultsFor } from './lock-results-for.js';
 import { refuseOtherSuite } from './one-suite-per-folder.js';
@@ -135,6 +137,7 @@ export async function openRunParts(request: RunPartsRequest, notify: Notify, for
   if (request.agents.length === 0 && !request.agentsFile) throw new UserError('--agent: expected at least one agent spec (or --agents <file>), received none');
   const cwd = cwdOf(request);
   const cacheDir = cacheDirOf(request);
+  const probes = openProbeCache(cacheDir);
   const suite = await loadSuite(path.resolve(cwd, request.suite));
   const lock = await readLock(suite);
   const forbiddenRoots = [suite.dir, cacheDir, path.join(os.tmpdir(), 'bakeoff-scratch'), ...forbidden(suite)];
@@ -161,14 +164,18 @@ export async function openRunParts(request: RunPartsRequest, notify: Notify, for
     idleTimeoutMs: (request.upstreamIdleTimeoutSec ?? 120) * 1000,
     traceNetwork: request.traceNetwork === true,
     env: envOf(request),
+    probes,
     ...(request.auth ? { auth: request.auth } : {}),
   });
   const close = async (): Promise<void> => upstream?.close();
+  // the versions of the toolchains the suite's tasks use are asked while the sandbox is checked
+  const versions = runtimeVersions(BAKEOFF_VERSION, toolchainsOf(suite.tasks));
+  versions.catch(() => {});
   try {
     await requireTools(request.traceNetwork ? ['bwrap', 'git', 'strace'] : ['bwrap', 'git']);
-    const isolation = await isolationFor(suite.controls, request.unsafeNoSandbox === true, notify);
+    const isolation = await isolationFor(suite.controls, request.unsafeNoSandbox === true, notify, probes);
     const modelRuntime: Record<string, string> = upstream && prices ? { upstream: upstream.name, prices: prices.source } : {};
-    const runtime = { ...(await runtimeVersions(BAKEOFF_VERSION)), ...modelRuntime };
+    const runtime = { ...(await versions), ...modelRuntime };
     return { suite, lock, agents, isolation, runtime, cacheDir, close };
   } catch (error) {
     await close();
@@ -198,7 +205,7 @@ export async function openBake(request: BakeRequest & Pick<RunPartsRequest, 'hos
     // One bakeoff per results folder, from before the store is opened (which clears runs/.tmp-*) to the end.
     const resultsLock = await lockResultsFor(outOf(parts.suite), { command: 'run', create: true, wait: request.wait === true, notes: notify });
     undo.push(() => resultsLock.release());
-    const store = openStore(outOf(parts.suite), { create: true });
+    const store = openStore(outOf(parts.suite), { create: true, intact: openProbeCache(parts.cacheDir) });
     undo.push(() => store.close());
     refuseOtherSuite(store, parts.suite, cwd);
     return { ...parts, store, resultsLock, close: unwind };
@@ -239,6 +246,8 @@ export async function bake(request: BakeRequest): Promise<BakeOutcome> {
         if (event.type === 'prepare' && event.ok && !event.cached) notify.note(`set up ${event.task}`);
         request.onEvent?.(event);
         if (event.type === 'run-end' && event.error) {
+          // the instrument broke: the next command checks the sandbox again instead of trusting the kept verdict
+          if (infraErrors === 0) openProbeCache(open.cacheDir).forget(SANDBOX_SELF_CHECK);
           infraErrors++;
           notify.error(`run ${event.record.id} (${event.record.task}, ${event.record.agent.id}) is void: ${event.error.message}`);
         }
@@ -262,6 +271,8 @@ export async function bake(request: BakeRequest): Promise<BakeOutcome> {
     let fleetSummary: BakeOutcome['fleet'];
     let summary: BakeSummary;
     if (fleet && address) {
+      // the queue client (BullMQ, ioredis) is loaded for a fleet bake only
+      const { coordinate } = await import('../queue/index.js');
       const { planned, alreadyDone, ran, rejected, ...rest } = await coordinate({
         ...common,
         address,
@@ -280,7 +291,7 @@ export async function bake(request: BakeRequest): Promise<BakeOutcome> {
     const { suite, lock } = open;
     const runs = open.store.listRuns().filter((r) => r.suiteHash === suite.hash);
     const admitted = suite.tasks.filter((t) => lock.tasks[t.id]?.admitted === true).map((t) => t.id);
-    const view = summarize(runs, { standardRunsPerTask: suite.controls.runsPerTask, controls: suite.controls, tasks: admitted, evidence: readFailureEvidence(open.store, runs) });
+    const view = summarize(runs, { standardRunsPerTask: suite.controls.runsPerTask, controls: suite.controls, tasks: admitted, evidence: await readFailureEvidence(open.store, runs) });
     return { results: open.store.dir, suite: { id: suite.id, hash: suite.hash }, summary, view, infraErrors, ...(fleetSummary ? { fleet: fleetSummary } : {}) };
   } finally {
     undoLive();
@@ -291,9 +302,11 @@ export async function bake(request: BakeRequest): Promise<BakeOutcome> {
 /**
  * `queue`: checked before anything is opened — the address, the fleet secret (jobs are signed
  * with it), and what a fleet cannot run the way a local bake does is refused. The files the
- * agent specs name are recorded as they are read, to travel in the signed bundle.
+ * agent specs name are recorded as they are read, to travel in the signed bundle. The queue
+ * client (BullMQ, ioredis) is loaded here, for a fleet bake only.
  */
 async function fleetOf(request: BakeRequest): Promise<{ readonly address: QueueAddress; readonly seal: FleetSeal; readonly files: ReturnType<typeof recordingHostFile> }> {
+  const { createFleetSeal, queueAddressOf, readFleetSecret, recordingHostFile } = await import('../queue/index.js');
   const cwd = cwdOf(request);
   const env = envOf(request);
   const address = await queueAddressOf({

@@ -1,7 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { transcriptOf } from '../agents/index.js';
-import { BROKEN_SHOWN, needsSessionClues, toolCluesOf, type CheckCount, type FailureEvidence, type SessionClues, type TestTally } from '../report/index.js';
+import type { TranscriptEntry } from '../agents/harnesses/index.js';
+import { needsSessionClues } from '../report/view/classify-failure.js';
+import { BROKEN_SHOWN, toolCluesOf, type CheckCount, type FailureEvidence, type SessionClues, type TestTally } from '../report/view/failure-evidence.js';
 import type { CheckTally, SessionRow, Store } from '../store/index.js';
 import type { RunRecord } from '../types.js';
 
@@ -15,7 +16,10 @@ const MAX_STREAM_BYTES = 32 << 20;
  *   the store's sessions and model requests, and order-<n>/stream.jsonl read by its harness
  *   (`transcriptOf`), only for runs whose class depends on the session (needsSessionClues).
  */
-export function readFailureEvidence(store: Store, runs: readonly RunRecord[]): Map<string, FailureEvidence> {
+export async function readFailureEvidence(store: Store, runs: readonly RunRecord[]): Promise<Map<string, FailureEvidence>> {
+  // the harnesses' stream readers (and their schemas) are loaded only when a run's class depends on its transcript
+  const readsStream = runs.some((run) => run.outcome.kind !== 'solved' && needsSessionClues(run) && hasStream(run));
+  const read: ReadTranscript | null = readsStream ? (await import('../agents/harnesses/index.js')).transcriptOf : null;
   const tallies = store.checkTallies(BROKEN_SHOWN);
   const out = new Map<string, FailureEvidence>();
   for (const run of runs) {
@@ -26,7 +30,7 @@ export function readFailureEvidence(store: Store, runs: readonly RunRecord[]): M
       // no check rows (a change refused before grading, an older folder): the run's points say how far it got
       tests: run.outcome.kind === 'failed' && tally ? testTallyOf(tally) : null,
       changeBytes: lines > 0 ? null : changeBytesOf(store, run),
-      sessions: needsSessionClues(run) ? sessionCluesOf(store, run) : null,
+      sessions: needsSessionClues(run) ? sessionCluesOf(store, run, read) : null,
     });
   }
   return out;
@@ -52,11 +56,19 @@ function changeBytesOf(store: Store, run: RunRecord): number | null {
   return bytes;
 }
 
-function sessionCluesOf(store: Store, run: RunRecord): SessionClues[] {
-  return store.sessions(run.id).map((s) => cluesOf(store, run, s));
+/** A session's recorded stream, read as a transcript by the harness that wrote it. */
+type ReadTranscript = (harness: string, stream: string) => TranscriptEntry[] | null;
+
+/** True for runs of a harness: built-in and `command:` agents record no stream to read. */
+function hasStream(run: RunRecord): boolean {
+  return run.agent.harness !== 'builtin' && run.agent.harness !== 'command';
 }
 
-function cluesOf(store: Store, run: RunRecord, s: SessionRow): SessionClues {
+function sessionCluesOf(store: Store, run: RunRecord, read: ReadTranscript | null): SessionClues[] {
+  return store.sessions(run.id).map((s) => cluesOf(store, run, s, read));
+}
+
+function cluesOf(store: Store, run: RunRecord, s: SessionRow, read: ReadTranscript | null): SessionClues {
   const report = (s.harness ?? null) as { finalMessage?: unknown; errors?: unknown } | null;
   return {
     order: s.order,
@@ -65,14 +77,14 @@ function cluesOf(store: Store, run: RunRecord, s: SessionRow): SessionClues {
     finalMessage: typeof report?.finalMessage === 'string' ? report.finalMessage : null,
     harnessErrors: Array.isArray(report?.errors) ? report.errors.filter((e): e is string => typeof e === 'string') : [],
     requests: (s.requests ?? []).filter((r) => r.format !== null).map((r) => ({ status: r.status, failure: r.failure, output: r.output })),
-    tools: run.agent.harness === 'builtin' || run.agent.harness === 'command' ? null : toolsOf(store, run, s.order),
+    tools: hasStream(run) && read !== null ? toolsOf(store, run, s.order, read) : null,
   };
 }
 
-function toolsOf(store: Store, run: RunRecord, order: number): SessionClues['tools'] {
+function toolsOf(store: Store, run: RunRecord, order: number, read: ReadTranscript): SessionClues['tools'] {
   const file = path.join(store.runsDir, run.id, `order-${order}`, 'stream.jsonl');
   const st = statSync(file, { throwIfNoEntry: false });
   if (!st?.isFile() || st.size > MAX_STREAM_BYTES) return null;
-  const transcript = transcriptOf(run.agent.harness, readFileSync(file, 'utf8'));
+  const transcript = read(run.agent.harness, readFileSync(file, 'utf8'));
   return transcript === null ? null : toolCluesOf(transcript);
 }

@@ -19,5 +19,6 @@ export { validate, type TaskVerdict, type ValidateEvent, type ValidateOutcome, t
 export type { LockWrite } from '../admit/index.js';
 export { verify, type VerifyEvent, type VerifyRequest } from './verify.js';
 export { view, type Viewer, type ViewRequest } from './view.js';
-export { emptyQueueAt, fleetLeftovers, queueStatusAt, work, type QueueRequest, type WorkRequest } from './work.js';
+export { emptyQueueAt, queueStatusAt, work, type QueueRequest, type WorkRequest } from './work.js';
+export { fleetLeftovers } from './fleet-leftovers.js';
 export type { FleetSummary, QueueStatus, RunningWorker, WorkerEvent } from '../queue/index.js';

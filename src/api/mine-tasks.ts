@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { UserError } from '../errors.js';
@@ -9,6 +9,12 @@ import { validate, type TaskVerdict, type ValidateEvent } from './validate.js';
 export interface MineTasksRequest extends Place, MineOptions {
   /** Write each candidate as a task into a scratch suite and run the admission checks on them. */
   readonly validate?: boolean;
+  /**
+   * The suite the admitted candidates go to (`--add`): the scratch suite takes its suite.yaml
+   * (controls and all), so each candidate is admitted under the controls it will be run with —
+   * and, its admission kept, is not checked again when it is added there.
+   */
+  readonly addTo?: string;
   readonly concurrency?: number;
   readonly unsafeNoSandbox?: boolean;
   readonly onEvent?: (event: ValidateEvent) => void;
@@ -37,6 +43,7 @@ export async function mineTasks(request: MineTasksRequest): Promise<MinedTask[]>
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-mine-'));
   try {
     const suite = path.join(scratch, 'mined');
+    if (request.addTo) await takeSuiteManifest(path.resolve(cwdOf(request), request.addTo), suite);
     const written = new Map<string, { task: string } | { error: string }>();
     for (const c of candidates) {
       try {
@@ -68,4 +75,19 @@ export async function mineTasks(request: MineTasksRequest): Promise<MinedTask[]>
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** Writes `target`/suite.yaml as `source`'s (when it has one) under the id `mined`. */
+async function takeSuiteManifest(source: string, target: string): Promise<void> {
+  let text: string;
+  try {
+    text = await readFile(path.join(source, 'suite.yaml'), 'utf8');
+  } catch {
+    return; // a suite --add will make: the defaults, as for the scratch suite
+  }
+  const { parseDocument } = await import('yaml');
+  const doc = parseDocument(text);
+  doc.set('id', 'mined');
+  await mkdir(target, { recursive: true });
+  await writeFile(path.join(target, 'suite.yaml'), doc.toString());
 }

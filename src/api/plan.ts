@@ -47,12 +47,12 @@ export interface PlanOutcome {
  * target outside (0, 1], a plan with nothing to size it by, and a pilot that shows no variance at
  * all (it would plan as if any gap were certain).
  */
-export function plan(request: PlanRequest): PlanOutcome {
+export async function plan(request: PlanRequest): Promise<PlanOutcome> {
   if (!(request.target > 0 && request.target <= 1)) {
     throw new UserError(`--target: expected a difference in share solved in (0, 1] (0.15 or 15%), received ${request.target}`);
   }
   checkStated(request);
-  const pilot = request.results === undefined ? null : pilotOf(request);
+  const pilot = request.results === undefined ? null : await pilotOf(request);
   const estimated = pilot === null ? null : pilotAssumptions(pilot.comparison, request);
   const assumptions: PlanAssumptions = {
     discordance: request.discordance ?? estimated?.discordance ?? null,
@@ -97,16 +97,16 @@ export function plan(request: PlanRequest): PlanOutcome {
   };
 }
 
-function pilotOf(request: PlanRequest): { comparison: PairedComparison } {
+async function pilotOf(request: PlanRequest): Promise<{ comparison: PairedComparison }> {
   const place = { ...(request.cwd ? { cwd: request.cwd } : {}), ...(request.env ? { env: request.env } : {}), ...(request.onEvent ? { onEvent: request.onEvent } : {}) };
   let pair = request.compare;
   if (pair === undefined) {
-    const board = report({ ...place, results: request.results! });
+    const board = await report({ ...place, results: request.results! });
     const [first, second] = board.view.agents;
     if (!first || !second) throw new UserError(`${request.results}: a pilot needs two agents to compare; it has ${board.view.agents.length}`);
     pair = [first.agent.id, second.agent.id];
   }
-  const outcome = report({ ...place, results: request.results!, compare: pair });
+  const outcome = await report({ ...place, results: request.results!, compare: pair });
   if (outcome.kind !== 'comparison') throw new Error('report with compare returned no comparison');
   return { comparison: outcome.comparison };
 }

@@ -96,8 +96,8 @@ async function renderPages(dir: string, request: PublishRequest, suite: SiteSuit
   const store = openStore(dir, { create: false });
   try {
     const runs = store.listRuns();
-    const evidence = readFailureEvidence(store, runs);
-    const view = leaderboard(store, runs, evidence);
+    const evidence = await readFailureEvidence(store, runs);
+    const view = await leaderboard(store, runs, evidence);
     if (view.mixed.length > 0) {
       const what = view.mixed.map((m) => `${m.field} (${m.values.join(' vs ')})`).join('; ');
       throw new UserError(`${request.results}: refusing to publish runs that differ in ${what}`);

@@ -33,8 +33,8 @@ describe('report of closed-web and open-web runs (decision 013)', () => {
       store.close();
     }
     const network = /the controls differ in network \("none" vs "model-api\+web"\) — closed-web and open-web runs are never ranked or compared together/;
-    expect(() => report({ results: dir })).toThrow(network);
-    expect(() => report({ results: dir, compare: ['closed', 'open'] })).toThrow(/--compare: refusing to compare closed and open: their runs differ in controlsDigest/);
-    expect(() => report({ results: dir, compare: ['closed', 'open'] })).toThrow(network);
+    await expect(report({ results: dir })).rejects.toThrow(network);
+    await expect(report({ results: dir, compare: ['closed', 'open'] })).rejects.toThrow(/--compare: refusing to compare closed and open: their runs differ in controlsDigest/);
+    await expect(report({ results: dir, compare: ['closed', 'open'] })).rejects.toThrow(network);
   });
 });

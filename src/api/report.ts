@@ -1,12 +1,19 @@
 import path from 'node:path';
 import { UserError } from '../errors.js';
-import { comparePaired, summarize, type FailureEvidence, type LeaderboardView, type PairedComparison } from '../report/index.js';
-import { describeHolder, openStore, readHolder, type AttemptRow, type Store } from '../store/index.js';
+import { comparePaired, type PairedComparison } from '../report/view/compare-paired.js';
+import type { FailureEvidence } from '../report/view/failure-evidence.js';
+import type { LeaderboardView } from '../report/view/leaderboard-view.js';
+import { summarize } from '../report/view/summarize.js';
+import { describeHolder } from '../store/describe-holder.js';
+import { openStore, type AttemptRow, type Store } from '../store/open-store.js';
+import { readHolder } from '../store/results-lock.js';
 import type { RunRecord } from '../types.js';
-import { differingFields, judgeProcess } from '../util/index.js';
+import { differingFields } from '../util/differing-fields.js';
+import { openProbeCache } from '../util/probe-cache.js';
+import { judgeProcess } from '../util/process-identity.js';
 import { notifyVia, type NoteEvent } from './events.js';
 import { readFailureEvidence } from './failure-evidence.js';
-import { cwdOf, type Place } from './paths.js';
+import { cacheDirOf, cwdOf, type Place } from './paths.js';
 
 export interface ReportRequest extends Place {
   /** The results folder. */
@@ -48,9 +55,9 @@ export interface FleetTally {
  * adding runs is noted). Refuses (UserError) an empty folder, runs that must not be ranked
  * together, and a comparison of unknown or incomparable agents.
  */
-export function report(request: ReportRequest): ReportOutcome {
+export async function report(request: ReportRequest): Promise<ReportOutcome> {
   const shown = request.results;
-  const store = openStore(path.resolve(cwdOf(request), request.results), { create: false });
+  const store = openStore(path.resolve(cwdOf(request), request.results), { create: false, intact: openProbeCache(cacheDirOf(request)) });
   try {
     const holder = readHolder(store.dir);
     if (holder && holder.command === 'run' && judgeProcess(holder) === 'alive') {
@@ -58,8 +65,8 @@ export function report(request: ReportRequest): ReportOutcome {
     }
     const runs = store.listRuns();
     if (runs.length === 0) throw new UserError(`${shown}: no finished runs yet`);
-    if (request.compare) return comparison(shown, store, runs, request.compare);
-    const view = leaderboard(store, runs);
+    if (request.compare) return await comparison(shown, store, runs, request.compare);
+    const view = await leaderboard(store, runs);
     if (view.mixed.length > 0) {
       const what = view.mixed.map((m) => `${m.field} (${m.values.join(' vs ')})`).join('; ');
       throw new UserError(`${shown}: refusing to rank runs that differ in ${what}${controlsDifference(store, runs)}; report each suite or control set from its own results folder`);
@@ -72,7 +79,8 @@ export function report(request: ReportRequest): ReportOutcome {
 }
 
 /** The leaderboard of `runs` under the folder's controls and the tasks its bake planned, failures classed with the evidence the folder holds. */
-export function leaderboard(store: Store, runs: readonly RunRecord[], evidence: ReadonlyMap<string, FailureEvidence> = readFailureEvidence(store, runs)): LeaderboardView {
+export async function leaderboard(store: Store, runs: readonly RunRecord[], given?: ReadonlyMap<string, FailureEvidence>): Promise<LeaderboardView> {
+  const evidence = given ?? (await readFailureEvidence(store, runs));
   const controls = [...store.controls().values()];
   const planned = runs[0] ? (store.bakes().find((b) => b.suiteHash === runs[0]!.suiteHash)?.tasks ?? undefined) : undefined;
   const quotaReadings = store.quotaReadings();
@@ -85,11 +93,11 @@ export function leaderboard(store: Store, runs: readonly RunRecord[], evidence: 
   });
 }
 
-function comparison(shown: string, store: Store, runs: readonly RunRecord[], [a, b]: readonly [string, string]): ReportOutcome {
+async function comparison(shown: string, store: Store, runs: readonly RunRecord[], [a, b]: readonly [string, string]): Promise<ReportOutcome> {
   const digest = runs.find((run) => run.agent.id === a)?.controlsDigest;
   const controls = digest === undefined ? undefined : store.controls().get(digest);
   const pairRuns = runs.filter((run) => run.agent.id === a || run.agent.id === b);
-  const evidence = readFailureEvidence(store, pairRuns);
+  const evidence = await readFailureEvidence(store, pairRuns);
   const result = comparePaired(runs, { a, b, controls, evidence });
   if (!result.ok) throw new UserError(`${shown}: --compare: ${result.reason}${controlsDifference(store, pairRuns)}`);
   const view = summarize(pairRuns, { standardRunsPerTask: standardRuns(controls), controls, evidence });

@@ -1,7 +1,10 @@
 import path from 'node:path';
 import { validateSuite, type LockWrite, type NotedAdmission, type ValidateResult } from '../admit/index.js';
+import { runtimeVersions, toolchainsOf } from '../run/index.js';
 import { requireTools, type SetupProgress } from '../sandbox/index.js';
 import { isDraftPrompt, loadSuite, type OrderAdmission, type Suite } from '../suite/index.js';
+import { codeDigest, openProbeCache } from '../util/index.js';
+import { BAKEOFF_VERSION } from '../version.js';
 import { notifyVia, type NoteEvent } from './events.js';
 import { isolationFor } from './isolation-for.js';
 import { cacheDirOf, cwdOf, type Place } from './paths.js';
@@ -17,6 +20,11 @@ export interface ValidateRequest extends Place {
   readonly tasks?: readonly string[];
   /** Development only: tests run without the sandbox. */
   readonly unsafeNoSandbox?: boolean;
+  /**
+   * Run every task's checks, even for a task this machine admitted before under the same task
+   * hash, controls, prepared repo, sandbox and runtimes (whose admission is kept by default).
+   */
+  readonly recheck?: boolean;
   readonly onEvent?: (event: ValidateEvent) => void;
 }
 
@@ -52,9 +60,16 @@ export async function validate(request: ValidateRequest): Promise<ValidateOutcom
   const suite = await loadSuite(path.resolve(cwdOf(request), request.suite));
   for (const file of draftPrompts(suite)) notify.note(`${file} is a draft bakeoff wrote: rewrite it as the owner would state the problem and delete its first line (publish refuses drafts)`);
   const lockWrite = request.lockWrite ?? 'stable';
+  const cacheDir = cacheDirOf(request);
+  const probes = openProbeCache(cacheDir);
+  // the runtimes a kept admission must match are asked while the sandbox is checked
+  const runtime = runtimeVersions(BAKEOFF_VERSION, toolchainsOf(suite.tasks));
+  runtime.catch(() => {});
+  const isolation = await isolationFor(suite.controls, request.unsafeNoSandbox === true, notify, probes);
   const result = await validateSuite(suite, {
-    isolation: await isolationFor(suite.controls, request.unsafeNoSandbox === true, notify),
-    cacheDir: cacheDirOf(request),
+    isolation,
+    cacheDir,
+    ...(request.recheck ? {} : { verdicts: { probes, runtime: await runtime, code: await codeDigest() } }),
     concurrency: request.concurrency ?? 2,
     lockWrite,
     ...(request.tasks && request.tasks.length > 0 ? { tasks: request.tasks } : {}),

@@ -88,11 +88,11 @@ function changeKey(store: Store): string {
 function createPageCache(store: Store, suite: SiteSuite) {
   let cached: { key: string; input: SiteInput; pages: Map<string, () => string>; drawn: Map<string, string> } | null = null;
   return {
-    now() {
+    async now() {
       const key = changeKey(store);
       if (cached?.key === key) return cached;
       const runs = store.listRuns();
-      const view = leaderboard(store, runs);
+      const view = await leaderboard(store, runs);
       const controls = [...store.controls().values()];
       const [first, second] = view.agents;
       const input: SiteInput = {
@@ -117,7 +117,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, token: string, 
   const prefix = `/${token}/`;
   if ((req.method !== 'GET' && req.method !== 'HEAD') || !url.pathname.startsWith(prefix)) return send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
   const file = decodeURIComponent(url.pathname.slice(prefix.length)) || 'index.html';
-  const site = pages.now();
+  const site = await pages.now();
   if (file === 'api/state') return send(res, 200, 'application/json', JSON.stringify(stateOf(store, site.key)));
   if (file === 'api/search') {
     const q = url.searchParams.get('q') ?? '';

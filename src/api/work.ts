@@ -2,11 +2,8 @@ import { openRunner, type Runner } from '../run/index.js';
 import type { Agent } from '../agents/index.js';
 import {
   bundledHostFile,
-  cleanFleetLeftovers,
   createFleetSeal,
-  describeFleetLeftover,
   emptyQueue,
-  findFleetLeftovers,
   openSessionSlots,
   queueAddressOf,
   queueStatus,
@@ -191,11 +188,4 @@ export async function queueStatusAt(request: QueueRequest & Place, notes: LinkNo
 /** `bakeoff queue drain|clear` (see {@link emptyQueue}). */
 export async function emptyQueueAt(request: QueueRequest & Place, notes: LinkNotes, how: 'drain' | 'clear'): Promise<{ readonly removed: number }> {
   return emptyQueue(await queueAddressOf({ ...request, env: envOf(request), cwd: cwdOf(request) }), notes, how);
-}
-
-/** What killed fleet workers left in this machine's cache folder, for `doctor` (each with whether `clean` removed it). */
-export async function fleetLeftovers(place: Place, clean: boolean): Promise<{ readonly path: string; readonly description: string; readonly stale: boolean; readonly cleaned?: boolean }[]> {
-  const found = await findFleetLeftovers(cacheDirOf(place));
-  const removed = clean ? await cleanFleetLeftovers(found) : [];
-  return found.map((l) => ({ path: l.path, description: describeFleetLeftover(l), stale: l.owner === 'gone', ...(clean ? { cleaned: removed.includes(l) } : {}) }));
 }

@@ -1,5 +1,5 @@
 import { DISK_FULL_CODES, errorCode } from '../errors.js';
-import { isDamage } from '../store/index.js';
+import { isDamage } from '../store/check-store.js';
 import { invokedAs } from './stop-on-signals.js';
 
 /**

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { cacheDirOf, type Place } from '../api/index.js';
+import { cacheDirOf, type Place } from '../api/paths.js';
 
 /** Where a command writes: stdout for results, stderr for progress and warnings. */
 export interface CliIo {

@@ -1,7 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { InfraError, UserError } from '../errors.js';
-import { escapeControl, isStopping, weighThisProcess } from '../util/index.js';
-import { REPORT_FORMATS } from '../runners/index.js';
+import { escapeControl } from '../util/escape-control.js';
+import { weighThisProcess } from '../util/host-weight.js';
+import { isStopping } from '../util/shutdown.js';
 import { BAKEOFF_VERSION } from '../version.js';
 import { explainEnvironmentError } from './explain-error.js';
 import { stopOnSignals } from './stop-on-signals.js';
@@ -42,6 +43,9 @@ const SUITE_FOLDER = 'the suite folder (made when it has no suite.yaml); default
  */
 export async function main(argv: readonly string[], io: CliIo = defaultIo()): Promise<number> {
   let code: number = EXIT.ok;
+  const command = argv[0] !== undefined && !argv[0].startsWith('-') ? argv[0] : null;
+  // the test runners' formats are `task from-commit --format`'s choices: loaded (all eight runners) only for `task` and `help`
+  const reportFormats = command === 'task' || command === 'help' ? (await import('../runners/registry.js')).REPORT_FORMATS : [];
   const program = new Command('bakeoff')
     .description('Fair, replayable bake-offs of AI coding agents')
     .version(BAKEOFF_VERSION)
@@ -61,6 +65,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--update-lock', 'write the new verdicts even when they differ from the lock of the same suite', false)
     .option('--check', 'for CI: write nothing; exit 1 unless every task is admitted and the verdicts are the lock\'s', false)
     .option('--task <id>', 'validate this task only (repeatable); the other tasks keep their verdicts from the lock', collect, [])
+    .option('--recheck', 'run every task\'s checks again, also for tasks this machine admitted before and nothing changed since (task hash, controls, prepared repo, sandbox, runtimes)', false)
     .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false)
     .action(async (suite: string, flags) => {
       code = await (await import('./commands/validate.js')).validateCommand(suite, flags, io);
@@ -201,7 +206,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--tests <glob>', 'the test files (repeatable; default: test/ tests/ __tests__/ spec/ folders, *.test.*, *.spec.*, test_*.py, *_test.py)', collect, [])
     .option('--setup <command>', 'setup command run once per task outside the sandbox (`none` for none; default: guessed from the lockfile)')
     .option('--test <command>', 'the bare test command (default: guessed from the manifest)')
-    .addOption(new Option('--format <format>', 'test report format').choices([...REPORT_FORMATS]))
+    .addOption(new Option('--format <format>', 'test report format').choices([...reportFormats]))
     .option('--report <path>', 'format junit: where the test command writes its JUnit XML (a path or glob relative to the repo)')
     .option('--issue <file>', 'draft the prompt from this issue text instead of the commit message');
   withAdmissionOptions(fromCommit, 'machine-readable output (what was written, and the admission verdicts)').action(async (repo: string, commit: string, flags) => {
@@ -323,11 +328,10 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     if (action.name() === 'doctor') return;
     // a command that serves sandboxes weighs like them from its start, not like one process of its terminal (decision 011)
     if (command !== null && SANDBOX_COMMANDS.has(command)) await weighThisProcess();
-    const { sweepLeftovers } = await import('../sandbox/index.js');
+    const { sweepLeftovers } = await import('../sandbox/leftovers.js');
     for (const note of (await sweepLeftovers()).notes) io.stderr.write(`bakeoff: ${escapeControl(note)}\n`);
   });
 
-  const command = argv[0] !== undefined && !argv[0].startsWith('-') ? argv[0] : null;
   const unhandle = io.handleSignals && command !== null && SANDBOX_COMMANDS.has(command) ? stopOnSignals(io.stderr, argv) : () => {};
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -1,4 +1,4 @@
-import type { NoteEvent } from '../api/index.js';
+import type { NoteEvent } from '../api/events.js';
 import { escapeControl } from '../util/index.js';
 
 /**

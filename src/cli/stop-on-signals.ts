@@ -1,5 +1,7 @@
 import path from 'node:path';
-import { finishStop, isStopping, maskUrlPasswords, quoteShellArg, stopEverything } from '../util/index.js';
+import { maskUrlPasswords } from '../util/mask-url-passwords.js';
+import { quoteShellArg } from '../util/shell-quote.js';
+import { finishStop, isStopping, stopEverything } from '../util/shutdown.js';
 
 const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
 

@@ -1,4 +1,4 @@
-import { wireFormatOf } from '../meter/index.js';
+import { wireFormatOf } from '../meter/proxy/wire-format-of.js';
 import type { WireFormat } from './types.js';
 
 /** What a request to the model server asks for. */

@@ -1,5 +1,5 @@
 import type { RunRecord } from '../types.js';
-import { stoppedSentence, stopsPass } from '../report/index.js';
+import { stoppedSentence, stopsPass } from '../report/view/budget-use.js';
 import type { Controls } from '../suite/index.js';
 
 /** Agent time left to spend (sessions only, never grading); shared by the runs of its scope. */

@@ -8,7 +8,7 @@ export { autoConcurrencyMax, runPool } from './pool.js';
 export type { Concurrency } from './pool.js';
 export { prepareTask } from './prepare-task.js';
 export { beginBake, lostRunRecord, openRunner, planBake, rejectedTasks, runBake } from './run-bake.js';
-export { runtimeVersions } from './runtime-versions.js';
+export { runtimeVersions, toolchainsOf, type Toolchain } from './runtime-versions.js';
 export { worstOutcome } from './worst-outcome.js';
 export type { BakeEvent, BakeOptions, BakeSummary, Runner, RunnerOptions, RunResult, RunWatch } from './run-bake.js';
 export { decideOutcome, judgeOrder, NO_SESSION_FINDINGS, outcomeRules, refusalEvidence } from './decide-outcome.js';

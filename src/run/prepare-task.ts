@@ -17,7 +17,7 @@ export function prepareTask(options: {
   const { task } = options;
   return prepareRepo({
     taskId: task.id,
-    taskHash: task.hash,
+    taskHash: task.repoHash,
     repoDir: task.repoDir,
     setup: task.manifest.setup,
     cacheDir: options.cacheDir,

@@ -4,7 +4,7 @@ import { planRuns, selectTasks, type RunSpec, type TaskSelection } from '../plan
 import { type Isolation, disposeScratch, freshScratchRoot, type SetupProgress } from '../sandbox/index.js';
 import type { CheckRow, RequestRow, ResultsLock, SessionRow, Store } from '../store/index.js';
 import type { SuiteLock, Order, Suite, Task } from '../suite/index.js';
-import { stoppedSentence, stopsPass } from '../report/index.js';
+import { stoppedSentence, stopsPass } from '../report/view/budget-use.js';
 import { createPasses, type Pass } from './budget.js';
 import { generateChecks, type GeneratedSet } from './generate-checks.js';
 import type { RunRecord } from '../types.js';

@@ -1,7 +1,6 @@
 import { lstat, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
 import { dieWithParent } from '../util/index.js';
 import { InfraError } from '../errors.js';
 import { linesOfDiff, linesOfNames, parseRawDiff } from './review-lines.js';
@@ -39,6 +38,8 @@ export async function git(
   options: { cwd: string; env?: Readonly<Record<string, string>>; input?: string; okExitCodes?: readonly number[] },
 ): Promise<string> {
   const [file, ...argv] = dieWithParent(['git', ...SAFE_CONFIG, ...args]);
+  // loaded with the first git command, not with the module: commands that run none never load it
+  const { execa } = await import('execa');
   const result = await execa(file!, argv, {
     cwd: options.cwd,
     env: { GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0', ...FIXED_IDENTITY, ...options.env },

@@ -20,3 +20,4 @@ export { SANDBOX_BACKENDS } from './registry.js';
 export type { SandboxBackend, SandboxName } from './registry.js';
 export { MAX_CPU_WEIGHT } from './cgroups.js';
 export { describeStepCpu, RERUN_MAX_STRETCH, RERUN_MIN_STRETCH, rerunStretch, STARVED_SHARE } from './cpu-figures.js';
+export { selfCheckKey, type SelfCheckKey } from './self-check-key.js';

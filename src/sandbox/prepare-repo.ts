@@ -10,7 +10,8 @@ import { chownTree, type Owner } from './workspace.js';
  * A prepared repo is the task's repo/ after its setup command, made once per machine and
  * reused by every run and grading of the task:
  *
- *   <cacheDir>/prepared/<key>/
+ *   <cacheDir>/prepared/<key>/        key: the repo's tree and setup command (not the task: tasks of
+ *                                     one tree share it), node, arch, the sandbox uid
  *     repo/            the codebase + setup outputs, with a .git of exactly one commit
  *     setup.log        the setup command's output
  *     prepared.json    written last: its presence means the folder is complete
@@ -21,7 +22,7 @@ import { chownTree, type Owner } from './workspace.js';
 
 export interface PrepareOptions {
   readonly taskId: string;
-  /** Task hash (covers repo files and the setup command). */
+  /** Hash of what the repo is made from: its files and the setup command (a task's `repoHash`). */
   readonly taskHash: string;
   readonly repoDir: string;
   readonly setup: string | null;
@@ -51,7 +52,7 @@ export type PrepareResult =
 
 export async function prepareRepo(options: PrepareOptions): Promise<PrepareResult> {
   const key = sha256(`${options.taskHash}\n${process.version}\n${process.arch}\n${options.owner?.uid ?? 'caller'}`).slice(0, 20);
-  const finalDir = path.join(options.cacheDir, 'prepared', `${options.taskId}-${key}`);
+  const finalDir = path.join(options.cacheDir, 'prepared', key);
   const marker = path.join(finalDir, 'prepared.json');
   if (await exists(marker)) {
     const { setupSec } = JSON.parse(await readFile(marker, 'utf8')) as { setupSec: number };
@@ -121,7 +122,8 @@ async function runSetup(options: PrepareOptions, repo: string, logPath: string, 
     verbatimSymlinks: true,
     filter: (src) => !IGNORED_NAMES.has(path.basename(src)),
   });
-  await initSingleCommit(repo, `task ${options.taskId}`);
+  // one message for every task: the repo may be shared by tasks of the same tree
+  await initSingleCommit(repo, 'prepared repo');
   if (stretch === 1) await writeFile(logPath, '');
   else await appendFile(logPath, `\n[bakeoff: the machine starved the setup above until its clock stopped it; run again from a fresh copy with clocks ${stretch.toFixed(1)} times as long]\n`);
   if (!options.setup) return null;

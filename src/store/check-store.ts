@@ -1,6 +1,8 @@
 import { readdirSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { errorCode, UserError } from '../errors.js';
+import { sha256 } from '../util/hash.js';
+import { fileStamp, type ProbeCache } from '../util/probe-cache.js';
 
 /*
  * A results folder checks itself when it is opened, so that damage is refused with a sentence
@@ -24,9 +26,39 @@ export function isDamage(error: unknown): boolean {
   return code !== null && DAMAGED.has(code);
 }
 
+/*
+ * quick_check reads every page: seconds for 100,000 runs, on every open. It is skipped when the
+ * database is byte for byte as it was when last found intact — checked, or closed by the
+ * bakeoff that wrote it (a store opened intact that only SQLite wrote to stays intact) — which
+ * the stamps of its file and its write-ahead log prove: a write changes size, mtime or ctime
+ * (which nothing but the kernel sets). The stamps are kept in the cache folder (the probe
+ * cache), never in the results folder, which `report` only reads.
+ */
+
+/** The probe cache entry that remembers a database found intact. */
+function intactName(dbPath: string): string {
+  return `store-intact-${sha256(dbPath).slice(0, 32)}`;
+}
+
+/** What proves the database unchanged: the stamps of the file and of its write-ahead log. */
+function stampsOf(dbPath: string): unknown {
+  return { db: fileStamp(dbPath), wal: fileStamp(`${dbPath}-wal`) };
+}
+
+/** The database's stamps now, and whether it was found intact as it is (`intact` absent: never known). */
+export function knownIntact(dbPath: string, intact: ProbeCache | undefined): { readonly stamps: unknown; readonly known: boolean } {
+  const stamps = stampsOf(dbPath);
+  return { stamps, known: intact?.recall<boolean>(intactName(dbPath), stamps) === true };
+}
+
+/** Remembers the database as intact under `stamps` (default: as it is now). */
+export function rememberIntact(dbPath: string, intact: ProbeCache | undefined, stamps: unknown = stampsOf(dbPath)): void {
+  intact?.keep(intactName(dbPath), stamps, true);
+}
+
 /**
  * Refuses a database SQLite cannot vouch for: `PRAGMA quick_check` walks every page and index
- * (milliseconds for thousands of runs) and must answer `ok`.
+ * and must answer `ok`.
  */
 export function requireIntact(db: Database.Database, dbPath: string): void {
   let answers: string[];

@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { UserError } from '../errors.js';
 import type { RunRecord } from '../types.js';
 import { sha256 } from '../util/hash.js';
+import { openProbeCache } from '../util/probe-cache.js';
+import { knownIntact } from './check-store.js';
 import { MIGRATIONS } from './migrations.js';
 import { openStore } from './open-store.js';
 
@@ -131,10 +133,10 @@ describe('openStore', () => {
   });
 });
 
-/** A results folder with 300 stored runs (a database of many pages), closed. */
-async function folderWithRuns(): Promise<string> {
+/** A results folder with 300 stored runs (a database of many pages), closed; `intact` remembers it as its writer left it. */
+async function folderWithRuns(intact?: ReturnType<typeof openProbeCache>): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-check-store-'));
-  const store = openStore(dir, { create: true });
+  const store = openStore(dir, { create: true, ...(intact ? { intact } : {}) });
   for (let i = 0; i < 300; i++) {
     const tmp = store.artifactsTempDir(`run-${i}`);
     await writeFile(path.join(tmp, 'agent.log'), `run ${i}\n`);
@@ -182,6 +184,23 @@ describe('a results folder checks itself on open', () => {
       expect((await readFile(db)).equals(before)).toBe(true);
     });
   }
+
+  it('skips quick_check for a database as its writer closed it or as last found intact, and checks it again once it changed', async () => {
+    const intact = openProbeCache(await mkdtemp(path.join(os.tmpdir(), 'bakeoff-intact-')));
+    const dir = await folderWithRuns(intact);
+    const db = path.join(dir, 'bakeoff.db');
+    // the writer's close remembered the file as it left it; the WAL was folded in and removed
+    expect(knownIntact(db, intact).known).toBe(true);
+    const reader = openStore(dir, { create: false, intact });
+    expect(reader.listRuns()).toHaveLength(300);
+    reader.close();
+    expect(knownIntact(db, intact).known).toBe(true);
+    // damage changes the file's stamps: the kept "intact" no longer applies, and quick_check refuses it
+    overwrite(db, 3 * 4096, 4096);
+    expect(knownIntact(db, intact).known).toBe(false);
+    expect(refusal(() => openStore(dir, { create: false, intact }))).toContain(`${db}: the results database is damaged (SQLite: `);
+    expect(knownIntact(db, intact).known).toBe(false);
+  });
 
   it('refuses an emptied database beside run folders (read or bake) and leaves it empty', async () => {
     const dir = await folderWithRuns();

@@ -5,7 +5,8 @@ import { StoppingError, UserError } from '../errors.js';
 import { holdLastStep, isStopping } from '../util/index.js';
 import type { AgentInfo, EffortCatalogRef, Outcome, RunRecord, StepRecord, TokenUsage, ToolPolicyItem } from '../types.js';
 import { digestArtifacts, type ArtifactDigest } from './artifact-digests.js';
-import { damagedDatabase, isDamage, refuseLostDatabase, requireIntact } from './check-store.js';
+import { damagedDatabase, isDamage, knownIntact, refuseLostDatabase, rememberIntact, requireIntact } from './check-store.js';
+import type { ProbeCache } from '../util/index.js';
 import { MIGRATIONS } from './migrations.js';
 import { readCheckTallies, type CheckTally } from './check-tallies.js';
 
@@ -170,10 +171,23 @@ export interface Store {
   close(): void;
 }
 
-export function openStore(dir: string, options: { create: boolean }): Store {
-  const dbPath = path.join(dir, 'bakeoff.db');
+export interface OpenStoreOptions {
+  /** Make the folder and its database when missing (a bake); else refuse a folder without one. */
+  readonly create: boolean;
+  /**
+   * Where a database found intact is remembered (check-store.ts): opened again unchanged, it is
+   * not walked again by quick_check. Absent: checked on every open.
+   */
+  readonly intact?: ProbeCache;
+}
+
+export function openStore(dir: string, options: OpenStoreOptions): Store {
+  const dbPath = path.resolve(dir, 'bakeoff.db');
   const runsDir = path.join(dir, 'runs');
   if (options.create) mkdirSync(runsDir, { recursive: true });
+  // the stamps before this process opens it: what a kept "intact" must match
+  const before = knownIntact(dbPath, options.intact);
+  let wrote = false;
   let db: Database.Database;
   try {
     db = new Database(dbPath, { fileMustExist: !options.create });
@@ -181,12 +195,15 @@ export function openStore(dir: string, options: { create: boolean }): Store {
     throw new UserError(`${dir}: not a results folder (no readable bakeoff.db): ${(error as Error).message}`);
   }
   try {
-    requireIntact(db, dbPath);
+    if (!before.known) {
+      requireIntact(db, dbPath);
+      rememberIntact(dbPath, options.intact, before.stamps);
+    }
     if (schemaVersion(db, dbPath) === 0) refuseLostDatabase(dbPath, runsDir);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
-    migrate(db);
+    wrote = migrate(db);
   } catch (error) {
     db.close();
     throw error;
@@ -269,17 +286,20 @@ export function openStore(dir: string, options: { create: boolean }): Store {
       const artifacts = digestArtifacts(artifactsTmp);
       rmSync(final, { recursive: true, force: true });
       renameSync(artifactsTmp, final);
+      wrote = true;
       save(run, sessions, checks, artifacts, attempts);
     },
     attempts: () =>
       db.prepare(`SELECT run_id AS runId, attempt, worker, started_at AS startedAt, state, cost_usd AS costUsd,
         tokens_in AS tokensIn, tokens_out AS tokensOut, requests FROM attempts ORDER BY run_id, attempt`).all() as AttemptRow[],
     saveControls: (digest, controls) => {
+      wrote = true;
       db.prepare('INSERT OR IGNORE INTO controls (digest, json) VALUES (@digest, @json)').run({ digest, json: JSON.stringify(controls) });
     },
     controls: () =>
       new Map((db.prepare('SELECT digest, json FROM controls').all() as { digest: string; json: string }[]).map((r) => [r.digest, JSON.parse(r.json)])),
     saveBake: (bake) => {
+      wrote = true;
       const now = new Date().toISOString();
       db.prepare(
         `INSERT INTO bakes (suite_hash, suite_dir, suite_id, controls_digest, first_at, last_at, tasks_json)
@@ -329,14 +349,24 @@ export function openStore(dir: string, options: { create: boolean }): Store {
         ({ message, ...row }) => (message === null || message === undefined ? row : { ...row, message }),
       ),
     checkTallies: (brokenShown) => readCheckTallies(db, brokenShown),
-    listRuns: () => (db.prepare('SELECT * FROM runs ORDER BY started_at, id').all() as Row[]).map(rowToRun),
+    listRuns: () => {
+      // one parse per distinct JSON text: a bake's runs share their agent, runtime, flags and catalog texts
+      const parse = sharedParse();
+      const runs: RunRecord[] = [];
+      for (const row of db.prepare(`SELECT ${RUN_COLUMNS.join(', ')} FROM runs ORDER BY started_at, id`).iterate() as IterableIterator<Row>) runs.push(rowToRun(row, parse));
+      return runs;
+    },
     quotaReadings: () =>
       (db.prepare(`SELECT runs.agent_id AS agent, requests.started_at AS at, requests.quota_json AS quota FROM requests
           JOIN runs ON runs.id = requests.run_id WHERE requests.quota_json IS NOT NULL ORDER BY requests.started_at, requests.run_id, requests.seq`).all() as { agent: string; at: string; quota: string }[])
         .map((r) => ({ agent: r.agent, at: r.at, quota: JSON.parse(r.quota) as Record<string, string> })),
     runSets: () =>
       db.prepare('SELECT suite_id AS suiteId, suite_hash AS suiteHash, controls_digest AS controlsDigest, count(*) AS runs FROM runs GROUP BY 1, 2, 3 ORDER BY 4 DESC').all() as RunSet[],
-    close: () => db.close(),
+    close: () => {
+      db.close();
+      // what this process wrote, only SQLite wrote: the database is as intact as it was opened
+      if (wrote) rememberIntact(dbPath, options.intact);
+    },
   };
 }
 
@@ -350,7 +380,8 @@ function schemaVersion(db: Database.Database, dbPath: string): number {
   }
 }
 
-function migrate(db: Database.Database): void {
+/** Applies the migrations the database lacks; true when it applied any. */
+function migrate(db: Database.Database): boolean {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > MIGRATIONS.length) {
     throw new UserError(`${db.name}: written by a newer bakeoff (schema ${current}, this one knows ${MIGRATIONS.length})`);
@@ -361,6 +392,7 @@ function migrate(db: Database.Database): void {
       db.pragma(`user_version = ${v + 1}`);
     })();
   }
+  return current < MIGRATIONS.length;
 }
 
 function removeTempDirs(runsDir: string): void {
@@ -428,7 +460,39 @@ function runToRow(run: RunRecord): Record<string, unknown> {
   };
 }
 
-function rowToRun(row: Row): RunRecord {
+/** The columns a run record is read from (`detail` and the rest; never `artifacts_recorded`). */
+const RUN_COLUMNS = [
+  'id', 'suite_id', 'suite_hash', 'controls_digest', 'task', 'agent_id', 'agent_json', 'replay', 'seed', 'level', 'outcome', 'reason', 'detail',
+  'agent_sec', 'grade_sec', 'cost_usd', 'tokens_in', 'tokens_out', 'lines_added', 'lines_removed', 'points', 'max_points', 'runtime_json',
+  'started_at', 'finished_at', 'orders_json', 'usage_json', 'flags_json', 'effort_catalog_json', 'plain_lines_added', 'plain_lines_removed', 'steps_json', 'web_attempts',
+] as const satisfies readonly (keyof Row)[];
+
+/**
+ * JSON.parse that parses each distinct text once and hands out the same (frozen) value for
+ * equal texts: 100,000 runs of one bake carry a handful of agent, runtime, flags and catalog
+ * texts, and parsing each row's copy again is most of a report's time and memory.
+ */
+function sharedParse(): <T>(text: string) => T {
+  const seen = new Map<string, unknown>();
+  return <T>(text: string): T => {
+    let value = seen.get(text);
+    if (value === undefined) {
+      value = deepFreeze(JSON.parse(text));
+      seen.set(text, value);
+    }
+    return value as T;
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function rowToRun(row: Row, parse: <T>(text: string) => T = (text) => JSON.parse(text)): RunRecord {
   const outcome: Outcome =
     row.outcome === 'solved'
       ? { kind: 'solved' }
@@ -439,7 +503,7 @@ function rowToRun(row: Row): RunRecord {
     suiteHash: row.suite_hash,
     controlsDigest: row.controls_digest,
     task: row.task,
-    agent: JSON.parse(row.agent_json) as AgentInfo,
+    agent: parse<AgentInfo>(row.agent_json),
     replay: row.replay,
     seed: row.seed,
     level: row.level,
@@ -454,11 +518,12 @@ function rowToRun(row: Row): RunRecord {
     plainLines: row.plain_lines_added === null || row.plain_lines_removed === null ? null : { added: row.plain_lines_added, removed: row.plain_lines_removed },
     points: row.points,
     maxPoints: row.max_points,
-    orders: JSON.parse(row.orders_json) as RunRecord['orders'],
-    runtime: JSON.parse(row.runtime_json) as Record<string, string>,
+    orders: parse<RunRecord['orders']>(row.orders_json),
+    runtime: parse<Record<string, string>>(row.runtime_json),
     usage: row.usage_json ? (JSON.parse(row.usage_json) as TokenUsage) : null,
-    flags: JSON.parse(row.flags_json) as string[],
-    effortCatalog: row.effort_catalog_json ? (JSON.parse(row.effort_catalog_json) as EffortCatalogRef) : null,
+    flags: parse<string[]>(row.flags_json),
+    effortCatalog: row.effort_catalog_json ? parse<EffortCatalogRef>(row.effort_catalog_json) : null,
+    // each run's own steps: parsed once, not shared
     steps: JSON.parse(row.steps_json) as StepRecord[],
     webAttempts: row.web_attempts,
     startedAt: row.started_at,

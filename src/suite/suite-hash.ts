@@ -20,17 +20,25 @@ import type { SuiteManifest, TaskManifest } from './schema.js';
  * the contract; the owner's methodology.md is (the published methodology page renders it). TASKS.md and bakeoff.lock.json are outputs of validate and never hashed.
  */
 
-/** Hash of one task: its manifest and every file the agent or grader will see. */
-export async function hashTask(taskDir: string, manifest: TaskManifest): Promise<string> {
+/**
+ * Hashes of one task: `hash` over its manifest and every file the agent or grader will see;
+ * `repoHash` over what its prepared repo is made from — the setup command and the repo/ lines
+ * of the listing — so tasks of one tree and setup (copies, a mined commit written twice) share
+ * one prepared repo, and editing a prompt or a hidden test does not run the setup again.
+ */
+export async function hashTask(taskDir: string, manifest: TaskManifest): Promise<{ readonly hash: string; readonly repoHash: string }> {
   const lines = [`manifest ${canonicalJson(manifest)}`];
+  const repoLines = [`setup ${JSON.stringify(manifest.setup)}`];
   for (const sub of ['repo', 'orders']) {
     const root = path.join(taskDir, sub);
     for (const entry of await listTree(root)) {
       const tag = entry.type === 'symlink' ? 'l' : entry.executable ? 'x' : 'f';
-      lines.push(`${tag} ${sub}/${entry.rel} ${sha256(await readEntry(root, entry))}`);
+      const line = `${tag} ${sub}/${entry.rel} ${sha256(await readEntry(root, entry))}`;
+      lines.push(line);
+      if (sub === 'repo') repoLines.push(line);
     }
   }
-  return sha256(lines.join('\n') + '\n');
+  return { hash: sha256(lines.join('\n') + '\n'), repoHash: sha256(repoLines.join('\n') + '\n') };
 }
 
 /** Hash of the whole suite from its manifest and its tasks' hashes. */

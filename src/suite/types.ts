@@ -20,8 +20,10 @@ export interface Task {
   readonly repoDir: string;
   readonly manifest: TaskManifest;
   readonly orders: readonly Order[];
-  /** sha256 over this task's manifest and files: the cache key of its prepared repo. */
+  /** sha256 over this task's manifest and files (suite-hash.ts). */
   readonly hash: string;
+  /** sha256 over its setup command and repo/ files: the cache key of its prepared repo (shared by tasks of one tree). */
+  readonly repoHash: string;
   /** Suite-wide, task and always-protected globs together (grading adds the runner's configuration files). */
   readonly protectedPaths: readonly string[];
   /** Suite-wide and task globs of compiled or binary files a change may hold. */

@@ -17,3 +17,5 @@ export { fitColumns, rowWidth, wrapWords, type ColumnFit, type FitColumn } from 
 export { sumOrNull } from './sum-or-null.js';
 export { weighThisProcess } from './host-weight.js';
 export { describeHostLoad, hasRoom, holdQuiet, quietHeld, readHostLoad, waitForRoom, whenNotQuiet, type HostLoad } from './machine-room.js';
+export { fileStamp, NO_PROBE_CACHE, openProbeCache, type FileStamp, type ProbeCache } from './probe-cache.js';
+export { codeDigest } from './code-digest.js';

@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import type { InputIssue } from '../errors.js';
 import { toInputIssues } from './zod-issues.js';
@@ -26,6 +25,8 @@ export async function readYamlFile<S extends z.ZodType>(file: string, schema: S,
     issues.push({ file, field: '', expected: 'a YAML file', received: code === 'ENOENT' ? 'no such file' : `an unreadable file (${code ?? (error as Error).message})` });
     return undefined;
   }
+  // the parser is loaded when a file is read, not with util/: most commands read no YAML
+  const { parse: parseYaml, YAMLParseError } = await import('yaml');
   let data: unknown;
   try {
     data = parseYaml(text, { prettyErrors: true });

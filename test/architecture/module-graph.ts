@@ -1,7 +1,9 @@
 /**
  * The import graph of `src/`, read with the TypeScript scanner (no type checking, no code run),
  * and the rules the module map must keep: every import between modules points to a lower layer
- * and enters the module through its `index.ts`, and no files import each other in a ring.
+ * and enters the module through its public surface — its `index.ts`, or one of the files that
+ * `index.ts` re-exports (decision 015: a command loads the one file it needs, not the barrel) —
+ * and no files import each other in a ring.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -32,6 +34,8 @@ export interface Import {
   /** Imported file, relative to the source root (`.ts`). */
   readonly to: string;
   readonly line: number;
+  /** True for `export … from` (a re-export), false for an import, static or dynamic. */
+  readonly reexport: boolean;
 }
 
 export interface Violation {
@@ -66,16 +70,25 @@ export function readImports(root: string): Import[] {
       if (!ref.fileName.startsWith('.')) continue;
       const to = path.posix.normalize(path.posix.join(path.posix.dirname(from), ref.fileName)).replace(/\.js$/, '.ts');
       const line = lineStarts.filter((start) => start <= ref.pos).length;
-      imports.push({ from, to, line });
+      imports.push({ from, to, line, reexport: isReexport(text, ref.pos) });
     }
   }
   return imports;
+}
+
+/** True when the module name at `pos` ends an `export … from` statement (the nearest statement keyword that starts a line before it is `export`, and it is no `import(…)`). */
+function isReexport(text: string, pos: number): boolean {
+  const before = text.slice(0, pos);
+  if (/import\s*\(\s*['"`]?$/.test(before.slice(-40))) return false;
+  const keywords = [...before.matchAll(/(?:^|\n)[ \t]*(export|import)\b/g)];
+  return keywords.at(-1)?.[1] === 'export';
 }
 
 /** The rules broken by `imports`, each with the file and line that breaks it. */
 export function checkLayers(imports: readonly Import[], layers: readonly (readonly string[])[] = LAYERS): Violation[] {
   const rank = new Map<string, number>();
   layers.forEach((mods, i) => mods.forEach((m) => rank.set(m, i)));
+  const surface = publicFiles(imports);
   const violations: Violation[] = [];
   for (const { from, to, line } of imports) {
     const a = moduleOf(from);
@@ -90,9 +103,30 @@ export function checkLayers(imports: readonly Import[], layers: readonly (readon
     const rb = rank.get(b)!;
     if (rb > ra) violations.push({ rule: 'upward', message: `${where}: ${a} (layer ${ra}) may not import ${b} (layer ${rb}, above it)` });
     else if (rb === ra) violations.push({ rule: 'sideways', message: `${where}: ${a} and ${b} share layer ${ra}; modules of one layer do not import each other` });
-    else if (b !== 'core' && to !== `${b}/index.ts`) violations.push({ rule: 'deep', message: `${where}: enter ${b} through src/${b}/index.ts` });
+    else if (b !== 'core' && !surface.has(to)) violations.push({ rule: 'deep', message: `${where}: enter ${b} through src/${b}/index.ts or a file it re-exports` });
   }
   return [...violations, ...fileCycles(imports)];
+}
+
+/**
+ * Each module's public files: its `index.ts` and, transitively, the files of the module that
+ * `index.ts` re-exports with `export … from` (`report/index.ts` → `report/site/index.ts` →
+ * `report/site/render-site.ts`).
+ */
+export function publicFiles(imports: readonly Import[]): Set<string> {
+  const reexported = new Map<string, string[]>();
+  for (const { from, to, reexport } of imports) if (reexport) reexported.set(from, [...(reexported.get(from) ?? []), to]);
+  const found = new Set<string>();
+  const visit = (file: string, module: string): void => {
+    if (found.has(file) || moduleOf(file) !== module) return;
+    found.add(file);
+    for (const to of reexported.get(file) ?? []) visit(to, module);
+  };
+  for (const { from } of imports) {
+    const module = moduleOf(from);
+    if (from === `${module}/index.ts`) visit(from, module);
+  }
+  return found;
 }
 
 /** Rings of files that import each other (Tarjan's strongly connected components). */

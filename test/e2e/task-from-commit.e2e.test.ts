@@ -291,9 +291,11 @@ describe('bakeoff task from-commit', () => {
       expect(json.commits[0]!.skipped, id).toBeNull();
     }
     expect(add!.exitCode, add!.stderr).toBe(0);
-    const json = JSON.parse(add!.stdout) as { mined: { commits: number; candidates: number; added: string[] }; tasks: { id: string; admitted: boolean; failToPass: number; passToPass: number }[] };
+    const json = JSON.parse(add!.stdout) as { mined: { commits: number; candidates: number; added: string[] }; tasks: { id: string; admitted: boolean; failToPass: number; passToPass: number }[]; keptVerdicts: string[] };
     expect(json.mined).toMatchObject({ commits: 2, candidates: 1 });
     expect(json.mined.added).toHaveLength(1);
+    // admitted once: the scratch suite's admission of the candidate is kept when it is added under its own id
+    expect(json.keptVerdicts).toEqual(json.mined.added);
     expect(json.tasks).toEqual([expect.objectContaining({ id: json.mined.added[0], admitted: true, failToPass: 2, passToPass: 1 })]);
     expect(existsSync(path.join(added, 'tasks', json.mined.added[0]!, 'orders/1/gold.patch'))).toBe(true);
   }, 900_000);

@@ -20,6 +20,18 @@ describe('bakeoff validate --task', () => {
     expect(v.exitCode, v.stdout + v.stderr).toBe(0);
   });
 
+  it('keeps the admissions of an unchanged suite (same task hashes, controls, prepared repos, sandbox, runtimes), and --check holds them to the lock', async () => {
+    const before = await readLock(suite);
+    const again = await bakeoff(['validate', suite, '--json']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect((JSON.parse(again.stdout) as { keptVerdicts: string[] }).keptVerdicts).toEqual(['add', 'py-add']);
+    expect(again.stderr).toContain('every task unchanged since this machine admitted them');
+    expect(await readLock(suite)).toEqual(before);
+    const check = await bakeoff(['validate', suite, '--check', '--json']);
+    expect(check.exitCode, check.stderr).toBe(0);
+    expect(JSON.parse(check.stdout)).toMatchObject({ keptVerdicts: ['add', 'py-add'], lockComparison: { status: 'unchanged', written: false } });
+  });
+
   it('validates only the named task after it changed, keeps the other verdict, and updates the lock for the new suite', async () => {
     const before = await readLock(suite);
     await appendFile(path.join(suite, 'tasks/py-add/orders/1/prompt.md'), '\nThe owner adds: negative numbers too.\n');
@@ -27,6 +39,8 @@ describe('bakeoff validate --task', () => {
     const r = await bakeoff(['validate', suite, '--task', 'py-add', '--json']);
     const taskSec = (Date.now() - started) / 1000;
     expect(r.exitCode, r.stderr).toBe(0);
+    // its prompt changed, so its hash: checked again, not kept
+    expect((JSON.parse(r.stdout) as { keptVerdicts: string[] }).keptVerdicts).toEqual([]);
     const after = await readLock(suite);
     expect(after.suite.hash).not.toBe(before.suite.hash);
     expect(after.tasks.add).toEqual(before.tasks.add);
@@ -37,6 +51,15 @@ describe('bakeoff validate --task', () => {
     expect(run.exitCode, run.stderr).toBe(0);
     // the time saved is a figure, not an assertion: on a loaded machine one task's admission can take as long as two (CI saw 22.1 s vs 21.0 s)
     console.log(`validate: whole suite (2 tasks) ${wholeSec.toFixed(1)} s, --task py-add ${taskSec.toFixed(1)} s`);
+  });
+
+  it('--recheck runs the checks of a task whose admission is kept', async () => {
+    // py-add was admitted as it is now by the test above: without --recheck its admission is kept
+    const r = await bakeoff(['validate', suite, '--task', 'py-add', '--recheck', '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const json = JSON.parse(r.stdout) as { keptVerdicts: string[]; tasks: { id: string; admitted: boolean }[] };
+    expect(json.keptVerdicts).toEqual([]);
+    expect(json.tasks.find((t) => t.id === 'py-add')?.admitted).toBe(true);
   });
 
   it('refuses when another task changed too, naming it and what to add', async () => {

@@ -1,4 +1,6 @@
-import { costOf, type ModelPrice, type RequestUsage } from '../../meter/index.js';
+import { costOf } from '../../meter/prices/cost-of.js';
+import type { ModelPrice } from '../../meter/prices/prices.js';
+import type { RequestUsage } from '../../meter/types.js';
 import type { TokenUsage } from '../../types.js';
 import type { HarnessTokens } from '../harnesses/types.js';
 

@@ -2,14 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { chmod, chown, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InfraError, InputError, UserError } from '../../errors.js';
-import { credentialDir, isSubscriptionHarness, startMeterProxy, SUBSCRIPTION_HARNESSES, subscriptionUpstream, type RecordedResponse, type SubscriptionUpstream } from '../../meter/index.js';
-import { SESSION_HEADER } from '../../model-server/index.js';
-import { noAnswerText, sha256, quoteShellArg } from '../../util/index.js';
-import { binOf, installDirOf, probeInstalled, versionArgsOf } from '../install-harness.js';
+import { startMeterProxy } from '../../meter/proxy/proxy.js';
+import type { RecordedResponse } from '../../meter/proxy/proxy-types.js';
+import { credentialDir, isSubscriptionHarness, SUBSCRIPTION_HARNESSES } from '../../meter/subscription/credential-store.js';
+import { subscriptionUpstream, type SubscriptionUpstream } from '../../meter/subscription/subscription-upstream.js';
+import { SESSION_HEADER } from '../../model-server/types.js';
+import { NO_PROBE_CACHE, noAnswerText, sha256, quoteShellArg, type ProbeCache } from '../../util/index.js';
+import { binOf, installDirOf, versionArgsOf } from '../install-harness.js';
+import { cachedLevelSource, cachedProbeInstalled } from '../cached-probes.js';
 import { harnessNamed } from '../harnesses/index.js';
 import type { Harness } from '../harnesses/types.js';
 import type { HarnessSpec } from '../harness-spec.js';
-import { levelSourceOf, resolveLevel, type LevelSource } from '../effort-levels.js';
+import { resolveLevel, type LevelSource } from '../effort-levels.js';
 import type { Agent, SessionContext, SessionResult } from '../types.js';
 import { sessionCost, type Price } from './account-session.js';
 import { accountHarnessSession } from './account-harness-session.js';
@@ -41,6 +45,8 @@ export interface HarnessAgentOptions {
   readonly hostEnv?: Readonly<Record<string, string | undefined>>;
   /** Level sources already read this bake, by harness (each harness's catalog is read once). */
   readonly levelSources?: Map<string, Promise<LevelSource>>;
+  /** Where the CLI's version and built-in catalog are kept between invocations (under the install's stamp); default: probe. */
+  readonly probes?: ProbeCache;
   /** `subscription`: run on the user's plan with bakeoff's stored login (`bakeoff auth import`), never an API key. */
   readonly auth?: 'api' | 'subscription';
   /** Where the spec was written, for errors: `--agent` (default) or an agents file and its field. */
@@ -57,7 +63,8 @@ export interface HarnessAgentOptions {
 export async function createHarnessAgent(options: HarnessAgentOptions): Promise<Agent> {
   const { spec, upstream } = options;
   const harness = harnessNamed(spec.harness);
-  const probe = await probeInstalled(harness);
+  const probes = options.probes ?? NO_PROBE_CACHE;
+  const probe = await cachedProbeInstalled(harness, process.env, probes);
   if (probe.kind === 'no-answer') {
     throw new InfraError(`--agent ${spec.harness}:${spec.model}: ${binOf(harness)} is installed but ${noAnswerText(probe)} to ${versionArgsOf(harness).join(' ')}`);
   }
@@ -66,7 +73,7 @@ export async function createHarnessAgent(options: HarnessAgentOptions): Promise<
   }
   const version = probe.version;
   // the levels come from the installed CLI's own catalog where it lists one, read once per bake
-  const levels = await levelSourceOf(harness, options.hostEnv ?? process.env, options.levelSources);
+  const levels = await cachedLevelSource(harness, options.hostEnv ?? process.env, probes, options.levelSources);
   const resolved = resolveLevel(spec, levels);
   if ('error' in resolved) {
     const at = options.writtenAt ?? { file: '--agent', field: `${spec.harness}:${spec.model}@${spec.effort}` };

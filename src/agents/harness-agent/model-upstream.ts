@@ -1,11 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256 } from '../../util/index.js';
-import type { HostFile } from '../types.js';
 import { UserError } from '../../errors.js';
-import { scriptedUpstream, upstreamFor, type Upstream, type WireFormat } from '../../meter/index.js';
-import { FAULT_SCRIPTS, GOLD_SCRIPTS, requestLog, type GoldSession } from '../../model-server/index.js';
-import { startModelServer } from '../../model-server/index.js';
+import type { Upstream } from '../../meter/proxy/proxy-types.js';
+import { scriptedUpstream, upstreamFor } from '../../meter/proxy/upstream.js';
+import type { WireFormat } from '../../meter/types.js';
+import type { GoldSession } from '../../model-server/index.js';
+import type { HostFile } from '../types.js';
 import { preflightUpstream } from './preflight-upstream.js';
 
 /** The model API every harness session of a bake talks to, through its metering proxy. */
@@ -40,6 +41,8 @@ export async function openModelUpstream(
 ): Promise<ModelUpstream> {
   if (spec.startsWith('scripted:')) {
     const name = spec.slice('scripted:'.length);
+    // the scripted model server is loaded for scripted bakes only
+    const { FAULT_SCRIPTS, GOLD_SCRIPTS, requestLog, startModelServer } = await import('../../model-server/index.js');
     const makesGold = (GOLD_SCRIPTS as readonly string[]).includes(name);
     const builtin = makesGold || (FAULT_SCRIPTS as readonly string[]).includes(name);
     const named = builtin ? name : path.resolve(options.cwd, name);

@@ -160,6 +160,12 @@ export interface CatalogInput {
   readonly bin: string;
   /** bakeoff's environment (the user's `CODEX_HOME`, `HOME` …). */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Keeps what `read` returns between invocations while this install is unchanged (the probe
+   * cache, under the install's stamp); absent: read every time. Only for what depends on the
+   * installed CLI alone (a catalog compiled into it), never on the user's files or the network.
+   */
+  readonly keep?: (what: string, read: () => Promise<string>) => Promise<string>;
 }
 
 /** A model catalog as the installed CLI printed it. */

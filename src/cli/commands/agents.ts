@@ -1,9 +1,16 @@
 import { UserError } from '../../errors.js';
-import { exampleOf, expectedHarness, HARNESS_NAMES, HARNESSES, installDirOf, installedVersion, installHarness, isHarnessName, levelSourceOf, orderLevels, probeInstalled, SPEC_FORMS, type Harness as HarnessDef } from '../../agents/index.js';
-import { EXIT, type CliIo } from '../io.js';
+import { cachedLevelSource, cachedProbeInstalled } from '../../agents/cached-probes.js';
+import { orderLevels } from '../../agents/effort-levels.js';
+import { exampleOf, expectedHarness, HARNESS_NAMES, HARNESSES, isHarnessName, type Harness as HarnessDef } from '../../agents/harnesses/index.js';
+import { installDirOf, installedVersion, installHarness } from '../../agents/install-harness.js';
+import { SPEC_FORMS } from '../../agents/spec-forms.js';
+import { wrapWords } from '../../util/fit-columns.js';
+import { mapBounded } from '../../util/map-bounded.js';
+import { openProbeCache, type ProbeCache } from '../../util/probe-cache.js';
+import { noAnswerText } from '../../util/probe-version.js';
+import { cacheDir, EXIT, type CliIo } from '../io.js';
 import { fitDefinitions, fitTable } from '../fit-table.js';
 import { screenOf, type ScreenFlags } from '../screen.js';
-import { mapBounded, noAnswerText, wrapWords } from '../../util/index.js';
 
 const DESCRIPTIONS: Readonly<Record<(typeof SPEC_FORMS)[number], string>> = {
   gold: 'applies each order\'s reference change (must solve every admitted task)',
@@ -18,19 +25,23 @@ const DESCRIPTIONS: Readonly<Record<(typeof SPEC_FORMS)[number], string>> = {
  * the version installed, its wire format and effort levels. `bakeoff agents install [h...]`
  * installs the pinned CLIs from npm (every registered one when none is named). Each harness is
  * listed with its example model, to show its effort levels (levels can differ per model).
+ * Versions and built-in catalogs come from the probe cache while each install is unchanged
+ * (starting five Node CLIs takes seconds); `agents install` always asks the CLI.
  */
 export async function agentsCommand(action: string | undefined, names: readonly string[], flags: { json: boolean } & ScreenFlags, io: CliIo): Promise<number> {
   if (action === 'install') return installHarnesses(names, flags, io);
   if (action !== undefined && action !== 'list') throw new UserError(`agents: expected "install" or "list", received ${JSON.stringify(action)}`);
   const specs = SPEC_FORMS.map((spec) => ({ spec, description: DESCRIPTIONS[spec] }));
-  // two probes at a time: five CLIs started at once on a small busy machine miss their clocks (decision 011)
+  const probes = openProbeCache(cacheDir(io));
+  // two probes at a time: five CLIs started at once on a small busy machine miss their clocks (decision 011);
+  // an install whose version is kept in the probe cache is not started at all
   const harnesses = await mapBounded(HARNESS_NAMES, 2, async (name) => {
     const h = HARNESSES[name];
     const model = exampleOf(h).model;
-    const probe = await probeInstalled(h, io.env);
+    const probe = await cachedProbeInstalled(h, io.env, probes);
     const installed = probe.kind === 'installed' ? probe.version : null;
     const noAnswer = probe.kind === 'no-answer' ? { noAnswer: noAnswerText(probe) } : {};
-    return { harness: name, package: h.npmPackage, pinned: h.version, installed, ...noAnswer, dir: installDirOf(h, io.env), wireFormat: h.wireFormat(model), exampleModel: model, ...(await levelsOf(h, model, probe.kind !== 'missing', io.env)) };
+    return { harness: name, package: h.npmPackage, pinned: h.version, installed, ...noAnswer, dir: installDirOf(h, io.env), wireFormat: h.wireFormat(model), exampleModel: model, ...(await levelsOf(h, model, probe.kind !== 'missing', io.env, probes)) };
   });
   if (flags.json) {
     io.stdout.write(JSON.stringify({ agents: specs, harnesses }, null, 2) + '\n');
@@ -56,9 +67,9 @@ export async function agentsCommand(action: string | undefined, names: readonly 
 }
 
 /** The example model's levels and where they come from: the installed CLI's own catalog, or bakeoff's table. */
-async function levelsOf(h: HarnessDef, model: string, installed: boolean, env: NodeJS.ProcessEnv): Promise<{ efforts: readonly string[]; effortsFrom: string }> {
+async function levelsOf(h: HarnessDef, model: string, installed: boolean, env: NodeJS.ProcessEnv, probes: ProbeCache): Promise<{ efforts: readonly string[]; effortsFrom: string }> {
   if (h.catalog && !installed) return { efforts: [], effortsFrom: 'the installed CLI\'s own model catalog (not installed: nothing to read yet)' };
-  const source = await levelSourceOf(h, env);
+  const source = await cachedLevelSource(h, env, probes);
   return { efforts: orderLevels(source.levels(model) ?? []), effortsFrom: source.source };
 }
 

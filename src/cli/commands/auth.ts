@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { UserError } from '../../errors.js';
-import { credentialDir, isSubscriptionHarness, readCredential, readUserLogin, SUBSCRIPTION_HARNESSES, writeCredential } from '../../meter/index.js';
+import { credentialDir, isSubscriptionHarness, readCredential, readUserLogin, SUBSCRIPTION_HARNESSES, writeCredential } from '../../meter/subscription/credential-store.js';
 import { EXIT, type CliIo } from '../io.js';
 
 /**

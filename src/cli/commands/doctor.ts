@@ -1,11 +1,12 @@
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { HARNESS_NAMES, harnessNamed, installDirOf, probeInstalled } from '../../agents/index.js';
+import { HARNESS_NAMES, harnessNamed } from '../../agents/harnesses/index.js';
+import { installDirOf, probeInstalled } from '../../agents/install-harness.js';
 import { ResultsBusyError, UserError } from '../../errors.js';
 import { checkSandbox, cleanLeftovers, sandboxMounts, describeLeftover, findLeftovers, isStale, UNKNOWN_GRACE_SEC, type Check, type Leftover } from '../../sandbox/index.js';
 import { lockResults, readHolder, runTempDirs } from '../../store/index.js';
 import { judgeProcess, mapBounded, noAnswerText, probeProgram } from '../../util/index.js';
-import { fleetLeftovers } from '../../api/index.js';
+import { fleetLeftovers } from '../../api/fleet-leftovers.js';
 import { EXIT, placeOf, type CliIo } from '../io.js';
 
 const TOOLCHAINS: readonly { name: string; cmd: string; args: string[]; fix: string }[] = [

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { exportAtif, exportHarbor, exportSwebenchPredictions } from '../../api/index.js';
+import { exportAtif, exportSwebenchPredictions } from '../../api/export-results.js';
+import { exportHarbor } from '../../api/harbor.js';
 import { EXIT, type CliIo } from '../io.js';
 import { relative } from './import.js';
 

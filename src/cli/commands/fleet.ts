@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { emptyQueueAt, queueStatusAt, work } from '../../api/index.js';
+import { emptyQueueAt, queueStatusAt, work } from '../../api/work.js';
 import { EXIT, placeOf, type CliIo } from '../io.js';
 import { createNotes } from '../notes.js';
 import { stopWorkerOnSignals } from '../stop-worker-on-signals.js';

@@ -1,5 +1,7 @@
 import path from 'node:path';
-import { importExercism, importHarbor, importSwebench } from '../../api/index.js';
+import { importExercism } from '../../api/import-exercism.js';
+import { importHarbor } from '../../api/harbor.js';
+import { importSwebench } from '../../api/import-swebench.js';
 import { UserError } from '../../errors.js';
 import { escapeControl, exists } from '../../util/index.js';
 import { EXIT, type CliIo } from '../io.js';

@@ -40,7 +40,7 @@ export async function planCommand(results: string | undefined, flags: PlanFlags,
     currentTasks: number('--current-tasks', flags.currentTasks, (v) => parseCounts(v)[0]!),
     maxTasks: number('--max-tasks', flags.maxTasks, (v) => parseCounts(v)[0]!),
   };
-  const outcome = plan({
+  const outcome = await plan({
     ...placeOf(io),
     target: named('--target', () => parseDifference(flags.target)),
     ...(results !== undefined ? { results } : {}),

@@ -1,4 +1,4 @@
-import { publish } from '../../api/index.js';
+import { publish } from '../../api/publish.js';
 import { createNotes, printNote } from '../notes.js';
 import { EXIT, lockedWork, type CliIo } from '../io.js';
 import { renderVerify } from './verify.js';

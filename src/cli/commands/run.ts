@@ -1,5 +1,9 @@
-import { bake, fleetLine, tallyAttempts, type BakeOutcome } from '../../api/index.js';
-import { jsonAgents, median, renderMatrix, renderTable } from '../../report/index.js';
+import { bake, type BakeOutcome } from '../../api/bake.js';
+import { fleetLine, tallyAttempts } from '../../api/report.js';
+import { jsonAgents } from '../../report/render/render-json.js';
+import { renderMatrix } from '../../report/render/render-matrix.js';
+import { renderTable } from '../../report/render/render-table.js';
+import { median } from '../../report/stats/median.js';
 import { createProgress, setupText } from '../progress.js';
 import { EXIT, lockedWork, type CliIo } from '../io.js';
 import { printNote } from '../notes.js';

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { mineTasks, taskFromCommit } from '../../api/index.js';
+import { mineTasks } from '../../api/mine-tasks.js';
+import { taskFromCommit } from '../../api/task-from-commit.js';
 import { UserError } from '../../errors.js';
 import type { ReportFormat } from '../../runners/index.js';
 import { escapeControl, exists } from '../../util/index.js';
@@ -107,6 +108,7 @@ export async function mineCommand(repo: string, flags: MineFlags, io: CliIo): Pr
     limit: flags.limit,
     tests: flags.tests,
     validate: check,
+    ...(flags.add !== undefined ? { addTo: flags.add } : {}),
     concurrency: flags.concurrency,
     unsafeNoSandbox: flags.unsafeNoSandbox,
     ...(flags.range ? { range: flags.range } : {}),

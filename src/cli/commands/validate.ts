@@ -1,5 +1,6 @@
 import { UserError } from '../../errors.js';
-import { validate, type LockWrite, type ValidateOutcome } from '../../api/index.js';
+import { validate, type ValidateOutcome } from '../../api/validate.js';
+import type { LockWrite } from '../../admit/index.js';
 import { escapeControl } from '../../util/index.js';
 import { printNote } from '../notes.js';
 import { createProgress, setupText } from '../progress.js';
@@ -13,6 +14,8 @@ export interface ValidateFlags {
   readonly check: boolean;
   /** `--task`: validate these only; the others keep their verdicts from the lock. */
   readonly task?: readonly string[];
+  /** `--recheck`: run every task's checks, none kept from an earlier validate on this machine. */
+  readonly recheck?: boolean;
 }
 
 /**
@@ -33,6 +36,7 @@ export async function validateCommand(dir: string, flags: ValidateFlags, io: Cli
       concurrency: flags.concurrency,
       lockWrite,
       unsafeNoSandbox: flags.unsafeNoSandbox,
+      ...(flags.recheck ? { recheck: true } : {}),
       ...(flags.task && flags.task.length > 0 ? { tasks: flags.task } : {}),
       onEvent: (event) => {
         if (printNote(notes, event)) return;
@@ -50,10 +54,17 @@ export async function validateCommand(dir: string, flags: ValidateFlags, io: Cli
     progress.finish();
   }
   const { tasks, rejected, comparison, written } = result;
+  if (result.keptVerdicts.length > 0) {
+    const n = result.keptVerdicts.length;
+    notes.note(
+      `${n === tasks.length ? 'every task' : `${n} of ${tasks.length} tasks`} unchanged since this machine admitted ${n === 1 ? 'it' : 'them'} ` +
+        `(same task hash, controls, prepared repo, sandbox and runtimes): kept ${n === 1 ? 'its admission' : 'their admissions'} (${result.keptVerdicts.join(', ')}); --recheck runs every check again`,
+    );
+  }
   const lockLines = describeLock(result, lockWrite, dir);
   if (flags.json) {
     const lock = { status: comparison.status, written, differences: comparison.differences, ...(comparison.lockedHash ? { lockedHash: comparison.lockedHash } : {}), ...(comparison.problem ? { problem: comparison.problem } : {}) };
-    const json = { schemaVersion: 1, ...extraJson, suite: { id: result.suite.id, hash: result.suite.hash }, tasks, lock: result.lockPath, tasksMd: result.tasksMdPath, lockComparison: lock, notes: notes.notes, errors: notes.errors };
+    const json = { schemaVersion: 1, ...extraJson, suite: { id: result.suite.id, hash: result.suite.hash }, tasks, keptVerdicts: result.keptVerdicts, lock: result.lockPath, tasksMd: result.tasksMdPath, lockComparison: lock, notes: notes.notes, errors: notes.errors };
     io.stdout.write(JSON.stringify(json, null, 2) + '\n');
     if (comparison.status === 'differs' || comparison.status === 'unreadable') for (const l of lockLines) notes.note(l.trim());
   } else {

@@ -1,4 +1,4 @@
-import { verify } from '../../api/index.js';
+import { verify } from '../../api/verify.js';
 import type { RunVerification, VerifyResult, OrderPoints, VerdictMismatch } from '../../verify/index.js';
 import type { Outcome } from '../../types.js';
 import { escapeControl } from '../../util/index.js';

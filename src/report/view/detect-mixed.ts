@@ -7,6 +7,9 @@ const NONE = '(none)';
 /** Runtime keys only model agents' runs carry (their model API and price source): runs without one do not conflict. */
 const MODEL_ONLY = new Set(['upstream', 'prices']);
 
+/** Toolchains a bake records only when its suite's tasks use them: a run of a bake that did not ask conflicts with nothing. */
+const TOOLCHAINS = new Set(['python', 'cargo']);
+
 /**
  * Find what makes a set of runs incomparable (DESIGN.md §6: numbers from different suite hashes,
  * controls, levels or runtimes are never mixed). Seeds are not checked: a bake may plan several
@@ -25,22 +28,35 @@ export function detectMixed(runs: readonly RunRecord[]): MixedProblem[] {
     fields.set(field, values);
   };
   const runtimeKeys = new Set(runs.flatMap((run) => Object.keys(run.runtime)));
+  // runs read from one store share their runtime and agent objects: each is looked at once (per voidness)
+  const seenRuntime = [new WeakSet<object>(), new WeakSet<object>()] as const;
+  const seenAgent = new WeakSet<object>();
   for (const run of runs) {
     see('suiteId', run.suiteId);
     see('suiteHash', run.suiteHash);
     see('controlsDigest', run.controlsDigest);
     see('level', run.level === null ? NONE : String(run.level));
+    // levels resolved from another catalog of the same harness: as incomparable as another runtime
+    // (runs stored before catalogs were recorded, and void runs that lack one, conflict with nothing)
+    if (run.effortCatalog) see(`catalog.${run.agent.harness}`, run.effortCatalog.digest.slice(0, 12));
+    const runtimeSeen = seenRuntime[run.outcome.kind === 'void' ? 1 : 0];
+    if (!runtimeSeen.has(run.runtime)) {
+      runtimeSeen.add(run.runtime);
+      seeRuntime(run);
+    }
+    if (!seenAgent.has(run.agent)) {
+      seenAgent.add(run.agent);
+      const { harness, version, model, effort } = run.agent;
+      see(`agent:${run.agent.id}`, JSON.stringify({ harness, version, model, effort }));
+    }
+  }
+  function seeRuntime(run: RunRecord): void {
     for (const key of runtimeKeys) {
       // A void run may lack what only work records (results stored before void records carried
       // every runtime field): a key it lacks conflicts with nothing. A value it has still counts.
-      if (run.runtime[key] === undefined && (MODEL_ONLY.has(key) || run.outcome.kind === 'void')) continue;
+      if (run.runtime[key] === undefined && (MODEL_ONLY.has(key) || TOOLCHAINS.has(key) || run.outcome.kind === 'void')) continue;
       see(`runtime.${key}`, run.runtime[key] ?? NONE);
     }
-    const { harness, version, model, effort } = run.agent;
-    see(`agent:${run.agent.id}`, JSON.stringify({ harness, version, model, effort }));
-    // levels resolved from another catalog of the same harness: as incomparable as another runtime
-    // (runs stored before catalogs were recorded, and void runs that lack one, conflict with nothing)
-    if (run.effortCatalog) see(`catalog.${harness}`, run.effortCatalog.digest.slice(0, 12));
   }
   return [...fields]
     .filter(([, values]) => values.size > 1)

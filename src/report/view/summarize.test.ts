@@ -306,9 +306,16 @@ describe('summarize: mixed results', () => {
   });
 
   it('reports different levels and runtimes, including a runtime key some runs lack', () => {
-    const runs = [...base, makeRun({ agent: 'a', task: 't3', outcome: SOLVED, level: 2, runtime: { node: '22.1.0', python: '3.12' } })];
-    expect(summarize(runs, standard).mixed.map((p) => p.field)).toEqual(['level', 'runtime.node', 'runtime.python']);
-    expect(summarize(runs, standard).mixed.find((p) => p.field === 'runtime.python')?.values).toEqual(['(none)', '3.12']);
+    const runs = [...base, makeRun({ agent: 'a', task: 't3', outcome: SOLVED, level: 2, runtime: { node: '22.1.0', bwrap: '0.9.0' } })];
+    expect(summarize(runs, standard).mixed.map((p) => p.field)).toEqual(['level', 'runtime.bwrap', 'runtime.node']);
+    expect(summarize(runs, standard).mixed.find((p) => p.field === 'runtime.bwrap')?.values).toEqual(['(none)', '0.9.0']);
+  });
+
+  it('ranks runs of a bake that asked no toolchain version (its tasks use none) with runs that have one, yet sees two versions', () => {
+    const asked = makeRun({ agent: 'a', task: 't3', outcome: SOLVED, runtime: { ...base[0]!.runtime, python: 'Python 3.11.7', cargo: 'cargo 1.95.0' } });
+    expect(summarize([...base, asked], standard).mixed).toEqual([]);
+    const other = makeRun({ agent: 'b', task: 't3', outcome: SOLVED, runtime: { ...base[0]!.runtime, python: 'Python 3.12.1' } });
+    expect(summarize([...base, asked, other], standard).mixed).toEqual([{ field: 'runtime.python', values: ['Python 3.11.7', 'Python 3.12.1'] }]);
   });
 
   it('compares model APIs among model agents\' runs only: reference agents\' runs have none', () => {

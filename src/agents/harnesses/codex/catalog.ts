@@ -18,7 +18,8 @@ const MAX_CATALOG_BYTES = 64 * 1024 * 1024;
  * the bundled catalog; the source says which, and whether it differs from the bundled one.
  */
 export async function readCodexCatalog(input: CatalogInput): Promise<CliCatalog> {
-  const bundled = await debugModels(input, null);
+  // the bundled catalog is compiled into the binary: kept while the install is unchanged
+  const bundled = input.keep ? await input.keep('bundled-catalog', () => debugModels(input, null)) : await debugModels(input, null);
   const userHome = input.env.CODEX_HOME ? path.resolve(input.env.CODEX_HOME) : input.env.HOME ? path.join(input.env.HOME, '.codex') : null;
   if (userHome === null || !existsSync(userHome)) {
     return catalogOf('codex debug models --bundled (no Codex home: the catalog shipped with this codex binary)', bundled);

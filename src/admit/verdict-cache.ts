@@ -1,0 +1,55 @@
+import path from 'node:path';
+import { toolchainsOf } from '../run/index.js';
+import type { Suite, Task } from '../suite/index.js';
+import { fileStamp, sha256, type ProbeCache } from '../util/index.js';
+import type { NotedAdmission } from './admit-checks-task.js';
+
+/*
+ * A task's admission is a function of the task (its hash: repo, manifest, prompts, hidden
+ * files, gold), the controls (their digest: limits, seeds, levels), the prepared repo the
+ * checks ran on, the sandbox, and the runtimes that ran them (bakeoff, node, QuickJS, bwrap and
+ * the task's own toolchains), and bakeoff's own code. When none of those changed since this machine admitted the task,
+ * the admission would be the same: validate keeps it instead of running every stage again.
+ * Only admissions are kept; a rejected task is checked again every time (its author is at
+ * work on it). `validate --recheck` runs every task's checks whatever is kept.
+ */
+
+export interface VerdictCache {
+  readonly probes: ProbeCache;
+  readonly runtime: Readonly<Record<string, string>>;
+  /** sha256 of bakeoff's shipped code: a rebuilt bakeoff of the same version string admits again. */
+  readonly code: string;
+}
+
+/** The runtime fields every task's admission depends on; the toolchains are added per task. */
+const SHARED_RUNTIME = ['bakeoff', 'node', 'quickjs', 'bwrap', 'platform'];
+
+/**
+ * The key a task's admission is kept under: its hash, the controls digest, the runtime it ran
+ * on (the task's toolchains only), the sandbox, and the prepared repo (`prepared.json`, written
+ * last when the repo is made: a repo made again is another file) — see prepare-repo.ts.
+ */
+export function verdictKey(
+  suite: Pick<Suite, 'controlsDigest'>,
+  task: Pick<Task, 'hash' | 'manifest'>,
+  options: { readonly runtime: Readonly<Record<string, string>>; readonly code: string; readonly sandbox: string; readonly preparedRepo: string },
+): unknown {
+  const fields = [...SHARED_RUNTIME, ...toolchainsOf([task])];
+  return {
+    taskHash: task.hash,
+    controlsDigest: suite.controlsDigest,
+    runtime: Object.fromEntries(fields.map((f) => [f, options.runtime[f] ?? null])),
+    code: options.code,
+    sandbox: options.sandbox,
+    prepared: fileStamp(path.join(path.dirname(options.preparedRepo), 'prepared.json')),
+  };
+}
+
+/**
+ * The kept admission of `task` under `key`, else runs `admit` and keeps what it returns when
+ * admitted. Filed by task hash and controls, not by id: a task written twice under two ids (a
+ * mined commit checked in a scratch suite, then added to the real one) is admitted once.
+ */
+export function rememberVerdict(cache: VerdictCache, suite: Pick<Suite, 'controlsDigest'>, task: Pick<Task, 'hash'>, key: unknown, admit: () => Promise<NotedAdmission>): Promise<NotedAdmission> {
+  return cache.probes.remember(`verdict-${sha256(`${task.hash}\n${suite.controlsDigest}`).slice(0, 32)}`, key, admit, (admission) => admission.admitted);
+}
