@@ -33,7 +33,7 @@ const baked = await bake({
 });
 process.stdout.write(`baked: ${baked.summary.ran} run(s) this time, ${baked.summary.alreadyDone} already done\n`);
 
-const board = report({ results, onEvent });
+const board = await report({ results, onEvent });
 process.stdout.write(renderTable(board.view, { color: false }) + '\n');
 for (const agent of board.view.agents) process.stdout.write(`${agent.agent.id}: solved ${agent.solved} of ${agent.runs}\n`);
 

@@ -20,15 +20,17 @@ export interface CheckTally {
 export function readCheckTallies(db: Database.Database, brokenShown: number): Map<string, CheckTally> {
   const out = new Map<string, { counts: [CheckSet, CheckStatus, number][]; brokenPassToPass: string[] }>();
   const entry = (runId: string) => out.get(runId) ?? out.set(runId, { counts: [], brokenPassToPass: [] }).get(runId)!;
+  // CROSS JOIN keeps runs the outer loop: each failed run's checks are looked up by the primary
+  // key, where the planner's own choice walks every check of every run (100k runs: 0.6 s, not 4 s)
   const counts = db.prepare(
-    `SELECT c.run_id AS runId, c.expected, c.status, count(*) AS n FROM checks c JOIN runs r ON r.id = c.run_id
+    `SELECT c.run_id AS runId, c.expected, c.status, count(*) AS n FROM runs r CROSS JOIN checks c ON c.run_id = r.id
      WHERE r.outcome = 'failed' GROUP BY c.run_id, c.expected, c.status`,
   ).all() as { runId: string; expected: CheckSet; status: CheckStatus; n: number }[];
   for (const c of counts) entry(c.runId).counts.push([c.expected, c.status, c.n]);
   const broken = db.prepare(
     `SELECT runId, id FROM (
        SELECT c.run_id AS runId, c.check_id AS id, row_number() OVER (PARTITION BY c.run_id ORDER BY c.check_id) AS k
-       FROM checks c JOIN runs r ON r.id = c.run_id
+       FROM runs r CROSS JOIN checks c ON c.run_id = r.id
        WHERE r.outcome = 'failed' AND c.expected = 'pass-to-pass' AND c.status != 'pass')
      WHERE k <= ? ORDER BY runId, id`,
   ).all(brokenShown) as { runId: string; id: string }[];

@@ -79,6 +79,26 @@ describe('openStore', () => {
     store.close();
   });
 
+  it("counts only failed runs' checks by set and status, with at most the asked number of broken pass-to-pass ids, sorted", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-store-'));
+    const store = openStore(dir, { create: true });
+    const failed = (id: string): RunRecord => ({ ...run(id), outcome: { kind: 'failed', reason: 'tests-failed' }, points: 0 });
+    const p2p = (order: number, id: string, status: 'pass' | 'fail' | 'error') => ({ order, id, expected: 'pass-to-pass', status }) as const;
+    store.saveRun(failed('r1'), [], [
+      { order: 1, id: 'f', expected: 'fail-to-pass', status: 'fail' },
+      p2p(1, 'd', 'fail'), p2p(1, 'b', 'error'), p2p(1, 'c', 'pass'), p2p(2, 'a', 'fail'), p2p(2, 'e', 'fail'),
+    ], store.artifactsTempDir('r1'));
+    store.saveRun(run('r2'), [], [p2p(1, 'x', 'fail')], store.artifactsTempDir('r2'));
+    store.saveRun(failed('r3'), [], [], store.artifactsTempDir('r3'));
+    const tallies = store.checkTallies(3);
+    expect([...tallies.keys()]).toEqual(['r1']);
+    expect([...tallies.get('r1')!.counts].sort()).toEqual([
+      ['fail-to-pass', 'fail', 1], ['pass-to-pass', 'error', 1], ['pass-to-pass', 'fail', 3], ['pass-to-pass', 'pass', 1],
+    ]);
+    expect(tallies.get('r1')!.brokenPassToPass).toEqual(['a', 'b', 'd']);
+    store.close();
+  });
+
   it('keeps one bake row per suite hash and folder, the latest first', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-store-'));
     const store = openStore(dir, { create: true });
