@@ -50,16 +50,41 @@ export type PrepareResult =
   | { readonly ok: true; readonly repo: string; readonly setupSec: number; readonly cached: boolean }
   | { readonly ok: false; readonly reason: string; readonly logPath: string };
 
+/**
+ * Preparations under way in this process, by their folder: tasks of one repo and setup (one
+ * key) asked for at once — SWE-bench instances at one commit — share the first one's work
+ * instead of each preparing it into a temp folder of the same name.
+ */
+const underWay = new Map<string, Promise<PrepareResult>>();
+/** Preparations this process started: part of each temp folder's name. */
+let started = 0;
+
 export async function prepareRepo(options: PrepareOptions): Promise<PrepareResult> {
   const key = sha256(`${options.taskHash}\n${process.version}\n${process.arch}\n${options.owner?.uid ?? 'caller'}`).slice(0, 20);
   const finalDir = path.join(options.cacheDir, 'prepared', key);
+  // looked up and registered with no await between: two callers never both start it
+  const running = underWay.get(finalDir);
+  if (running) {
+    const result = await running;
+    return result.ok ? { ...result, cached: true } : result;
+  }
+  const work = prepareOnce(options, finalDir);
+  underWay.set(finalDir, work);
+  try {
+    return await work;
+  } finally {
+    underWay.delete(finalDir);
+  }
+}
+
+async function prepareOnce(options: PrepareOptions, finalDir: string): Promise<PrepareResult> {
   const marker = path.join(finalDir, 'prepared.json');
   if (await exists(marker)) {
     const { setupSec } = JSON.parse(await readFile(marker, 'utf8')) as { setupSec: number };
     return { ok: true, repo: path.join(finalDir, 'repo'), setupSec, cached: true };
   }
   await removeStaleTemps(finalDir);
-  const tmpDir = `${finalDir}.tmp-${process.pid}-${Date.now()}`;
+  const tmpDir = `${finalDir}.tmp-${process.pid}-${Date.now()}-${++started}`;
   const repo = path.join(tmpDir, 'repo');
   await mkdir(tmpDir, { recursive: true });
   try {
