@@ -57,7 +57,7 @@ export type PrepareResult =
  */
 const underWay = new Map<string, Promise<PrepareResult>>();
 /** Preparations this process started: part of each temp folder's name. */
-let started = 0;
+let preparationsStarted = 0;
 
 export async function prepareRepo(options: PrepareOptions): Promise<PrepareResult> {
   const key = sha256(`${options.taskHash}\n${process.version}\n${process.arch}\n${options.owner?.uid ?? 'caller'}`).slice(0, 20);
@@ -84,7 +84,7 @@ async function prepareOnce(options: PrepareOptions, finalDir: string): Promise<P
     return { ok: true, repo: path.join(finalDir, 'repo'), setupSec, cached: true };
   }
   await removeStaleTemps(finalDir);
-  const tmpDir = `${finalDir}.tmp-${process.pid}-${Date.now()}-${++started}`;
+  const tmpDir = `${finalDir}.tmp-${process.pid}-${Date.now()}-${++preparationsStarted}`;
   const repo = path.join(tmpDir, 'repo');
   await mkdir(tmpDir, { recursive: true });
   try {
