@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { median } from './median.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const AGENTS = ['claude-code:claude-sonnet-4-5', 'codex:gpt-5.5@lowest', 'pi:anthropic/claude-sonnet-4-5', 'opencode:anthropic/claude-sonnet-4-5', 'gemini-cli:gemini-2.5-pro'];
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length === 0 ? NaN : s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 
 const out = mkdtempSync(path.join(os.tmpdir(), 'bakeoff-bench-agents-'));
 try {

@@ -2,12 +2,12 @@
 // runChecks (one worker per call, WASM module loaded once per worker).
 // Usage: npm run build && node bench/checks-per-second.mjs   (BENCH_ROUNDS, BENCH_CHECKS)
 import { runChecks } from '../dist/grade/checks/run-checks.js';
+import { median } from './median.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 // 32 checks is one calibration order (one runChecks call, so one worker start); 400 shows the
 // steady state.
 const BATCHES = (process.env.BENCH_CHECKS ?? '32,400').split(',').map(Number);
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 
 const trivial = { 'src/index.js': 'export function add({ a, b }) { return a + b; }\n' };
 

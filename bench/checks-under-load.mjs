@@ -13,13 +13,13 @@ import { loadSources } from '../dist/grade/checks/load-sources.js';
 import { runChecks } from '../dist/grade/checks/run-checks.js';
 import { DEFAULT_CHECK_LIMITS } from '../dist/grade/checks/types.js';
 import { generateChecks } from '../dist/run/generate-checks.js';
+import { median } from './median.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const LOOPS = Number(process.env.BENCH_LOOPS ?? 3);
 const CONCURRENCY = 4;
 const TASK = path.resolve(import.meta.dirname, '../examples/calibration/tasks/access-policy');
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
 const workspace = mkdtempSync(path.join(os.tmpdir(), 'bench-load-'));

@@ -8,10 +8,10 @@ import os from 'node:os';
 import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
 import { compiledQuickJS } from '../dist/grade/checks/compile-quickjs.js';
 import { runChecks } from '../dist/grade/checks/run-checks.js';
+import { median } from './median.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const BATCHES = (process.env.BENCH_CHECKS ?? '32,400').split(',').map(Number);
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 
 const trivial = { 'src/index.js': 'export function add({ a, b }) { return a + b; }\n' };
 /** Three modules and a little work per call: closer to a calibration project than `add`. */

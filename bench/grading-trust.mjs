@@ -34,13 +34,13 @@ import { runTests } from '../dist/grade/run-tests.js';
 import { getTestRunner } from '../dist/runners/registry.js';
 import { patchPaths } from '../dist/sandbox/patch-paths.js';
 import { baseEnv } from '../dist/run/base-env.js';
+import { median } from './median.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null;
 const MB = 1024 * 1024;
 const cacheDir = process.env.BAKEOFF_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'bakeoff');
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 
 // the starter suite with the jest task beside it (as the hostile battery bakes them), and the runners suite
 const starter = path.join(mkdtempSync(path.join(os.tmpdir(), 'bakeoff-bench-trust-')), 'starter');

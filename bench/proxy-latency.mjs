@@ -14,13 +14,13 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './median.mjs';
 
 const N = Number(process.env.BENCH_REQUESTS ?? 200);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 30);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 50);
 const BODY_KB = Number(process.env.BENCH_BODY_KB ?? 88);
 const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 
 function sseEvents() {
   const ev = (name, data) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;

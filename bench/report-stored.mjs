@@ -12,13 +12,13 @@ import { syntheticResults } from './synthetic-results.mjs';
 import { leaderboard } from '../dist/api/report.js';
 import { comparePaired, renderSite } from '../dist/report/index.js';
 import { openStore } from '../dist/store/open-store.js';
+import { median } from './median.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BIN = path.join(ROOT, 'bin/bakeoff.js');
 const N = Number(process.argv[2] ?? 100_000);
 const ROUNDS = Number(process.argv[3] ?? 5);
 const SITE_RUNS = 10_000;
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'bakeoff-bench-report-stored-'));
 const env = { ...process.env, BAKEOFF_CACHE_DIR: path.join(scratch, 'cache') };
 

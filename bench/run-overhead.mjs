@@ -13,12 +13,12 @@ import { createProcessSandbox } from '../dist/sandbox/process-sandbox.js';
 import { applyPatch } from '../dist/sandbox/git.js';
 import { placeHiddenFiles } from '../dist/grade/grading-tree.js';
 import { baseEnv } from '../dist/run/base-env.js';
+import { median } from './median.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SUITE = path.join(ROOT, 'examples/starter');
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
 const cacheDir = process.env.BAKEOFF_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'bakeoff');
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 
 const suite = await loadSuite(SUITE);
 const env = baseEnv();

@@ -13,12 +13,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { createIsolation } from '../dist/sandbox/isolation.js';
 import { Controls } from '../dist/suite/schema.js';
+import { median } from './median.mjs';
 
 const LOOPS = Number(process.env.BENCH_LOOPS ?? 32);
 const SIBLINGS = Number(process.env.BENCH_SIBLINGS ?? 8);
 const N = Number(process.env.BENCH_REPEATS ?? 5);
 const WORK = Number(process.env.BENCH_WORK ?? 300_000);
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 // the work times itself, so sandbox start-up is not in the figure
 const timed = `s=$(date +%s%N); i=0; while [ $i -lt ${WORK} ]; do i=$((i+1)); done; e=$(date +%s%N); echo $(( (e - s) / 1000000 ))`;
 

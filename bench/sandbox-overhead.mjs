@@ -7,9 +7,9 @@ import { createIsolation } from '../dist/sandbox/isolation.js';
 import { createProcessSandbox } from '../dist/sandbox/process-sandbox.js';
 import { createWorkspace, disposeScratch, scratchRoot } from '../dist/sandbox/workspace.js';
 import { Controls } from '../dist/suite/schema.js';
+import { median } from './median.mjs';
 
 const N = Number(process.env.BENCH_REPEATS ?? 30);
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const time = async (fn) => { const xs = []; for (let i = 0; i < N; i++) { const t = performance.now(); await fn(); xs.push(performance.now() - t); } return median(xs); };
 
 const out = mkdtempSync(path.join(os.tmpdir(), 'bakeoff-bench-'));

@@ -9,11 +9,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { syntheticResults } from './synthetic-results.mjs';
+import { median } from './median.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BIN = path.join(ROOT, 'bin/bakeoff.js');
 const ROUNDS = Number(process.argv[2] ?? 15);
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'bakeoff-bench-startup-'));
 const cpuFile = path.join(scratch, 'cpu');
 // every measured process (node -e 0 too) loads this one hook: it writes its own CPU time at exit

@@ -11,11 +11,11 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { median } from './median.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BIN = path.join(ROOT, 'bin/bakeoff.js');
 const REPEATS = Number(process.argv[2] ?? 3);
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'bench-validate-unchanged-'));
 const suite = path.join(scratch, 'suite');
 cpSync(path.join(ROOT, 'examples/starter'), suite, { recursive: true });
