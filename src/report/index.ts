@@ -20,7 +20,7 @@ export {
   type PairedResult,
   type PairedTask,
 } from './view/compare-paired.js';
-export { formatPairedSentence, type PairedSentenceInput } from './render/format-paired-sentence.js';
+export { formatPairedSentence, type PairedSentenceInput } from './common/format-paired-sentence.js';
 export { comparisonPower, formatPoints, type ComparisonPower } from './view/comparison-power.js';
 export { estimateVariances, type PairedVariances } from './view/estimate-variances.js';
 export {

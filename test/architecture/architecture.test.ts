@@ -45,6 +45,20 @@ describe('the module map', () => {
     }
   });
 
+  it('fails on two folders of one module that import each other (report/view and report/render), naming both imports', async () => {
+    const copy = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-architecture-'));
+    try {
+      await cp(SRC, copy, { recursive: true });
+      const file = path.join(copy, 'report/view/summarize.ts');
+      await writeFile(file, `import '../render/render-table.js';\n${await readFile(file, 'utf8')}`);
+      const found = checkLayers(readImports(copy)).filter((v) => v.rule === 'folder-cycle');
+      expect(found).toHaveLength(1);
+      expect(found[0]!.message).toMatch(/^folders import each other in a ring: src\/report\/render\/, src\/report\/view\/ \(src\/report\/render\/\S+ imports src\/report\/view\/\S+; src\/report\/view\/summarize\.ts:1 imports src\/report\/render\/render-table\.ts\)/);
+    } finally {
+      await rm(copy, { recursive: true, force: true });
+    }
+  });
+
   it('ships no test helper: a source file only tests import is named *.test-support.ts, which the build leaves out', () => {
     expect(shippedTestHelpers(SRC, TEST).map((v) => v.message)).toEqual([]);
   });

@@ -39,7 +39,7 @@ export interface Import {
 }
 
 export interface Violation {
-  readonly rule: 'upward' | 'sideways' | 'deep' | 'unknown-module' | 'cycle' | 'test-helper-shipped';
+  readonly rule: 'upward' | 'sideways' | 'deep' | 'unknown-module' | 'cycle' | 'folder-cycle' | 'test-helper-shipped';
   readonly message: string;
 }
 
@@ -105,7 +105,37 @@ export function checkLayers(imports: readonly Import[], layers: readonly (readon
     else if (rb === ra) violations.push({ rule: 'sideways', message: `${where}: ${a} and ${b} share layer ${ra}; modules of one layer do not import each other` });
     else if (b !== 'core' && !surface.has(to)) violations.push({ rule: 'deep', message: `${where}: enter ${b} through src/${b}/index.ts or a file it re-exports` });
   }
-  return [...violations, ...fileCycles(imports)];
+  return [...violations, ...fileCycles(imports), ...folderCycles(imports)];
+}
+
+/** The folder a file sits in, relative to the source root (`report/view` for `report/view/summarize.ts`). */
+function folderOf(file: string): string {
+  return path.posix.dirname(file);
+}
+
+/** True when folder `inner` is `outer` or lies under it (a module's files use its sub-folders and they use its shared files). */
+function within(inner: string, outer: string): boolean {
+  return inner === outer || inner.startsWith(`${outer}/`);
+}
+
+/**
+ * Rings of folders inside one module whose files import each other's (`report/view` imports
+ * `report/render` and `report/render` imports `report/view`): a folder is a part of its module with
+ * one direction of use; what two folders share belongs in a third one both import.
+ */
+function folderCycles(imports: readonly Import[]): Violation[] {
+  const edges = imports
+    .map(({ from, to }) => ({ from: folderOf(from), to: folderOf(to) }))
+    .filter(({ from, to }) => moduleOf(`${from}/x`) === moduleOf(`${to}/x`) && !within(from, to) && !within(to, from));
+  return rings(edges).map((ring) => ({
+    rule: 'folder-cycle',
+    message: `folders import each other in a ring: ${ring.map((f) => `src/${f}/`).join(', ')} (${ring
+      .map((f) => {
+        const first = imports.find(({ from, to }) => folderOf(from) === f && ring.includes(folderOf(to)) && !within(folderOf(to), f) && !within(f, folderOf(to)))!;
+        return `src/${first.from}:${first.line} imports src/${first.to}`;
+      })
+      .join('; ')}): move what they share into a folder both import`,
+  }));
 }
 
 /**
@@ -129,15 +159,20 @@ export function publicFiles(imports: readonly Import[]): Set<string> {
   return found;
 }
 
-/** Rings of files that import each other (Tarjan's strongly connected components). */
+/** Rings of files that import each other. */
 function fileCycles(imports: readonly Import[]): Violation[] {
+  return rings(imports).map((ring) => ({ rule: 'cycle', message: `files import each other in a ring: ${ring.map((f) => `src/${f}`).join(', ')}` }));
+}
+
+/** The rings of a directed graph given as edges, each sorted (Tarjan's strongly connected components of more than one node). */
+function rings(edges: readonly { readonly from: string; readonly to: string }[]): string[][] {
   const next = new Map<string, string[]>();
-  for (const { from, to } of imports) next.set(from, [...(next.get(from) ?? []), to]);
+  for (const { from, to } of edges) next.set(from, [...(next.get(from) ?? []), to]);
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];
   const onStack = new Set<string>();
-  const rings: string[][] = [];
+  const found: string[][] = [];
   let counter = 0;
   const visit = (v: string): void => {
     index.set(v, counter);
@@ -158,11 +193,11 @@ function fileCycles(imports: readonly Import[]): Violation[] {
         onStack.delete(w);
         ring.push(w);
       } while (w !== v);
-      if (ring.length > 1) rings.push(ring.sort());
+      if (ring.length > 1) found.push(ring.sort());
     }
   };
   for (const v of [...next.keys()].sort()) if (!index.has(v)) visit(v);
-  return rings.map((ring) => ({ rule: 'cycle', message: `files import each other in a ring: ${ring.map((f) => `src/${f}`).join(', ')}` }));
+  return found;
 }
 
 /** A test file or a test helper: left out of the build (tsconfig.build.json excludes these names) or outside `src/`. */

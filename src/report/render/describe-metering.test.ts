@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testRun } from '../view/test-runs.test-support.js';
-import { describeMetering, meteringNotes } from './describe-metering.js';
+import { meteringNotes } from '../view/metering-notes.js';
+import { describeMetering } from './describe-metering.js';
 
 const model = (id: string, auth?: 'subscription') =>
   testRun({ id, agent: { id, harness: 'codex', version: '1', model: 'gpt-5.5', effort: null, ...(auth ? { auth } : {}) }, runtime: { upstream: 'vendor', prices: 'genai-prices 0.1.8' } });

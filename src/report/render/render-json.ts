@@ -1,7 +1,7 @@
 import type { BudgetUse } from '../view/budget-use.js';
 import type { QuotaWindow } from '../view/quota-use.js';
 import type { EffortCatalogRef, FailReason, RunRecord, StepRecord, TokenUsage, VoidReason } from '../../types.js';
-import { compareText } from './compare-text.js';
+import { compareText } from '../common/compare-text.js';
 import type { AgentSummary, LeaderboardView } from '../view/leaderboard-view.js';
 import type { RunFailure } from '../view/classify-failure.js';
 

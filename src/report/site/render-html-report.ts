@@ -1,7 +1,7 @@
 import type { RunRecord } from '../../types.js';
 import type { PairedComparison } from '../view/compare-paired.js';
 import type { LeaderboardView } from '../view/leaderboard-view.js';
-import { compareText } from '../render/compare-text.js';
+import { compareText } from '../common/compare-text.js';
 import { escapeHtml } from './escape-html.js';
 import { renderCompareBody } from './render-compare-body.js';
 import { renderIndexBody } from './render-index-page.js';

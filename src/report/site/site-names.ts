@@ -1,5 +1,5 @@
 import type { RunRecord } from '../../types.js';
-import { compareText } from '../render/compare-text.js';
+import { compareText } from '../common/compare-text.js';
 import { slugify } from './escape-html.js';
 import type { SiteSuite } from './site-input.js';
 import { createTaskNames, type TaskNames } from './task-labels.js';

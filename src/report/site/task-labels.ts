@@ -1,4 +1,4 @@
-import { compareText } from '../render/compare-text.js';
+import { compareText } from '../common/compare-text.js';
 import { escapeHtml } from './escape-html.js';
 import type { SiteSuite, SiteTask } from './site-input.js';
 

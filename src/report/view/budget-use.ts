@@ -1,5 +1,5 @@
 import { PASS_STOPPING_VOIDS, type Outcome, type RunRecord } from '../../types.js';
-import { compareText } from '../render/compare-text.js';
+import { compareText } from '../common/compare-text.js';
 
 /** How much of the controls' agent time budget each pass spent (sessions only, never grading). */
 export interface BudgetUse {

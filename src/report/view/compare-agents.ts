@@ -1,4 +1,4 @@
-import { compareText } from '../render/compare-text.js';
+import { compareText } from '../common/compare-text.js';
 import type { AgentSummary } from './leaderboard-view.js';
 
 type Rankable = Pick<AgentSummary, 'agent' | 'solveShare' | 'solveShareVoidAsFail' | 'solved' | 'costPerFixUsd'>;

@@ -1,8 +1,8 @@
 import type { RunRecord, VoidReason } from '../../types.js';
-import { compareText } from '../render/compare-text.js';
+import { compareText } from '../common/compare-text.js';
 import { detectMixed } from './detect-mixed.js';
 import { exactMcNemar } from '../stats/exact-mcnemar.js';
-import { formatPairedSentence } from '../render/format-paired-sentence.js';
+import { formatPairedSentence } from '../common/format-paired-sentence.js';
 import type { Interval } from '../stats/interval.js';
 import { pairedDifference } from '../stats/paired-difference.js';
 import { scoredRuns } from './budget-use.js';

@@ -1,5 +1,5 @@
 import type { RunRecord } from '../../types.js';
-import { compareText } from '../render/compare-text.js';
+import { compareText } from '../common/compare-text.js';
 import type { MixedProblem } from './leaderboard-view.js';
 
 const NONE = '(none)';

@@ -1,6 +1,6 @@
 import type { BudgetUse } from './budget-use.js';
 import type { QuotaReading, QuotaWindow } from './quota-use.js';
-import type { MeteringNotes } from '../render/describe-metering.js';
+import type { MeteringNotes } from './metering-notes.js';
 import type { AgentInfo, VoidReason } from '../../types.js';
 import type { Interval } from '../stats/interval.js';
 import type { Network, ReplayRule } from './read-report-controls.js';

@@ -1,4 +1,4 @@
-import { compareText } from '../render/compare-text.js';
+import { compareText } from '../common/compare-text.js';
 
 /** One model answer's subscription quota headers, with the agent whose run it served and when. */
 export interface QuotaReading {

@@ -1,5 +1,5 @@
 import type { RunRecord, VoidReason } from '../../types.js';
-import { compareText } from '../render/compare-text.js';
+import { compareText } from '../common/compare-text.js';
 import type { ReplayRule } from './read-report-controls.js';
 
 /**

@@ -5,7 +5,7 @@ import type { Interval } from '../stats/interval.js';
 import type { AgentSummary, ReplaySummary, VoidTaskSummary } from './leaderboard-view.js';
 import { median } from '../stats/median.js';
 import type { ReplayRule } from './read-report-controls.js';
-import { runCountTag } from '../render/run-count-tag.js';
+import { runCountTag } from '../common/run-count-tag.js';
 import { repeatMetrics } from './repeat-metrics.js';
 import type { TaskScore } from './score-tasks.js';
 import type { FailureTally } from './failure-anatomy.js';

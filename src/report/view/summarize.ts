@@ -1,9 +1,9 @@
-import { meteringNotes } from '../render/describe-metering.js';
+import { meteringNotes } from './metering-notes.js';
 import { budgetUse, scoredRuns } from './budget-use.js';
 import { quotaUse } from './quota-use.js';
 import type { RunRecord } from '../../types.js';
 import { compareAgents, rankSorted } from './compare-agents.js';
-import { compareText } from '../render/compare-text.js';
+import { compareText } from '../common/compare-text.js';
 import { detectMixed } from './detect-mixed.js';
 import type { AgentSummary, LeaderboardView, Ranking, SummarizeOptions, TaskRow } from './leaderboard-view.js';
 import { readReportControls } from './read-report-controls.js';
