@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decideOutcome, judgeOrder, refusalEvidence, type OrderEvidence, type SessionEvidence } from './decide-outcome.js';
+import type { StoredRefusal } from '../store/index.js';
 
 const rules = { timeoutIsVoid: false, sessionWallClockSec: 600 };
 const session = (over: Partial<SessionEvidence> = {}): SessionEvidence => ({
@@ -44,23 +45,23 @@ describe('decideOutcome', () => {
 });
 
 describe('judgeOrder', () => {
-  it.each<[string, OrderEvidence, boolean, string | null]>([
+  it.each<[string, OrderEvidence, boolean, StoredRefusal | null]>([
     ['before any stage', { order: 1 }, false, null],
     ['budget used up', { order: 1, budgetUsedUp: true }, true, null],
     ['after a plain session, more to do', { order: 1, session: session() }, false, null],
     ['a timed-out session goes on to grading', { order: 1, session: session({ timedOut: true }) }, false, null],
-    ['session failure: stops, refusal written', { order: 1, session: session({ failure: { reason: 'patch-did-not-apply', detail: 'no' } }) }, true, 'patch-did-not-apply: no\n'],
+    ['session failure: stops, refusal written', { order: 1, session: session({ failure: { reason: 'patch-did-not-apply', detail: 'no' } }) }, true, { reason: 'patch-did-not-apply', paths: [], message: 'no' }],
     ['full workspace: stops, no refusal even with a session failure', { order: 1, session: session({ workspaceFull: true, failure: { reason: 'patch-did-not-apply', detail: 'no' } }) }, true, null],
     ['agent error: stops, no refusal', { order: 1, session: session({ error: 'e' }) }, true, null],
-    ['refused change: stops, refusal written', { order: 1, session: session(), changeRefused: { reason: 'unsupported-file', detail: 'a\nb' } }, true, 'unsupported-file: a\nb\n'],
-    ['capture failed: stops, refusal written', { order: 1, session: session(), changeRefused: null, captureFailure: 'why' }, true, 'grading-error: why\n'],
+    ['refused change: stops, refusal written', { order: 1, session: session(), changeRefused: { reason: 'unsupported-file', detail: 'a\nb', paths: ['a', 'b'] } }, true, { reason: 'unsupported-file', paths: ['a', 'b'], message: 'a\nb' }],
+    ['capture failed: stops, refusal written', { order: 1, session: session(), changeRefused: null, captureFailure: 'why' }, true, { reason: 'grading-error', paths: [], message: 'why' }],
     ['grader failed: stops, no refusal', graded(1, undefined, { gradeFailure: 'g', grade: undefined }), true, null],
     ['patch did not apply: goes on', graded(1, { applied: false, error: 'e', maxPoints: 1 }), false, null],
     ['graded with a failure: goes on', graded(1, testsFailed), false, null],
   ])('%s', (_name, ev, stop, refusal) => {
     const verdict = judgeOrder(rules, ev);
     expect(verdict.stop).toBe(stop);
-    expect(verdict.refusal).toBe(refusal);
+    expect(verdict.refusal).toEqual(refusal);
   });
 });
 
@@ -68,7 +69,7 @@ describe('refusalEvidence', () => {
   it.each<[string, OrderEvidence]>([
     ['a session failure', { order: 2, session: session({ failure: { reason: 'patch-did-not-apply', detail: 'the patch does not apply: x\x1b' } }) }],
     ['a refused change', { order: 1, session: session(), changeRefused: { reason: 'unsupported-file', detail: 'a nested git repository:\nsub/.git' } }],
-    ['a too large change', { order: 1, session: session(), changeRefused: { reason: 'change-too-large', detail: '12 MB' } }],
+    ['a too large change', { order: 1, session: session(), changeRefused: { reason: 'change-too-large', detail: '12 MB', paths: ['big.bin'] } }],
     ['a failed capture', { order: 3, session: session(), changeRefused: null, captureFailure: 'git died' }],
   ])('gives back the stages of %s, judged to the same outcome, text and all', (_name, ev) => {
     const bake = judgeOrder(rules, ev);
@@ -77,8 +78,8 @@ describe('refusalEvidence', () => {
     expect(judgeOrder(rules, { order: ev.order, ...stored })).toEqual(bake);
   });
 
-  it('is null for a text that is no refusal', () => {
-    expect(refusalEvidence('tests-failed: 2 tests\n')).toBeNull();
-    expect(refusalEvidence('')).toBeNull();
+  it('is null for a reason that is no refusal', () => {
+    expect(refusalEvidence({ reason: 'tests-failed', message: '2 tests' })).toBeNull();
+    expect(refusalEvidence({ reason: '', message: '' })).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import type { FailReason, Outcome, VoidReason } from '../types.js';
+import type { StoredRefusal } from '../store/index.js';
 import { escapeControl } from '../util/index.js';
 import { worstOutcome } from './worst-outcome.js';
 
@@ -61,7 +62,7 @@ export interface OrderEvidence {
   readonly budgetUsedUp?: boolean;
   readonly session?: SessionEvidence;
   /** Why the change was refused before grading (too large, an unsupported file), or null. */
-  readonly changeRefused?: { readonly reason: FailReason; readonly detail: string } | null;
+  readonly changeRefused?: { readonly reason: FailReason; readonly detail: string; readonly paths?: readonly string[] } | null;
   /** Why capturing the change failed, or null. */
   readonly captureFailure?: string | null;
   /** Why the order cannot be graded (the oracle changed), or null. */
@@ -79,8 +80,8 @@ export interface OrderVerdict {
   readonly stop: boolean;
   /** The order's points, when its change was graded (or failed to apply). */
   readonly score: { readonly order: number; readonly points: number; readonly maxPoints: number } | null;
-  /** The text of `change-refused.txt` when the change was refused, else null. */
-  readonly refusal: string | null;
+  /** What to store as the order's refusal (`change-refused.json`) when the change was refused, else null. */
+  readonly refusal: StoredRefusal | null;
 }
 
 /** What a run's orders decide. */
@@ -102,7 +103,7 @@ export interface RunDecision {
 export function judgeOrder(rules: OutcomeRules, ev: OrderEvidence): OrderVerdict {
   const outcomes: Outcome[] = [];
   const at = `order ${ev.order}`;
-  const end = (outcome: Outcome, refusal: string | null = null): OrderVerdict => ({ outcomes: [...outcomes, outcome], stop: true, score: null, refusal });
+  const end = (outcome: Outcome, refusal: StoredRefusal | null = null): OrderVerdict => ({ outcomes: [...outcomes, outcome], stop: true, score: null, refusal });
   const open = (): OrderVerdict => ({ outcomes, stop: false, score: null, refusal: null });
   const timeout = (detail: string): Outcome =>
     rules.timeoutIsVoid ? { kind: 'void', reason: 'timeout', detail } : { kind: 'failed', reason: 'session-timeout', detail };
@@ -111,7 +112,7 @@ export function judgeOrder(rules: OutcomeRules, ev: OrderEvidence): OrderVerdict
   const s = ev.session;
   if (!s) return open();
   if (s.workspaceFull) return end({ kind: 'failed', reason: 'disk-limit', detail: `${at}: the workspace quota is used up` });
-  if (s.failure) return end(failed(s.failure.reason, `${at}: ${s.failure.detail}`), refusalText(s.failure.reason, s.failure.detail));
+  if (s.failure) return end(failed(s.failure.reason, `${at}: ${s.failure.detail}`), refusalOf(s.failure.reason, s.failure.detail));
   if (s.error !== null) return end({ kind: 'void', reason: s.voidReason ?? 'agent-error', detail: `${at}: ${s.error}` });
   if (s.limitHit === 'memory') outcomes.push({ kind: 'failed', reason: 'memory-limit', detail: `${at}: killed at the memory limit` });
   else if (s.limitHit === 'pids') outcomes.push({ kind: 'failed', reason: 'pids-limit', detail: `${at}: ran into the process limit` });
@@ -121,9 +122,9 @@ export function judgeOrder(rules: OutcomeRules, ev: OrderEvidence): OrderVerdict
   } else if (s.timedOut) outcomes.push(timeout(`${at}: ${s.cutByBudget ? 'the agent time budget ran out' : `no answer within ${rules.sessionWallClockSec} s`}`));
 
   if (ev.changeRefused === undefined) return open();
-  if (ev.changeRefused) return end(failed(ev.changeRefused.reason, `${at}: ${ev.changeRefused.detail}`), refusalText(ev.changeRefused.reason, ev.changeRefused.detail));
+  if (ev.changeRefused) return end(failed(ev.changeRefused.reason, `${at}: ${ev.changeRefused.detail}`), refusalOf(ev.changeRefused.reason, ev.changeRefused.detail, ev.changeRefused.paths));
   if (ev.captureFailure === undefined) return open();
-  if (ev.captureFailure !== null) return end(failed('grading-error', `${at}: capturing the change failed: ${ev.captureFailure}`), refusalText('grading-error', ev.captureFailure));
+  if (ev.captureFailure !== null) return end(failed('grading-error', `${at}: capturing the change failed: ${ev.captureFailure}`), refusalOf('grading-error', ev.captureFailure));
   if (ev.gradingVoid === undefined) return open();
   if (ev.gradingVoid !== null) return end(ev.gradingVoid);
   if (ev.gradeFailure === undefined) return open();
@@ -159,28 +160,26 @@ function failed(reason: FailReason, detail: string): Outcome {
   return { kind: 'failed', reason, detail: escapeControl(detail, { keepNewlines: true }).slice(0, 2000) };
 }
 
-function refusalText(reason: string, detail: string): string {
-  return `${reason}: ${escapeControl(detail, { keepNewlines: true })}\n`;
+function refusalOf(reason: FailReason, detail: string, paths: readonly string[] = []): StoredRefusal {
+  return { reason, paths, message: escapeControl(detail, { keepNewlines: true }) };
 }
 
 /**
- * The stages a stored `change-refused.txt` (what {@link judgeOrder} wrote as `refusal`) stands
- * for, so that judging them again gives the bake's outcome, text and all. Its reason names the
- * stage that refused the change: the session's own failure (patch-did-not-apply, the only one a
- * session reports), the inspection (change-too-large, unsupported-file) or the capture
- * (grading-error). Null when the text is no refusal. Pure.
+ * The stages a stored refusal (what {@link judgeOrder} gave as `refusal`, read back by the
+ * store's `readRefusal`) stands for, so that judging them again gives the bake's outcome, text
+ * and all. Its reason names the stage that refused the change: the session's own failure
+ * (patch-did-not-apply, the only one a session reports), the inspection (change-too-large,
+ * unsupported-file) or the capture (grading-error). Null when the reason is no refusal's. Pure.
  */
-export function refusalEvidence(text: string): Pick<OrderEvidence, 'session' | 'changeRefused' | 'captureFailure'> | null {
-  const colon = text.indexOf(': ');
-  if (colon < 0) return null;
-  const reason = text.slice(0, colon);
-  const detail = text.slice(colon + 2).replace(/\n$/, '');
+export function refusalEvidence(refusal: Pick<StoredRefusal, 'reason' | 'message'> & { readonly paths?: readonly string[] }): Pick<OrderEvidence, 'session' | 'changeRefused' | 'captureFailure'> | null {
+  const { reason, message: detail } = refusal;
+  const paths = refusal.paths ?? [];
   switch (reason) {
     case 'patch-did-not-apply':
       return { session: { ...NO_SESSION_FINDINGS, failure: { reason, detail } } };
     case 'change-too-large':
     case 'unsupported-file':
-      return { session: NO_SESSION_FINDINGS, changeRefused: { reason, detail } };
+      return { session: NO_SESSION_FINDINGS, changeRefused: paths.length > 0 ? { reason, detail, paths } : { reason, detail } };
     case 'grading-error':
       return { session: NO_SESSION_FINDINGS, changeRefused: null, captureFailure: detail };
     default:

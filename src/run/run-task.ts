@@ -4,7 +4,7 @@ import type { Agent, SessionResult } from '../agents/index.js';
 import { captureChange, type Change, type Isolation, createBoundedDir, createWorkspace, describeStepCpu, inspectChange } from '../sandbox/index.js';
 import type { TaskLock, Order, Suite, Task } from '../suite/index.js';
 import type { RunRecord, StepRecord } from '../types.js';
-import type { CheckRow, RequestRow, SessionRow } from '../store/index.js';
+import { type CheckRow, type RequestRow, type SessionRow, orderDir as orderFolder, orderFile, writeRefusal } from '../store/index.js';
 import type { Budget } from './budget.js';
 import type { GeneratedSet } from './generate-checks.js';
 import { gradeEvidence, gradeOrder, type OrderGrade } from './grade-order.js';
@@ -55,19 +55,7 @@ export interface TaskRunResult {
   readonly checks: readonly CheckRow[];
 }
 
-/*
- * Artifacts of one run:
- *   order-<n>/prompt.md        the prompt the agent got
- *   order-<n>/agent.log        the agent's stdout+stderr (a model agent's stderr)
- *   order-<n>/stream.jsonl     a model agent's machine-readable stream (its stdout)
- *   order-<n>/model-responses.jsonl  every model answer as the CLI got it (a recorded session)
- *   order-<n>/network.json     with --trace-network: every address the CLI tried
- *   order-<n>/change.patch     the cumulative change after this order (binary-safe)
- *   order-<n>/grade/           test-output.log and report/ (the runner's raw report), or
- *                              checks.json (every check's input, expected value and result)
- *   order-<n>/grade-attempt-1/ the first test run's, when it timed out while the machine starved
- *                              it and was re-run (decision 011); grade/ then holds the re-run's
- */
+/* The artifacts of one run are laid out as store/run-folder.ts says (one folder per order). */
 
 /**
  * One run: a fresh workspace, one agent session per order (files carry over, no grading
@@ -96,7 +84,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     const sessionDir = path.join(options.scratchDir, `session-${order.index}`);
     // what the session writes outside the workspace (a CLI's stream, a trace) is bounded too
     await createBoundedDir(sessionDir, (controls.outputMb + 64) * MB, 0o711);
-    const promptFile = path.join(sessionDir, 'prompt.md');
+    const promptFile = orderFile(sessionDir, 'prompt');
     await writeFile(promptFile, order.prompt, { mode: 0o644 });
     const sessionLimitMs = Math.min(controls.sessionWallClockSec * 1000, budgetMs);
     options.onStage?.({ order: order.index, stage: 'session' });
@@ -111,7 +99,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
       sandbox: options.isolation.sandbox,
       env: options.env,
       timeoutMs: sessionLimitMs,
-      outputPath: path.join(orderDir, 'agent.log'),
+      outputPath: orderFile(orderDir, 'agentLog'),
       maxOutputBytes: controls.outputMb * MB,
       openWeb: controls.network === 'model-api+web',
       ...(options.onRequest ? { onRequest: (row: RequestRow) => options.onRequest!(order.index, row) } : {}),
@@ -132,7 +120,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
       ...(session.cpu ? { machine: describeStepCpu(session.cpu) } : {}),
     };
     if (ended()) return;
-    // a refused change gets no change.patch: there is no patch of it (verify compares such runs on points)
+    // a refused change gets no stored patch: there is no patch of it (verify compares such runs on points)
     ev.changeRefused = (await inspectChange({ workspace, preparedRepo: options.preparedRepo, maxBytes: controls.maxChangeMb * MB })) ?? null;
     if (ended()) return;
     const captured = await agentsOrOurs(
@@ -142,7 +130,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
     ev.captureFailure = 'failure' in captured ? captured.failure : null;
     if ('failure' in captured) return;
     change = captured.value;
-    await writeFile(path.join(orderDir, 'change.patch'), change.patch);
+    await writeFile(orderFile(orderDir, 'change'), change.patch);
     options.onStage?.({ order: order.index, stage: 'grading' });
     const grading = await orderGrading({ ...options, order });
     ev.gradingVoid = 'void' in grading ? grading.void : null;
@@ -155,7 +143,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
         task,
         grading,
         scratchDir: path.join(options.scratchDir, `${attempt}-${order.index}`),
-        outDir: attempt === 'grade' ? path.join(orderDir, 'grade') : path.join(options.scratchDir, `${attempt}-${order.index}-out`),
+        outDir: attempt === 'grade' ? orderFile(orderDir, 'grade') : path.join(options.scratchDir, `${attempt}-${order.index}-out`),
         env: options.env,
         timeoutMs: controls.testWallClockSec * 1000,
         outputBytes: controls.outputMb * MB,
@@ -175,14 +163,14 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRunResult> {
 
   try {
     for (const order of task.orders) {
-      const orderDir = path.join(options.artifactsDir, `order-${order.index}`);
+      const orderDir = orderFolder(options.artifactsDir, order.index);
       await mkdir(orderDir, { recursive: true });
-      await writeFile(path.join(orderDir, 'prompt.md'), order.prompt);
+      await writeFile(orderFile(orderDir, 'prompt'), order.prompt);
       const ev: Writable<OrderEvidence> = { order: order.index };
       evidence.push(ev);
       await runOrder(order, orderDir, ev);
       const verdict = judgeOrder(rules, ev);
-      if (verdict.refusal !== null) await writeFile(path.join(orderDir, 'change-refused.txt'), verdict.refusal);
+      if (verdict.refusal !== null) await writeRefusal(orderDir, verdict.refusal);
       if (verdict.stop) break;
     }
   } finally {

@@ -40,6 +40,7 @@ describe('inspectChange', () => {
     const problem = await inspectChange({ workspace: ws, preparedRepo: prepared, maxBytes: MiB });
     expect(problem?.reason).toBe('change-too-large');
     expect(problem?.detail).toContain('huge.bin 2147483648 bytes');
+    expect(problem?.paths).toEqual(['huge.bin']);
   });
 
   it('does not count setup outputs or files the change itself ignores', async () => {
@@ -57,7 +58,7 @@ describe('inspectChange', () => {
     execFileSync('git', ['init', '-q', path.join(ws.dir, 'vendor', 'lib')]);
     await writeFile(path.join(ws.dir, '.gitmodules'), '[submodule "x"\n\tgarbage = \n');
     const nested = await inspectChange({ workspace: ws, preparedRepo: prepared, maxBytes: MiB });
-    expect(nested).toEqual({ reason: 'unsupported-file', detail: expect.stringContaining('vendor/lib/.git') });
+    expect(nested).toEqual({ reason: 'unsupported-file', detail: expect.stringContaining('vendor/lib/.git'), paths: [expect.stringContaining('vendor/lib')] });
 
     const second = await workspace();
     await writeFile(Buffer.concat([Buffer.from(second.ws.dir + '/bad-'), Buffer.from([0xff, 0x1b]), Buffer.from('[31mname')]), 'x');

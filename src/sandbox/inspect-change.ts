@@ -8,6 +8,8 @@ import type { Workspace } from './workspace.js';
 /** Why a workspace's change cannot be graded: the agent's doing, never bakeoff's. */
 export interface ChangeProblem {
   readonly reason: 'change-too-large' | 'unsupported-file';
+  /** The paths (relative to the repo) that make it so, at most 20; none when the count alone does. */
+  readonly paths?: readonly string[];
   readonly detail: string;
 }
 
@@ -78,14 +80,14 @@ export async function inspectChange(options: {
   const ignored = await ignoredPaths(preparedRepo, workspace.dir, [...found.files.map((f) => f.rel), ...found.nestedGit, ...found.badNames, ...found.absurd.map((a) => a.rel)]);
   const absurd = found.absurd.filter((a) => !ignored.has(a.rel));
   if (absurd.length > 0) {
-    return { reason: 'unsupported-file', detail: `paths bakeoff will not carry: ${absurd.slice(0, 3).map((a) => `${quotedPath(a.rel.slice(0, 120))}${a.rel.length > 120 ? '…' : ''} (${a.why})`).join(', ')}${absurd.length > 3 ? ` and ${absurd.length - 3} more` : ''}` };
+    return { reason: 'unsupported-file', detail: `paths bakeoff will not carry: ${absurd.slice(0, 3).map((a) => `${quotedPath(a.rel.slice(0, 120))}${a.rel.length > 120 ? '…' : ''} (${a.why})`).join(', ')}${absurd.length > 3 ? ` and ${absurd.length - 3} more` : ''}`, paths: absurd.slice(0, 20).map((a) => a.rel) };
   }
   const nested = found.nestedGit.filter((p) => !ignored.has(p));
   if (nested.length > 0) {
-    return { reason: 'unsupported-file', detail: `the change holds a nested git repository (${list(nested)}), which a patch cannot carry; remove its .git or leave it out with .gitignore` };
+    return { reason: 'unsupported-file', detail: `the change holds a nested git repository (${list(nested)}), which a patch cannot carry; remove its .git or leave it out with .gitignore`, paths: nested.slice(0, 20) };
   }
   const badNames = found.badNames.filter((p) => !ignored.has(p));
-  if (badNames.length > 0) return { reason: 'unsupported-file', detail: `file names that are not UTF-8: ${list(badNames)}` };
+  if (badNames.length > 0) return { reason: 'unsupported-file', detail: `file names that are not UTF-8: ${list(badNames)}`, paths: badNames.slice(0, 20) };
   const counted = found.files.filter((f) => !ignored.has(f.rel)).sort((a, b) => b.bytes - a.bytes);
   if (counted.length > bounds.files) {
     return { reason: 'change-too-large', detail: `the change adds or changes ${counted.length} files, more than ${bounds.files} (a patch of that many files is not a change to review)` };
@@ -96,6 +98,7 @@ export async function inspectChange(options: {
   return {
     reason: 'change-too-large',
     detail: `the change holds ${bytes} bytes in ${counted.length} file(s), more than the limit of ${options.maxBytes} (controls.maxChangeMb); largest: ${largest}`,
+    paths: counted.slice(0, 3).map((f) => f.rel),
   };
 }
 

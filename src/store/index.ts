@@ -7,3 +7,22 @@ export type { AttemptRow, CheckRow, RequestRow, RunSet, SessionRecord, SessionRo
 export { lockResults, readHolder } from './results-lock.js';
 export type { CheckTally } from './check-tallies.js';
 export type { LockHolder, ResultsLock } from './results-lock.js';
+export {
+  DATABASE_NAME,
+  RUN_FOLDER_NAMES,
+  SEARCHABLE_ORDER_FILES,
+  gradeAttemptDir,
+  gradeFiles,
+  isRunTempName,
+  orderDir,
+  orderDirName,
+  orderFile,
+  orderFileInResults,
+  orderFileName,
+  readRefusal,
+  resultsPaths,
+  runDir,
+  runTempDir,
+  writeRefusal,
+} from './run-folder.js';
+export type { OrderFile, StoredRefusal } from './run-folder.js';

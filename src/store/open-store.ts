@@ -9,6 +9,7 @@ import { damagedDatabase, isDamage, knownIntact, refuseLostDatabase, rememberInt
 import type { ProbeCache } from '../util/index.js';
 import { MIGRATIONS } from './migrations.js';
 import { readCheckTallies, type CheckTally } from './check-tallies.js';
+import { DATABASE_NAME, isRunTempName, resultsPaths, runDir, runTempDir } from './run-folder.js';
 
 /*
  * A results folder, one per bake:
@@ -182,8 +183,8 @@ export interface OpenStoreOptions {
 }
 
 export function openStore(dir: string, options: OpenStoreOptions): Store {
-  const dbPath = path.resolve(dir, 'bakeoff.db');
-  const runsDir = path.join(dir, 'runs');
+  const dbPath = path.resolve(resultsPaths(dir).database);
+  const runsDir = resultsPaths(dir).runsDir;
   if (options.create) mkdirSync(runsDir, { recursive: true });
   // the stamps before this process opens it: what a kept "intact" must match
   const before = knownIntact(dbPath, options.intact);
@@ -192,7 +193,7 @@ export function openStore(dir: string, options: OpenStoreOptions): Store {
   try {
     db = new Database(dbPath, { fileMustExist: !options.create });
   } catch (error) {
-    throw new UserError(`${dir}: not a results folder (no readable bakeoff.db): ${(error as Error).message}`);
+    throw new UserError(`${dir}: not a results folder (no readable ${DATABASE_NAME}): ${(error as Error).message}`);
   }
   try {
     if (!before.known) {
@@ -272,7 +273,7 @@ export function openStore(dir: string, options: OpenStoreOptions): Store {
     finishedRunIds: () => new Set(db.prepare("SELECT id FROM runs WHERE NOT (outcome = 'void' AND reason = 'machine-starved')").pluck().all() as string[]),
     artifactsTempDir: (runId) => {
       if (isStopping()) throw new StoppingError(`not starting run ${runId}: bakeoff is stopping`);
-      const tmp = path.join(runsDir, `.tmp-${runId}-${process.pid}-${Date.now()}`);
+      const tmp = runTempDir(runsDir, runId);
       mkdirSync(tmp, { recursive: true });
       temps.set(tmp, holdLastStep(() => rmSync(tmp, { recursive: true, force: true })));
       return tmp;
@@ -282,7 +283,7 @@ export function openStore(dir: string, options: OpenStoreOptions): Store {
       if (isStopping()) throw new StoppingError(`not storing run ${run.id}: bakeoff is stopping`);
       temps.get(artifactsTmp)?.();
       temps.delete(artifactsTmp);
-      const final = path.join(runsDir, run.id);
+      const final = runDir(runsDir, run.id);
       const artifacts = digestArtifacts(artifactsTmp);
       rmSync(final, { recursive: true, force: true });
       renameSync(artifactsTmp, final);
@@ -405,9 +406,9 @@ function removeTempDirs(runsDir: string): void {
  * lock before removing them any other way).
  */
 export function runTempDirs(dir: string): string[] {
-  const runsDir = path.join(dir, 'runs');
+  const runsDir = resultsPaths(dir).runsDir;
   if (!existsSync(runsDir)) return [];
-  return readdirSync(runsDir).filter((name) => name.startsWith('.tmp-')).map((name) => path.join(runsDir, name));
+  return readdirSync(runsDir).filter(isRunTempName).map((name) => path.join(runsDir, name));
 }
 
 interface Row {

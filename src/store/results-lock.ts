@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { ResultsBusyError, UserError } from '../errors.js';
 import { currentProcess, holdResource, judgeProcess } from '../util/index.js';
 import { refusal, type LockHolder } from './describe-holder.js';
+import { DATABASE_NAME, resultsPaths } from './run-folder.js';
 
 export type { LockHolder } from './describe-holder.js';
 
@@ -20,8 +21,6 @@ export type { LockHolder } from './describe-holder.js';
  *                       refuse when the record names a live process that somehow lacks the lock
  *                       (another host, a lock file deleted under it).
  */
-const LOCK_FILE = 'holder.lock';
-const HOLDER_FILE = 'holder.json';
 
 /** A held lock on a results folder. */
 export interface ResultsLock {
@@ -57,7 +56,7 @@ export async function lockResults(dir: string, options: LockResultsOptions): Pro
   const root = path.resolve(dir);
   if (existsSync(root) && !statSync(root).isDirectory()) throw new UserError(`${dir}: not a folder; a results folder is a folder (choose another one)`);
   if (options.create) mkdirSync(root, { recursive: true });
-  else if (!existsSync(path.join(root, 'bakeoff.db'))) throw new UserError(`${dir}: not a results folder (no bakeoff.db)`);
+  else if (!existsSync(resultsPaths(root).database)) throw new UserError(`${dir}: not a results folder (no ${DATABASE_NAME})`);
   let waiting = false;
   for (;;) {
     const attempt = await tryLock(root, options.command);
@@ -72,7 +71,7 @@ export async function lockResults(dir: string, options: LockResultsOptions): Pro
 /** The holder record of a results folder, or null when there is none (or it is unreadable). */
 export function readHolder(dir: string): LockHolder | null {
   try {
-    const data = JSON.parse(readFileSync(path.join(dir, HOLDER_FILE), 'utf8')) as LockHolder;
+    const data = JSON.parse(readFileSync(resultsPaths(dir).holder, 'utf8')) as LockHolder;
     return data.schemaVersion === 1 && Number.isInteger(data.pid) && typeof data.startTicks === 'string' ? data : null;
   } catch {
     return null;
@@ -82,7 +81,7 @@ export function readHolder(dir: string): LockHolder | null {
 type Attempt = { readonly lock: ResultsLock } | { readonly holder: LockHolder | null; readonly why: 'held' | 'other-host' };
 
 async function tryLock(root: string, command: string): Promise<Attempt> {
-  const db = new Database(path.join(root, LOCK_FILE), { timeout: 0 });
+  const db = new Database(resultsPaths(root).lock, { timeout: 0 });
   try {
     db.pragma('journal_mode = MEMORY'); // no journal file beside the lock
     db.pragma('locking_mode = EXCLUSIVE');
@@ -107,10 +106,11 @@ async function tryLock(root: string, command: string): Promise<Attempt> {
     startedAt: new Date(Date.now() - process.uptime() * 1000).toISOString(),
     since: new Date().toISOString(),
   };
-  for (const name of readdirSync(root)) if (name.startsWith(`${HOLDER_FILE}.tmp-`)) rmSync(path.join(root, name), { force: true });
-  const tmp = path.join(root, `${HOLDER_FILE}.tmp-${process.pid}`);
+  const holderFile = resultsPaths(root).holder;
+  for (const name of readdirSync(root)) if (name.startsWith(`${path.basename(holderFile)}.tmp-`)) rmSync(path.join(root, name), { force: true });
+  const tmp = `${holderFile}.tmp-${process.pid}`;
   writeFileSync(tmp, JSON.stringify(holder, null, 2) + '\n');
-  renameSync(tmp, path.join(root, HOLDER_FILE));
+  renameSync(tmp, holderFile);
   let held = true;
   // a stop (SIGINT) lets go of the folder last, after everything made under it is undone
   let letGo = (): void => {};
@@ -123,7 +123,7 @@ async function tryLock(root: string, command: string): Promise<Attempt> {
       if (!held) return;
       held = false;
       letGo();
-      rmSync(path.join(root, HOLDER_FILE), { force: true });
+      rmSync(holderFile, { force: true });
       db.close();
     },
   };

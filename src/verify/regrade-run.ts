@@ -5,6 +5,7 @@ import type { RunRecord } from '../types.js';
 import type { Regrade } from './compare-verdicts.js';
 import { describeTestTimeout, type TestAttempt } from '../grade/index.js';
 import { describeStepCpu } from '../sandbox/index.js';
+import { orderDir, orderFile, readRefusal } from '../store/index.js';
 import {
   type OrderEvidence,
   type OutcomeRules,
@@ -39,7 +40,7 @@ export interface RegradeRunOptions extends Pick<RunTaskOptions, 'task' | 'lock' 
  * files over it, tests in the sandbox; or the generated checks), and judges each order's
  * evidence with the bake's own rules (`judgeOrder`, `decideOutcome`): the same stages, the same
  * outcomes and texts. Sessions are not run again (their stage finds nothing). An order without a
- * stored change stands for its `change-refused.txt`, judged as the bake judged it, or, without
+ * stored change stands for its stored refusal (`readRefusal`), judged as the bake judged it, or, without
  * one, ends the re-grade (the run stopped before it). Grader output goes to the scratch folder,
  * never the results.
  */
@@ -68,11 +69,11 @@ function doubtsOf(order: number, attempts: readonly TestAttempt[]): string[] {
 /** One order's evidence from its stored change, or from its stored refusal; null when it has neither. */
 async function regradeOrder(options: RegradeRunOptions, order: Order, doubts: string[]): Promise<OrderEvidence | null> {
   const { task, run } = options;
-  const stored = path.join(options.artifactsDir, `order-${order.index}`);
-  const patch = await readStoredPatch(path.join(stored, 'change.patch'));
+  const stored = orderDir(options.artifactsDir, order.index);
+  const patch = await readStoredPatch(orderFile(stored, 'change'));
   if (patch === null) {
     // a change refused before it became a patch (too large, a patch that did not apply in the session)
-    const refusal = await readFile(path.join(stored, 'change-refused.txt'), 'utf8').catch(() => null);
+    const refusal = await readRefusal(stored);
     const refused = refusal === null ? null : refusalEvidence(refusal);
     return refused && { order: order.index, ...refused };
   }
