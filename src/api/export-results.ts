@@ -4,7 +4,7 @@ import path from 'node:path';
 import { transcriptOf } from '../agents/index.js';
 import { UserError } from '../errors.js';
 import { atifTrajectory, swebenchPredictions, type PredictionsResult } from '../export/index.js';
-import { openStore, type Store } from '../store/index.js';
+import { DATABASE_NAME, openStore, orderDirName, orderFile, resultsPaths, runOrderDir, type Store } from '../store/index.js';
 import { loadSuite, type Suite } from '../suite/index.js';
 import { exists } from '../util/index.js';
 import { cwdOf, type Place } from './paths.js';
@@ -25,7 +25,7 @@ export async function exportSwebenchPredictions(request: ExportPredictionsReques
   return withStore(results, async (store) => {
     const suite = await suiteOf(store, request);
     const runs = store.listRuns();
-    return swebenchPredictions(runs, suite, (run) => readOrNull(path.join(store.runsDir, run.id, 'order-1', 'change.patch')), { replay: request.replay ?? 0, ...(request.agents ? { agents: request.agents } : {}) });
+    return swebenchPredictions(runs, suite, (run) => readOrNull(orderFile(runOrderDir(store.runsDir, run.id, 1), 'change')), { replay: request.replay ?? 0, ...(request.agents ? { agents: request.agents } : {}) });
   });
 }
 
@@ -52,17 +52,18 @@ export async function exportAtif(request: ExportAtifRequest): Promise<{ trajecto
       for (const run of store.listRuns()) {
         const sessions = store.sessions(run.id);
         for (const { order } of run.orders) {
-          const base = path.join(store.runsDir, run.id, `order-${order}`);
-          const stream = run.agent.harness === 'builtin' ? null : await readFile(path.join(base, 'stream.jsonl'), 'utf8').catch(() => null);
+          const base = runOrderDir(store.runsDir, run.id, order);
+          const stream = run.agent.harness === 'builtin' ? null : await readFile(orderFile(base, 'stream'), 'utf8').catch(() => null);
           const transcript = stream === null ? null : transcriptOf(run.agent.harness, stream);
           if (transcript === null) {
             skipped++;
             continue;
           }
-          const prompt = (await readFile(path.join(base, 'prompt.md'), 'utf8').catch(() => null)) ?? '';
+          const prompt = (await readFile(orderFile(base, 'prompt'), 'utf8').catch(() => null)) ?? '';
           const trajectory = atifTrajectory({ run, order, prompt, transcript, session: sessions.find((s) => s.order === order) ?? null });
-          await mkdir(path.join(tmp, run.id, `order-${order}`), { recursive: true });
-          await writeFile(path.join(tmp, run.id, `order-${order}`, 'trajectory.json'), JSON.stringify(trajectory, null, 2) + '\n');
+          // the export mirrors the results folder: <run-id>/<order folder>/trajectory.json
+          await mkdir(path.join(tmp, run.id, orderDirName(order)), { recursive: true });
+          await writeFile(path.join(tmp, run.id, orderDirName(order), 'trajectory.json'), JSON.stringify(trajectory, null, 2) + '\n');
           trajectories++;
         }
       }
@@ -77,7 +78,7 @@ export async function exportAtif(request: ExportAtifRequest): Promise<{ trajecto
 }
 
 async function withStore<T>(results: string, work: (store: Store) => Promise<T>): Promise<T> {
-  if (!(await exists(path.join(results, 'bakeoff.db')))) throw new UserError(`${results}: not a results folder (no bakeoff.db); give the folder \`bakeoff run --out\` wrote`);
+  if (!(await exists(resultsPaths(results).database))) throw new UserError(`${results}: not a results folder (no ${DATABASE_NAME}); give the folder \`bakeoff run --out\` wrote`);
   const store = openStore(results, { create: false });
   try {
     return await work(store);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { TranscriptEntry } from '../agents/harnesses/index.js';
 import { needsSessionClues } from '../report/view/classify-failure.js';
 import { BROKEN_SHOWN, toolCluesOf, type CheckCount, type FailureEvidence, type SessionClues, type TestTally } from '../report/view/failure-evidence.js';
-import type { CheckTally, SessionRow, Store } from '../store/index.js';
+import { orderFile, runOrderDir, type CheckTally, type SessionRow, type Store } from '../store/index.js';
 import type { RunRecord } from '../types.js';
 
 /** Streams larger than this are not read for tool clues (a transcript's tool calls are in its first megabytes). */
@@ -49,7 +49,7 @@ function testTallyOf(tally: CheckTally): TestTally {
 function changeBytesOf(store: Store, run: RunRecord): number | null {
   let bytes = 0;
   for (const { order } of run.orders) {
-    const st = statSync(path.join(store.runsDir, run.id, `order-${order}`, 'change.patch'), { throwIfNoEntry: false });
+    const st = statSync(orderFile(runOrderDir(store.runsDir, run.id, order), 'change'), { throwIfNoEntry: false });
     if (!st) return null;
     bytes += st.size;
   }
@@ -82,7 +82,7 @@ function cluesOf(store: Store, run: RunRecord, s: SessionRow, read: ReadTranscri
 }
 
 function toolsOf(store: Store, run: RunRecord, order: number, read: ReadTranscript): SessionClues['tools'] {
-  const file = path.join(store.runsDir, run.id, `order-${order}`, 'stream.jsonl');
+  const file = orderFile(runOrderDir(store.runsDir, run.id, order), 'stream');
   const st = statSync(file, { throwIfNoEntry: false });
   if (!st?.isFile() || st.size > MAX_STREAM_BYTES) return null;
   const transcript = read(run.agent.harness, readFileSync(file, 'utf8'));

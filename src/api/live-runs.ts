@@ -1,6 +1,7 @@
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BakeEvent } from '../run/index.js';
+import { resultsPaths } from '../store/index.js';
 
 /**
  * `<results>/live.json`: the runs a bake has at work now, for `bakeoff view` (another process)
@@ -8,7 +9,6 @@ import type { BakeEvent } from '../run/index.js';
  * stage or ends, and removes it when it ends; a file left by a killed bake is stale, so readers
  * believe it only while the results folder's lock holder is alive.
  */
-export const LIVE_FILE = 'live.json';
 
 /** One run at work, as `live.json` lists it. */
 export interface LiveRun {
@@ -24,7 +24,7 @@ export interface LiveRun {
 
 /** Keeps `live.json` of `resultsDir` in step with a bake's events; `close()` removes it. */
 export function createLiveRuns(resultsDir: string): { onEvent(event: BakeEvent): void; close(): void } {
-  const file = path.join(resultsDir, LIVE_FILE);
+  const file = resultsPaths(resultsDir).live;
   const running = new Map<string, LiveRun>();
   const write = (): void => {
     try {
@@ -54,7 +54,7 @@ export function createLiveRuns(resultsDir: string): { onEvent(event: BakeEvent):
 
 /** What `live.json` says now, and its mtime (ms; 0 when there is none). Never throws. */
 export function readLiveRuns(resultsDir: string): { readonly running: readonly LiveRun[]; readonly mtimeMs: number } {
-  const file = path.join(resultsDir, LIVE_FILE);
+  const file = resultsPaths(resultsDir).live;
   try {
     const mtimeMs = statSync(file).mtimeMs;
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as { running?: LiveRun[] };

@@ -5,8 +5,7 @@ import { catalogInfo, describeToolPolicy, listPrice } from '../meter/index.js';
 import { UserError } from '../errors.js';
 import { comparePaired, renderSite, SITE_MARKER, type CostByClass, type PrivateOrderDetail, type SiteSession, type SiteSuite, type SiteTask } from '../report/index.js';
 import { loadSuite, readLock, type Suite } from '../suite/index.js';
-import { AT_KILL_FILE } from '../sandbox/index.js';
-import { openStore, type SessionRow, type Store } from '../store/index.js';
+import { gradeFiles, openStore, orderFile, runOrderDir, type SessionRow, type Store } from '../store/index.js';
 import type { RunRecord } from '../types.js';
 import type { VerifyResult } from '../verify/index.js';
 import { notifyVia } from './events.js';
@@ -144,16 +143,17 @@ export async function readPrivateDetail(store: Store, runs: readonly RunRecord[]
     const sessions = store.sessions(run.id);
     const orders: PrivateOrderDetail[] = [];
     for (const { order } of run.orders) {
-      const base = path.join(store.runsDir, run.id, `order-${order}`);
-      const stream = run.agent.harness === 'builtin' ? null : await readText(path.join(base, 'stream.jsonl'));
+      const base = runOrderDir(store.runsDir, run.id, order);
+      const grade = gradeFiles(orderFile(base, 'grade'));
+      const stream = run.agent.harness === 'builtin' ? null : await readText(orderFile(base, 'stream'));
       const session = sessions.find((s) => s.order === order);
       orders.push({
         order,
-        prompt: await readText(path.join(base, 'prompt.md')),
-        patch: await readText(path.join(base, 'change.patch')),
-        agentLog: await readText(path.join(base, 'agent.log')),
-        atKill: await readText(path.join(base, AT_KILL_FILE)),
-        testOutput: (await readText(path.join(base, 'grade', 'test-output.log'))) ?? (await readText(path.join(base, 'grade', 'checks.json'))),
+        prompt: await readText(orderFile(base, 'prompt')),
+        patch: await readText(orderFile(base, 'change')),
+        agentLog: await readText(orderFile(base, 'agentLog')),
+        atKill: await readText(orderFile(base, 'atKill')),
+        testOutput: (await readText(grade.testOutput)) ?? (await readText(grade.checks)),
         transcript: stream === null ? null : transcriptOf(run.agent.harness, stream),
         checks: checks.filter((c) => c.order === order).map(({ id, expected, status, message }) => ({ id, expected, status, ...(message ? { message } : {}) })),
         session: session === undefined ? null : siteSessionOf(session),

@@ -1,10 +1,10 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import type { Store } from '../store/index.js';
+import { SEARCHABLE_ORDER_FILES, orderDir, runDir, type Store } from '../store/index.js';
 import type { RunRecord } from '../types.js';
 
 /** The files of an order searched for text: what the agent got, said and did, and what the tests said. */
-const SEARCHED = ['prompt.md', 'agent.log', 'stream.jsonl', 'change.patch', 'grade/test-output.log'];
+const SEARCHED = SEARCHABLE_ORDER_FILES;
 /** Read at most this much of each file. */
 const MAX_BYTES = 4 * 1024 * 1024;
 /** At most this many runs are returned. */
@@ -21,7 +21,7 @@ export async function searchRuns(store: Store, runs: readonly RunRecord[], query
   const found: string[] = [];
   for (const run of runs) {
     if (found.length >= MAX_RUNS) break;
-    if (await runContains(path.join(store.runsDir, run.id), run.orders.map((o) => o.order), needle)) found.push(run.id);
+    if (await runContains(runDir(store.runsDir, run.id), run.orders.map((o) => o.order), needle)) found.push(run.id);
   }
   return found;
 }
@@ -29,7 +29,7 @@ export async function searchRuns(store: Store, runs: readonly RunRecord[], query
 async function runContains(dir: string, orders: readonly number[], needle: string): Promise<boolean> {
   for (const order of orders) {
     for (const file of SEARCHED) {
-      const text = await readBounded(path.join(dir, `order-${order}`, file));
+      const text = await readBounded(path.join(orderDir(dir, order), file));
       if (text !== null && text.toLowerCase().includes(needle)) return true;
     }
   }

@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Bind, ClockShift, ExecResult, Sandbox } from '../sandbox/index.js';
 import { InfraError } from '../errors.js';
+import { gradeFiles } from '../store/index.js';
 import { readBoundedFile } from '../util/index.js';
 import { stableTestIds } from './stable-test-ids.js';
 import { createReportDir } from './report-dir.js';
@@ -56,7 +57,8 @@ export async function runTests(options: RunTestsOptions): Promise<TestRun> {
     const configDir = path.join(options.scratchDir, 'config');
     await mkdir(configDir, { recursive: true, mode: 0o755 });
     await mkdir(options.outDir, { recursive: true });
-    const outputPath = path.join(options.outDir, 'test-output.log');
+    const kept = gradeFiles(options.outDir);
+    const outputPath = kept.testOutput;
     const instrumented = runner.instrument(options.command, { reportDir: reportDir.dir, configDir, configSource: options.configSource, report: options.report });
     const exec = await options.sandbox.exec({
       command: instrumented.command,
@@ -76,8 +78,8 @@ export async function runTests(options: RunTestsOptions): Promise<TestRun> {
     const logged = await readBoundedFile(outputPath, options.outputBytes + 4096, { truncate: true });
     const output = logged.kind === 'ok' ? logged.text : '';
     const report = stableTestIds(await parseReport(() => runner.parse({ reportDir: reportDir.dir, output, repoDir: options.repoDir, report: options.report })), options.repoDir);
-    await keepReportFiles(reportDir.dir, runner.reportFiles, path.join(options.outDir, 'report'), options.outputBytes);
-    for (const source of report.sources ?? []) await writeFile(path.join(options.outDir, 'report', source.name), source.text);
+    await keepReportFiles(reportDir.dir, runner.reportFiles, kept.report, options.outputBytes);
+    for (const source of report.sources ?? []) await writeFile(path.join(kept.report, source.name), source.text);
     return { report, exec, outputPath };
   } finally {
     await reportDir.dispose();

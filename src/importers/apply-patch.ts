@@ -21,7 +21,7 @@ export interface PatchedPath {
 export async function applyPatchTo(patch: string, preImage: (file: string) => Buffer | undefined, where: string): Promise<{ paths: PatchedPath[]; post: Map<string, Buffer> }> {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-apply-'));
   try {
-    const patchFile = path.join(scratch, 'change.patch');
+    const patchFile = path.join(scratch, 'diff.patch');
     const tree = path.join(scratch, 't');
     await mkdir(tree);
     await writeFile(patchFile, patch.endsWith('\n') ? patch : `${patch}\n`);

@@ -2,6 +2,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadSources, runChecks, evaluate, type Evaluation, type ExpectedTests, evaluateChecks, protectedChanges, installedPythonModules, runGradedTests, runsPytest, type TestRun, getTestRunner, type ReportFormat, withStarvedRerun, describeTestTimeout, type TestAttempt } from '../grade/index.js';
 import { applyPatch, type Isolation, createWorkspace, patchPaths } from '../sandbox/index.js';
+import { gradeAttemptDir, gradeFiles } from '../store/index.js';
 import type { Task } from '../suite/index.js';
 import type { GradeEvidence } from './decide-outcome.js';
 import type { GeneratedSet } from './generate-checks.js';
@@ -94,7 +95,7 @@ export async function gradeOrder(options: GradeOrderOptions): Promise<OrderGrade
       const { files } = await loadSources(workspace.dir, grading.sourceDir);
       const results = await runChecks({ files, entry: grading.entry, checks: grading.generated.checks });
       await writeFile(
-        path.join(options.outDir, 'checks.json'),
+        gradeFiles(options.outDir).checks,
         JSON.stringify({ digest: grading.generated.digest, checks: grading.generated.checks, results }, null, 1) + '\n',
       );
       return { applied: true, testRun: null, attempts: [], durationMs: elapsed(), ...evaluateChecks(results, protectedChanged) };
@@ -120,7 +121,7 @@ export async function gradeOrder(options: GradeOrderOptions): Promise<OrderGrade
     const { result: graded, attempts } = await withStarvedRerun(
       async (timeoutMs, n) => {
         if (n === 1) return testsIn(workspace.dir, options.scratchDir, timeoutMs);
-        await rename(options.outDir, `${options.outDir}-attempt-1`);
+        await rename(options.outDir, gradeAttemptDir(options.outDir, 1));
         const again = await createWorkspace(options.preparedRepo, path.join(options.scratchDir, 'w-rerun'), options.isolation.workspace);
         try {
           const reapplied = await applyPatch(again.dir, options.patch);

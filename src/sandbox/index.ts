@@ -3,7 +3,6 @@ export type { Check } from './check-sandbox.js';
 export { applyPatch, captureChange } from './git.js';
 export type { Change } from './git.js';
 export { inspectChange } from './inspect-change.js';
-export { AT_KILL_FILE } from './processes-at-kill.js';
 export { createIsolation, weightedIsolation } from './isolation.js';
 export type { Isolation } from './isolation.js';
 export { patchPaths } from './patch-paths.js';

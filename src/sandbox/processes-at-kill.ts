@@ -1,8 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-
-/** The file, beside a command's output log, that says what its processes were doing when a clock killed them. */
-export const AT_KILL_FILE = 'at-kill.txt';
+import { orderFile } from '../store/index.js';
 
 /** At most this many processes are described. */
 const MAX_PROCESSES = 200;
@@ -19,7 +17,7 @@ export async function writeProcessesAtKill(procsFile: string, outputPath: string
     const pids = (await readFile(procsFile, 'utf8')).split('\n').filter((l) => /^\d+$/.test(l)).slice(0, MAX_PROCESSES);
     const lines = await Promise.all(pids.map(describeProcess));
     const text = [`${why}; its processes then (pid state wchan command):`, ...lines.filter((l): l is string => l !== null)].join('\n');
-    await writeFile(path.join(path.dirname(outputPath), AT_KILL_FILE), `${text}\n`);
+    await writeFile(orderFile(path.dirname(outputPath), 'atKill'), `${text}\n`);
   } catch {
     // a description for the reader only: the kill goes on regardless
   }

@@ -22,6 +22,7 @@ export {
   readRefusal,
   resultsPaths,
   runDir,
+  runOrderDir,
   runTempDir,
   writeRefusal,
 } from './run-folder.js';

@@ -100,6 +100,11 @@ export function orderDir(runFolder: string, order: number): string {
   return path.join(runFolder, orderDirName(order));
 }
 
+/** The folder of order `order` of run `runId` under `runsDir`. */
+export function runOrderDir(runsDir: string, runId: string, order: number): string {
+  return orderDir(runDir(runsDir, runId), order);
+}
+
 /** The path of one file of an order folder. */
 export function orderFile(orderFolder: string, file: OrderFile): string {
   return path.join(orderFolder, ORDER[file]);

@@ -7,6 +7,7 @@ import type { RecordedResponse } from '../../meter/proxy/proxy-types.js';
 import { credentialDir, isSubscriptionHarness, SUBSCRIPTION_HARNESSES } from '../../meter/subscription/credential-store.js';
 import { subscriptionUpstream, type SubscriptionUpstream } from '../../meter/subscription/subscription-upstream.js';
 import { SESSION_HEADER } from '../../model-server/types.js';
+import { orderFile } from '../../store/index.js';
 import { NO_PROBE_CACHE, noAnswerText, sha256, quoteShellArg, type ProbeCache } from '../../util/index.js';
 import { binOf, installDirOf, versionArgsOf } from '../install-harness.js';
 import { cachedLevelSource, cachedProbeInstalled } from '../cached-probes.js';
@@ -229,9 +230,9 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
     upstream.gold?.forget(token);
   }
   // the session recorded: `--upstream scripted:<this file>` gives the same answers again
-  await writeFile(path.join(artifactsDir, 'model-responses.jsonl'), answers.map((a) => JSON.stringify(a) + '\n').join(''));
+  await writeFile(orderFile(artifactsDir, 'modelResponses'), answers.map((a) => JSON.stringify(a) + '\n').join(''));
   const streamText = (await readSandboxFile(files.stream)) ?? '';
-  await writeFile(path.join(artifactsDir, 'stream.jsonl'), streamText);
+  await writeFile(orderFile(artifactsDir, 'stream'), streamText);
   const extraFlags = plan.traceNetwork ? await networkFlags(files.trace, artifactsDir) : [];
   const accounted = accountHarnessSession({
     harness,
@@ -253,7 +254,7 @@ async function networkFlags(traceFile: string, artifactsDir: string): Promise<st
   const log = await readSandboxFile(traceFile);
   if (!log) return ['network: --trace-network was asked for but strace left no log'];
   const attempts = readNetworkTrace(log);
-  await writeFile(path.join(artifactsDir, 'network.json'), JSON.stringify(attempts, null, 2) + '\n');
+  await writeFile(orderFile(artifactsDir, 'network'), JSON.stringify(attempts, null, 2) + '\n');
   return foreignAttempts(attempts, `127.0.0.1:${PROXY_PORT}`).map((a) => `network: ${a.call} to ${a.address} (${a.result})`);
 }
 

@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { chown, mkdir, open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { orderFile } from '../../store/index.js';
 import type { HarnessSetup } from '../harnesses/types.js';
 
 /** Most of a file the sandbox wrote that the host reads back (a CLI's stream, a network trace). */
@@ -27,7 +28,7 @@ export async function writeSessionFiles(dir: string, setup: HarnessSetup, owner:
   const files: SessionFiles = {
     seedDir: path.join(dir, 'home-seed'),
     stdin: path.join(dir, 'stdin.txt'),
-    stream: path.join(dir, 'stream.jsonl'),
+    stream: orderFile(dir, 'stream'),
     trace: path.join(dir, 'network.trace'),
   };
   await mkdir(files.seedDir, { recursive: true, mode: 0o755 });

@@ -4,7 +4,7 @@ import { HARNESS_NAMES, harnessNamed } from '../../agents/harnesses/index.js';
 import { installDirOf, probeInstalled } from '../../agents/install-harness.js';
 import { ResultsBusyError, UserError } from '../../errors.js';
 import { checkSandbox, cleanLeftovers, sandboxMounts, describeLeftover, findLeftovers, isStale, UNKNOWN_GRACE_SEC, type Check, type Leftover } from '../../sandbox/index.js';
-import { lockResults, readHolder, runTempDirs } from '../../store/index.js';
+import { DATABASE_NAME, lockResults, readHolder, resultsPaths, runTempDirs } from '../../store/index.js';
 import { judgeProcess, mapBounded, noAnswerText, probeProgram } from '../../util/index.js';
 import { fleetLeftovers } from '../../api/fleet-leftovers.js';
 import { EXIT, placeOf, type CliIo } from '../io.js';
@@ -33,8 +33,8 @@ export interface DoctorFlags {
 
 /** `bakeoff doctor`: what works (sandbox, toolchains, agent harnesses), what to install, and what killed bakeoffs left behind. */
 export async function doctorCommand(flags: DoctorFlags, io: CliIo): Promise<number> {
-  if (flags.results !== undefined && !existsSync(path.join(flags.results, 'bakeoff.db'))) {
-    throw new UserError(`${flags.results}: not a results folder (no bakeoff.db); --results names a folder bakeoff run wrote`);
+  if (flags.results !== undefined && !existsSync(resultsPaths(flags.results).database)) {
+    throw new UserError(`${flags.results}: not a results folder (no ${DATABASE_NAME}); --results names a folder bakeoff run wrote`);
   }
   const sandbox = await checkSandbox();
   // a few probes at a time: a dozen programs started at once on a small busy machine miss their clocks (decision 011)
