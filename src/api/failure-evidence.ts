@@ -1,5 +1,4 @@
 import { readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
 import type { TranscriptEntry } from '../agents/harnesses/index.js';
 import { needsSessionClues } from '../report/view/classify-failure.js';
 import { BROKEN_SHOWN, toolCluesOf, type CheckCount, type FailureEvidence, type SessionClues, type TestTally } from '../report/view/failure-evidence.js';

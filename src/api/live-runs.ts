@@ -1,5 +1,4 @@
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { BakeEvent } from '../run/index.js';
 import { resultsPaths } from '../store/index.js';
 

@@ -5,7 +5,7 @@ import { catalogInfo, describeToolPolicy, listPrice } from '../meter/index.js';
 import { UserError } from '../errors.js';
 import { comparePaired, renderSite, SITE_MARKER, type CostByClass, type PrivateOrderDetail, type SiteSession, type SiteSuite, type SiteTask } from '../report/index.js';
 import { loadSuite, readLock, type Suite } from '../suite/index.js';
-import { gradeFiles, openStore, orderFile, runOrderDir, type SessionRow, type Store } from '../store/index.js';
+import { gradeFiles, openStore, orderFile, orderFilesInResults, runOrderDir, type SessionRow, type Store } from '../store/index.js';
 import type { RunRecord } from '../types.js';
 import type { VerifyResult } from '../verify/index.js';
 import { notifyVia } from './events.js';
@@ -149,6 +149,7 @@ export async function readPrivateDetail(store: Store, runs: readonly RunRecord[]
       const session = sessions.find((s) => s.order === order);
       orders.push({
         order,
+        files: orderFilesInResults(run.id, order),
         prompt: await readText(orderFile(base, 'prompt')),
         patch: await readText(orderFile(base, 'change')),
         agentLog: await readText(orderFile(base, 'agentLog')),

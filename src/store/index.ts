@@ -17,7 +17,7 @@ export {
   orderDir,
   orderDirName,
   orderFile,
-  orderFileInResults,
+  orderFilesInResults,
   orderFileName,
   readRefusal,
   resultsPaths,
@@ -26,4 +26,4 @@ export {
   runTempDir,
   writeRefusal,
 } from './run-folder.js';
-export type { OrderFile, StoredRefusal } from './run-folder.js';
+export type { OrderFile, OrderFilesInResults, StoredRefusal } from './run-folder.js';

@@ -115,9 +115,20 @@ export function orderFileName(file: OrderFile): string {
   return ORDER[file];
 }
 
-/** Where a file of a run's order is, relative to the results folder (`runs/<id>/order-1/change.patch`), for notes to a reader. */
-export function orderFileInResults(runId: string, order: number, file: OrderFile): string {
-  return [RESULTS.runs, runId, orderDirName(order), ORDER[file]].join('/');
+/** Where the files of a run's order are, relative to the results folder (`runs/<id>/order-1/change.patch`), for notes to a reader. */
+export function orderFilesInResults(runId: string, order: number): OrderFilesInResults {
+  const at = (...parts: string[]): string => [RESULTS.runs, runId, orderDirName(order), ...parts].join('/');
+  return { prompt: at(ORDER.prompt), patch: at(ORDER.change), agentLog: at(ORDER.agentLog), stream: at(ORDER.stream), testOutput: at(ORDER.grade, GRADE.testOutput), checks: at(ORDER.grade, GRADE.checks) };
+}
+
+/** See {@link orderFilesInResults}. */
+export interface OrderFilesInResults {
+  readonly prompt: string;
+  readonly patch: string;
+  readonly agentLog: string;
+  readonly stream: string;
+  readonly testOutput: string;
+  readonly checks: string;
 }
 
 /** The files an order's grading writes into its grade folder `gradeFolder`. */

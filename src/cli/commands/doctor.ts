@@ -1,5 +1,4 @@
 import { existsSync, rmSync } from 'node:fs';
-import path from 'node:path';
 import { HARNESS_NAMES, harnessNamed } from '../../agents/harnesses/index.js';
 import { installDirOf, probeInstalled } from '../../agents/install-harness.js';
 import { ResultsBusyError, UserError } from '../../errors.js';

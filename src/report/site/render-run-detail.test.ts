@@ -20,8 +20,13 @@ const run = (harness: string, extra: Partial<RunRecord> = {}): RunRecord => ({
 
 const PATCH = 'diff --git a/src/math.mjs b/src/math.mjs\nindex 4a558d5..1f0f530 100644\n--- a/src/math.mjs\n+++ b/src/math.mjs\n@@ -1,4 +1,4 @@\n /** Adds two numbers. */\n export function add(a, b) {\n-  return a - b;\n+  return a + b;\n }\n';
 
+const files = (order: number): PrivateOrderDetail['files'] => {
+  const at = (file: string): string => `runs/r1/order-${order}/${file}`;
+  return { prompt: at('prompt.md'), patch: at('change.patch'), agentLog: at('agent.log'), stream: at('stream.jsonl'), testOutput: at('grade/test-output.log'), checks: at('grade/checks.json') };
+};
+
 const order = (extra: Partial<PrivateOrderDetail> = {}): PrivateOrderDetail => ({
-  order: 1, prompt: `Fix add() ${EVIL}`, patch: PATCH, agentLog: 'stderr of the CLI', testOutput: 'not ok 1 - adds', transcript: [], checks: [], session: null, ...extra,
+  files: files(extra.order ?? 1), order: 1, prompt: `Fix add() ${EVIL}`, patch: PATCH, agentLog: 'stderr of the CLI', testOutput: 'not ok 1 - adds', transcript: [], checks: [], session: null, ...extra,
 });
 
 const TRANSCRIPT: TranscriptEntry[] = [

@@ -25,28 +25,32 @@ export function renderRunDetail(run: RunRecord, detail: readonly PrivateOrderDet
   const outcomeDetail = o.kind !== 'solved' && o.detail ? `<h2>Outcome detail</h2><pre>${escapeHtml(o.detail)}</pre>` : '';
   let diffBudget = DIFF_LINES_PER_PAGE;
   const orders = detail.map((d) => {
-    const where = (file: string): string => `runs/${run.id}/order-${d.order}/${file} in the results folder`;
-    const diff = d.patch === null ? { html: '<p>(no change.patch stored: the change was refused or never captured)</p>', lines: 0 } : renderDiff(d.patch, { maxLines: Math.max(diffBudget, 0), whole: where('change.patch') });
+    const f = d.files;
+    const where = (file: string): string => `${file} in the results folder`;
+    // a file's path inside the order's folder (`grade/checks.json`)
+    const orderFolder = f.prompt.slice(0, f.prompt.lastIndexOf('/') + 1);
+    const inOrder = (file: string): string => (file.startsWith(orderFolder) ? file.slice(orderFolder.length) : file);
+    const diff = d.patch === null ? { html: `<p>(no ${escapeHtml(inOrder(f.patch))} stored: the change was refused or never captured)</p>`, lines: 0 } : renderDiff(d.patch, { maxLines: Math.max(diffBudget, 0), whole: where(f.patch) });
     diffBudget -= diff.lines;
     return [
       `<h2 id="order-${d.order}">Order ${d.order}</h2>`,
-      `<h3>Prompt</h3>${d.prompt === null ? '<p>(not stored)</p>' : `<pre class="prompt">${clipped(d.prompt, TEXT_LIMITS, where('prompt.md'))}</pre>`}`,
-      `<h3>Session</h3>${renderSession(run, d, where('stream.jsonl'))}`,
+      `<h3>Prompt</h3>${d.prompt === null ? '<p>(not stored)</p>' : `<pre class="prompt">${clipped(d.prompt, TEXT_LIMITS, where(f.prompt))}</pre>`}`,
+      `<h3>Session</h3>${renderSession(run, d, where(f.stream), where(f.agentLog), inOrder(f.agentLog))}`,
       `<h3>Change after this order</h3>${diff.html}`,
       `<h3>Tests</h3>${renderChecks(d.checks)}`,
       ...(d.session && d.session.requests.length > 0 ? [details(`model requests (${d.session.requests.length})`, renderRequests(d.session))] : []),
-      details('test output (grade/test-output.log or grade/checks.json)', block(d.testOutput, where('grade/'))),
-      ...(run.agent.harness === 'builtin' ? [] : [details('agent output (agent.log: the CLI\'s stderr)', block(d.agentLog, where('agent.log')))]),
+      details(`test output (${inOrder(f.testOutput)} or ${inOrder(f.checks)})`, block(d.testOutput, where(f.testOutput.slice(0, f.testOutput.lastIndexOf('/') + 1)))),
+      ...(run.agent.harness === 'builtin' ? [] : [details(`agent output (${inOrder(f.agentLog)}: the CLI's stderr)`, block(d.agentLog, where(f.agentLog)))]),
     ].join('\n');
   });
   return [`<style>${RUN_PAGE_CSS}</style>`, outcomeDetail, renderTimings(run, detail), renderMachineSteps(run), ...orders].join('\n');
 }
 
 /** The transcript, or what stands for it: a built-in agent's output, or why there is none. */
-function renderSession(run: RunRecord, d: PrivateOrderDetail, whole: string): string {
+function renderSession(run: RunRecord, d: PrivateOrderDetail, whole: string, wholeLog: string, logName: string): string {
   if (run.agent.harness === 'builtin') {
-    const note = `<p>${escapeHtml(run.agent.id)} is a built-in agent: it prints no session stream, so there is no transcript. Its output (agent.log):</p>`;
-    return `${note}${block(d.agentLog, whole.replace(/stream\.jsonl/, 'agent.log'))}`;
+    const note = `<p>${escapeHtml(run.agent.id)} is a built-in agent: it prints no session stream, so there is no transcript. Its output (${escapeHtml(logName)}):</p>`;
+    return `${note}${block(d.agentLog, wholeLog)}`;
   }
   const silent = (d.transcript === null || d.transcript.length === 0) && (d.agentLog ?? '').trim() === '';
   const known = d.session !== null && silent ? renderSilentSession(d, d.session) : '';

@@ -6,6 +6,12 @@ import { escapeHtml, slugify } from './escape-html.js';
 import { renderSite } from './render-site.js';
 import type { SiteSuite } from './site-input.js';
 
+/** Where an order's files are in a results folder (as the store lays them out). */
+const filesOf = (runId: string) => {
+  const at = (file: string): string => `runs/${runId}/order-1/${file}`;
+  return { prompt: at('prompt.md'), patch: at('change.patch'), agentLog: at('agent.log'), stream: at('stream.jsonl'), testOutput: at('grade/test-output.log'), checks: at('grade/checks.json') };
+};
+
 const EVIL = '<script>alert("x")</script>&\'';
 
 function agent(id: string): AgentInfo {
@@ -47,7 +53,7 @@ function site(privateDetail = false): Map<string, string> {
   const view = summarize(runs, { standardRunsPerTask: 1, controls });
   const comparison = comparePaired(runs, { a: view.agents[0]!.agent.id, b: view.agents[1]!.agent.id, controls });
   const detail = privateDetail
-    ? new Map(runs.map((r) => [r.id, [{ order: 1, prompt: `PROMPT ${EVIL}`, patch: `+PATCH ${EVIL}`, agentLog: 'AGENT-LOG', testOutput: 'TEST-OUTPUT', transcript: null, checks: [{ id: `HIDDEN-TEST ${EVIL}`, expected: 'fail-to-pass' as const, status: 'fail' as const }], session: null }]]))
+    ? new Map(runs.map((r) => [r.id, [{ order: 1, files: filesOf(r.id), prompt: `PROMPT ${EVIL}`, patch: `+PATCH ${EVIL}`, agentLog: 'AGENT-LOG', testOutput: 'TEST-OUTPUT', transcript: null, checks: [{ id: `HIDDEN-TEST ${EVIL}`, expected: 'fail-to-pass' as const, status: 'fail' as const }], session: null }]]))
     : undefined;
   return renderSite({ suite: suiteOf(runs), view, runs, comparison, generatedAt: 'now', ...(detail ? { privateDetail: detail } : {}) });
 }
@@ -110,7 +116,7 @@ describe('renderSite', () => {
     const suite = { ...base, tasks: base.tasks.map((t) => (t.id === told ? { ...t, language: 'python', public: { title: 'Logins race', summary: 'Two logins at once both win.' } } : t)) };
     const view = summarize(runs, { standardRunsPerTask: 1, controls: { runsPerTask: 1 } });
     const comparison = comparePaired(runs, { a: 'a', b: 'b', controls: { runsPerTask: 1 } });
-    const detail = new Map(runs.map((r) => [r.id, [{ order: 1, prompt: null, patch: null, agentLog: null, testOutput: null, transcript: null, checks: [], session: null }]]));
+    const detail = new Map(runs.map((r) => [r.id, [{ order: 1, files: filesOf(r.id), prompt: null, patch: null, agentLog: null, testOutput: null, transcript: null, checks: [], session: null }]]));
     const pub = renderSite({ suite, view, runs, comparison, generatedAt: 'now' });
     const priv = renderSite({ suite, view, runs, comparison, generatedAt: 'now', privateDetail: detail });
 

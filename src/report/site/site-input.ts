@@ -5,7 +5,12 @@ import type { LeaderboardView } from '../view/leaderboard-view.js';
 /** What the private site adds to one order of a run page (absent from the public site). */
 export interface PrivateOrderDetail {
   readonly order: number;
-  /** `order-<n>/prompt.md`, the prompt the agent got; null when missing. */
+  /**
+   * Where the order's files are, relative to the results folder, as the store's layout
+   * (store/run-folder.ts) says: the page names them where it cuts a text or lacks a file.
+   */
+  readonly files: { readonly prompt: string; readonly patch: string; readonly agentLog: string; readonly stream: string; readonly testOutput: string; readonly checks: string };
+  /** The prompt the agent got; null when missing. */
   readonly prompt: string | null;
   /** `order-<n>/change.patch`; null when the file is missing. */
   readonly patch: string | null;
