@@ -5,7 +5,7 @@ import { catalogInfo, describeToolPolicy, listPrice } from '../meter/index.js';
 import { UserError } from '../errors.js';
 import { comparePaired, renderSite, SITE_MARKER, type CostByClass, type PrivateOrderDetail, type SiteSession, type SiteSuite, type SiteTask } from '../report/index.js';
 import { loadSuite, readLock, type Suite } from '../suite/index.js';
-import { gradeFiles, openStore, orderFile, orderFilesInResults, runOrderDir, type SessionRow, type Store } from '../store/index.js';
+import { DATABASE_NAME, gradeFiles, openStore, orderFile, orderFilesInResults, runOrderDir, type SessionRow, type Store } from '../store/index.js';
 import type { RunRecord } from '../types.js';
 import type { VerifyResult } from '../verify/index.js';
 import { notifyVia } from './events.js';
@@ -123,7 +123,7 @@ async function clearOldSite(out: string, shown: string): Promise<void> {
   const entries = await readdir(out).catch(() => [] as string[]);
   if (entries.length === 0) return;
   const index = await readText(path.join(out, 'index.html'));
-  if (index === null || !index.includes(SITE_MARKER) || entries.includes('bakeoff.db')) {
+  if (index === null || !index.includes(SITE_MARKER) || entries.includes(DATABASE_NAME)) {
     throw new UserError(`--out ${shown}: not empty and not a site bakeoff publish wrote; choose an empty or new folder`);
   }
   await rm(path.join(out, 'agents'), { recursive: true, force: true });

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { escapeControl, quoteShellArg, type ProcessIdentity } from '../util/index.js';
+import { resultsPaths } from './run-folder.js';
 
 /** Who holds (or last held) a results folder. */
 export interface LockHolder extends ProcessIdentity {
@@ -35,12 +36,12 @@ export function describeHolder(holder: LockHolder, now: Date = new Date()): stri
 export function refusal(dir: string, holder: LockHolder | null, why: 'held' | 'other-host'): string {
   const wait = 'run the same command with --wait to start when it ends';
   if (holder === null) {
-    return `${dir} is in use by another process that has not said who it is (no holder.json yet); ${wait}, or find it with \`fuser ${path.join(dir, 'holder.lock')}\``;
+    return `${dir} is in use by another process that has not said who it is (no ${path.basename(resultsPaths(dir).holder)} yet); ${wait}, or find it with \`fuser ${resultsPaths(dir).lock}\``;
   }
   if (why === 'other-host') {
     return (
       `${dir} is locked by bakeoff on another host: ${describeHolder(holder)}. bakeoff cannot tell from ${os.hostname()} whether it still runs; ` +
-      `${wait}, or, if you are sure it has stopped, delete ${path.join(dir, 'holder.json')} and run again`
+      `${wait}, or, if you are sure it has stopped, delete ${resultsPaths(dir).holder} and run again`
     );
   }
   return `${dir} is in use by another bakeoff: ${describeHolder(holder)}. One bakeoff at a time per results folder: ${wait}, stop it with \`kill ${holder.pid}\`, or use another results folder`;

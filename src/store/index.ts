@@ -22,6 +22,7 @@ export {
   readRefusal,
   resultsPaths,
   runDir,
+  runDirInResults,
   runOrderDir,
   runTempDir,
   writeRefusal,

@@ -80,6 +80,11 @@ export function runDir(runsDir: string, runId: string): string {
   return path.join(runsDir, runId);
 }
 
+/** A run's folder relative to the results folder (`runs/<id>/`), for notes to a reader. */
+export function runDirInResults(runId: string): string {
+  return `${RESULTS.runs}/${runId}/`;
+}
+
 /** A temp folder for run `runId` being written under `runsDir`. */
 export function runTempDir(runsDir: string, runId: string): string {
   return path.join(runsDir, `${TEMP_PREFIX}${runId}-${process.pid}-${Date.now()}`);

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { UserError } from '../errors.js';
 import { type Isolation, disposeScratch, freshScratchRoot, MAX_CPU_WEIGHT, weightedIsolation } from '../sandbox/index.js';
 import { prepareTask, baseEnv, generateChecks, outcomeRules, type GeneratedSet, runPool } from '../run/index.js';
-import { compareArtifactDigests, digestArtifacts, type ArtifactMismatch, openStore, type Store } from '../store/index.js';
+import { compareArtifactDigests, digestArtifacts, type ArtifactMismatch, openStore, runDirInResults, type Store } from '../store/index.js';
 import { loadSuite, readLock, type SuiteLock, type Controls, type Order, type Suite, type Task } from '../suite/index.js';
 import type { Outcome, RunRecord } from '../types.js';
 import { exists, holdQuiet } from '../util/index.js';
@@ -248,7 +248,7 @@ async function verifyRun(ctx: Context, run: RunRecord): Promise<RunVerification>
   // a run without its folder has nothing to re-hash or re-grade: the whole folder is the mismatch
   if (!(await exists(artifactsDir))) {
     const basis = run.outcome.kind === 'void' ? 'checksums' : comparisonBasis(run.outcome);
-    return { ...done({ basis, regraded: null, verdict: [], error: null }), artifacts: [{ path: `runs/${run.id}/ (the run's folder)`, change: 'missing' }] };
+    return { ...done({ basis, regraded: null, verdict: [], error: null }), artifacts: [{ path: `${runDirInResults(run.id)} (the run's folder)`, change: 'missing' }] };
   }
   if (run.outcome.kind === 'void') return done({ basis: 'checksums', regraded: null, verdict: [], error: null });
   const basis = comparisonBasis(run.outcome);

@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { RUN_FOLDER_NAMES } from '../../src/store/index.js';
 import { checkLayers, readImports, shippedTestHelpers } from './module-graph.js';
+import { runFolderNameUses, spells } from './run-folder-names.js';
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 const TEST = fileURLToPath(new URL('..', import.meta.url));
@@ -80,5 +82,48 @@ describe('the module map', () => {
     } finally {
       await rm(work, { recursive: true, force: true });
     }
+  });
+});
+
+/** `src/<file>:<line> spells <name>`, as the failures list them. */
+const listed = (uses: ReturnType<typeof runFolderNameUses>): string[] => uses.map((u) => `src/${u.file}:${u.line} spells ${u.name} (${JSON.stringify(u.text)}): ask store/run-folder.ts`);
+
+describe('the results folder layout', () => {
+  it('has one owner: no src/ module but store/run-folder.ts spells a run-folder file name', () => {
+    expect(RUN_FOLDER_NAMES).toEqual(expect.arrayContaining(['bakeoff.db', 'change.patch', 'change-refused.json', 'change-refused.txt', 'order-', 'stream.jsonl', 'test-output.log']));
+    expect(listed(runFolderNameUses(SRC, RUN_FOLDER_NAMES))).toEqual([]);
+  });
+
+  it('fails on planted names: a file name in a string, an order folder in a template, a path under runs/', async () => {
+    const copy = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-run-folder-'));
+    try {
+      await cp(SRC, copy, { recursive: true });
+      const plant = async (file: string, line: string): Promise<void> => {
+        const text = await readFile(path.join(copy, file), 'utf8');
+        await writeFile(path.join(copy, file), `${line}\n${text}`);
+      };
+      await plant('verify/regrade-run.ts', "export const planted1 = (dir: string): string => dir + '/change-refused.txt';");
+      await plant('api/publish.ts', 'export const planted2 = (n: number): string => `order-${n}`;');
+      await plant('report/site/render-run-detail.ts', "export const planted3 = 'runs/x/order-1/agent.log';");
+      const found = listed(runFolderNameUses(copy, RUN_FOLDER_NAMES));
+      expect(found).toEqual([
+        'src/api/publish.ts:1 spells order- ("order-"): ask store/run-folder.ts',
+        'src/report/site/render-run-detail.ts:1 spells runs ("runs/x/order-1/agent.log"): ask store/run-folder.ts',
+        'src/report/site/render-run-detail.ts:1 spells agent.log ("runs/x/order-1/agent.log"): ask store/run-folder.ts',
+        'src/report/site/render-run-detail.ts:1 spells order- ("runs/x/order-1/agent.log"): ask store/run-folder.ts',
+        'src/verify/regrade-run.ts:1 spells change-refused.txt ("/change-refused.txt"): ask store/run-folder.ts',
+      ]);
+    } finally {
+      await rm(copy, { recursive: true, force: true });
+    }
+  });
+
+  it('tells a path from a word: "runs" as a column header or an HTML anchor "order-" is no run folder', () => {
+    expect(spells('runs', 'runs')).toBe(false);
+    expect(spells('runs/', 'runs')).toBe(true);
+    expect(spells('<h2 id="order-', 'order-')).toBe(false);
+    expect(spells('order-', 'order-')).toBe(true);
+    expect(spells('prompt.md', 'prompt.md')).toBe(true);
+    expect(spells('the prompt.md file', 'prompt.md')).toBe(false);
   });
 });
