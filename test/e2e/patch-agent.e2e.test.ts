@@ -1,5 +1,7 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bakeoff, tempDir } from './helpers.js';
 import { validatedTiny } from './tiny-suite.js';
@@ -25,8 +27,8 @@ describe('patch: agents (changes made elsewhere)', () => {
     return file;
   }
 
-  async function bakeWith(file: string, extra: readonly string[] = []): Promise<JsonReport> {
-    const out = await tempDir();
+  async function bakeWith(file: string, extra: readonly string[] = [], out?: string): Promise<JsonReport> {
+    out ??= await tempDir();
     const r = await bakeoff(['run', suite, '--agent', `patch:${file}`, '--runs', '1', '--out', out, '--json', ...extra]);
     expect(r.exitCode, r.stderr).toBe(0);
     return JSON.parse((await bakeoff(['report', out, '--format', 'json'])).stdout) as JsonReport;
@@ -63,5 +65,41 @@ describe('patch: agents (changes made elsewhere)', () => {
     const run = report.runs[0]!;
     expect([run.outcome, run.failReason]).toEqual(['failed', 'patch-did-not-apply']);
     expect(run.outcomeDetail).toMatch(/the patch does not apply: .*(patch failed|does not exist|corrupt)/);
+  });
+
+  it('stores the refusal as change-refused.json, and verify re-judges it; an old folder with change-refused.txt verifies too', async () => {
+    const broken = 'diff --git a/src/math.mjs b/src/math.mjs\n--- a/src/math.mjs\n+++ b/src/math.mjs\n@@ -1 +1 @@\n-this line is not there\n+nor this\n';
+    const out = await tempDir();
+    const report = await bakeWith(await predictions([{ task: 'add', order: 1, patch: broken }]), [], out);
+    expect(report.runs[0]!.failReason).toBe('patch-did-not-apply');
+    const db = new Database(path.join(out, 'bakeoff.db'));
+    const { id } = db.prepare('SELECT id FROM runs').get() as { id: string };
+    db.close();
+    const order = path.join(out, 'runs', id, 'order-1');
+    const stored = JSON.parse(await readFile(path.join(order, 'change-refused.json'), 'utf8')) as { reason: string; message: string; paths: string[] };
+    expect(stored).toMatchObject({ schemaVersion: 1, reason: 'patch-did-not-apply', paths: [] });
+    expect(`order 1: ${stored.message}`).toBe(report.runs[0]!.outcomeDetail);
+    const verified = await bakeoff(['verify', out, '--json']);
+    expect(verified.exitCode, verified.stdout + verified.stderr).toBe(0);
+
+    // the same folder as bakeoff wrote it before the JSON form: change-refused.txt, `<reason>: <message>`, and its checksum
+    const old = `${stored.reason}: ${stored.message}\n`;
+    await rm(path.join(order, 'change-refused.json'));
+    await writeFile(path.join(order, 'change-refused.txt'), old);
+    const rows = new Database(path.join(out, 'bakeoff.db'));
+    rows.prepare("UPDATE artifacts SET path = 'order-1/change-refused.txt', sha256 = ?, bytes = ? WHERE run_id = ? AND path = 'order-1/change-refused.json'")
+      .run(createHash('sha256').update(old).digest('hex'), Buffer.byteLength(old), id);
+    rows.close();
+    const again = await bakeoff(['verify', out, '--json']);
+    expect(again.exitCode, again.stdout + again.stderr).toBe(0);
+
+    // and a refusal that says another thing than the bake is a mismatch: verify reads it, it does not skip it
+    const forged = `change-too-large: ${stored.message}\n`;
+    await writeFile(path.join(order, 'change-refused.txt'), forged);
+    const rows2 = new Database(path.join(out, 'bakeoff.db'));
+    rows2.prepare("UPDATE artifacts SET sha256 = ?, bytes = ? WHERE run_id = ? AND path = 'order-1/change-refused.txt'").run(createHash('sha256').update(forged).digest('hex'), Buffer.byteLength(forged), id);
+    rows2.close();
+    const forgedRun = await bakeoff(['verify', out, '--json']);
+    expect(forgedRun.exitCode, forgedRun.stdout + forgedRun.stderr).not.toBe(0);
   });
 });
