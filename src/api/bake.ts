@@ -12,6 +12,7 @@ import { requireTools, type Isolation } from '../sandbox/index.js';
 import { openStore, type ResultsLock, type Store } from '../store/index.js';
 import { loadSuite, readLock, type Suite, type SuiteLock } from '../suite/index.js';
 import { openProbeCache } from '../util/index.js';
+import type { RunRecord, VoidReason } from '../types.js';
 import { BAKEOFF_VERSION } from '../version.js';
 import { notifyVia, type NoteEvent, type Notify } from './events.js';
 import { isolationFor, SANDBOX_SELF_CHECK } from './isolation-for.js';
@@ -245,16 +246,13 @@ export async function bake(request: BakeRequest): Promise<BakeOutcome> {
         if (event.type === 'prepare' && !event.ok) notify.error(`setup failed for ${event.task}: its runs are void (${event.reason ?? 'no reason given'})`);
         if (event.type === 'prepare' && event.ok && !event.cached) notify.note(`set up ${event.task}`);
         request.onEvent?.(event);
-        if (event.type === 'run-end' && event.error) {
+        if (event.type === 'run-end' && event.error && infraErrors++ === 0) {
           // the instrument broke: the next command checks the sandbox again instead of trusting the kept verdict
-          if (infraErrors === 0) openProbeCache(open.cacheDir).forget(SANDBOX_SELF_CHECK);
-          infraErrors++;
-          notify.error(`run ${event.record.id} (${event.record.task}, ${event.record.agent.id}) is void: ${event.error.message}`);
+          openProbeCache(open.cacheDir).forget(SANDBOX_SELF_CHECK);
         }
-        // the closed web failed (decision 013): said loudly in every mode, --json too, not only in the results
-        if (event.type === 'run-end' && event.record.outcome.kind === 'void' && event.record.outcome.reason === 'provider-tool-used') {
-          const { id, task, agent, outcome } = event.record;
-          notify.error(`run ${id} (${task}, ${agent.id}) is void provider-tool-used: ${outcome.detail ?? 'a model answer showed that the provider ran a tool the closed-web policy should have withheld'}`);
+        if (event.type === 'run-end') {
+          const said = voidSaid(event.record, event.error?.message);
+          if (said) notify.error(said);
         }
     };
     const common = {
@@ -347,3 +345,22 @@ function agentOptionsOf(request: BakeRequest): RunJob['agentOptions'] {
     ...(request.traceNetwork ? { traceNetwork: true } : {}),
   };
 }
+
+/**
+ * One rule for every void run: it is said on stderr once, in every mode (--json too), with its
+ * reason and what the evidence says — a void run is the instrument or the provider failing, and a
+ * user reading only the leaderboard would not see it. A failed setup is said once for its task
+ * (the prepare event), not again for each of its runs.
+ */
+function voidSaid(record: RunRecord, error: string | undefined): string | null {
+  const { id, task, agent, outcome } = record;
+  if (outcome.kind !== 'void' && !error) return null;
+  if (error) return `run ${id} (${task}, ${agent.id}) is void: ${error}`;
+  if (outcome.kind !== 'void' || outcome.reason === 'setup-failed') return null;
+  return `run ${id} (${task}, ${agent.id}) is void ${outcome.reason}: ${outcome.detail ?? VOID_SAID[outcome.reason] ?? 'see the run\'s evidence (bakeoff report --runs)'}`;
+}
+
+const VOID_SAID: Partial<Record<VoidReason, string>> = {
+  'provider-tool-used': 'a model answer showed that the provider ran a tool the closed-web policy should have withheld',
+  'machine-starved': 'the machine held the session back from a CPU until its clock ran out; re-running the same command redoes it',
+};
