@@ -45,7 +45,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
   let code: number = EXIT.ok;
   const command = argv[0] !== undefined && !argv[0].startsWith('-') ? argv[0] : null;
   // the test runners' formats are `task from-commit --format`'s choices: loaded (all eight runners) only for `task` and `help`
-  const reportFormats = command === 'task' || command === 'help' ? (await import('../runners/registry.js')).REPORT_FORMATS : [];
+  const reportFormats = command === 'task' || command === 'help' ? (await import('../api/report-formats.js')).REPORT_FORMATS : [];
   const program = new Command('bakeoff')
     .description('Fair, replayable bake-offs of AI coding agents')
     .version(BAKEOFF_VERSION)
@@ -320,7 +320,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--log <file.jsonl>', 'append every request (headers and body) to this file')
     .option('--session <file.json>', 'the change the gold script makes for every request: {workspace, edits: [{path, before, after}]}')
     .action(async (flags) => {
-      code = await (await import('../model-server/index.js')).modelServerCommand(flags, io);
+      code = await (await import('./commands/model-server.js')).modelServerCommand(flags, io);
     });
 
   // what a killed bakeoff left (mounts, scratch folders, cgroups) is cleared by the next command of any kind; doctor lists it instead
@@ -328,7 +328,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     if (action.name() === 'doctor') return;
     // a command that serves sandboxes weighs like them from its start, not like one process of its terminal (decision 011)
     if (command !== null && SANDBOX_COMMANDS.has(command)) await weighThisProcess();
-    const { sweepLeftovers } = await import('../sandbox/leftovers.js');
+    const { sweepLeftovers } = await import('../api/sweep-leftovers.js');
     for (const note of (await sweepLeftovers()).notes) io.stderr.write(`bakeoff: ${escapeControl(note)}\n`);
   });
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { mineTasks } from '../../api/mine-tasks.js';
 import { taskFromCommit } from '../../api/task-from-commit.js';
 import { UserError } from '../../errors.js';
-import type { ReportFormat } from '../../runners/index.js';
+import type { ReportFormat } from '../../api/index.js';
 import { escapeControl, exists } from '../../util/index.js';
 import type { CliIo } from '../io.js';
 import { validateCommand } from './validate.js';

@@ -1,6 +1,6 @@
 import { UserError } from '../../errors.js';
 import { validate, type ValidateOutcome } from '../../api/validate.js';
-import type { LockWrite } from '../../admit/index.js';
+import type { LockWrite } from '../../api/index.js';
 import { escapeControl } from '../../util/index.js';
 import { printNote } from '../notes.js';
 import { createProgress, setupText } from '../progress.js';

@@ -1,5 +1,5 @@
 import { verify } from '../../api/verify.js';
-import type { RunVerification, VerifyResult, OrderPoints, VerdictMismatch } from '../../verify/index.js';
+import type { RunVerification, VerifyResult, OrderPoints, VerdictMismatch } from '../../api/index.js';
 import type { Outcome } from '../../types.js';
 import { escapeControl } from '../../util/index.js';
 import { printNote } from '../notes.js';
