@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { bake } from '../api/bake.js';
 import { UserError } from '../errors.js';
 import { DEFAULT_SANDBOX, SANDBOX_NAMES, sandboxNamed } from '../sandbox/index.js';
 import { lockedWork, sandboxOf, sandboxRequest, type CliIo } from './io.js';
@@ -49,5 +50,13 @@ describe('--sandbox <name> and its alias --unsafe-no-sandbox', () => {
       expect(r.code, `${command.join(' ')}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toMatch(/'--sandbox <name>' argument 'docker' is invalid\. Allowed choices are bwrap, unsafe-no-sandbox\./);
     }
+  });
+
+  it('on a fleet: any backend but the default is refused before the queue is reached (exit 2); the default goes on to the next check', async () => {
+    // bake() itself: through main() the command would first sweep the machine's leftovers
+    const fleet = { suite: 'suite', agents: ['gold'], queue: 'redis://127.0.0.1:1', cwd: '/', env: {} };
+    await expect(bake({ ...fleet, sandbox: 'unsafe-no-sandbox' })).rejects.toThrow('--unsafe-no-sandbox with --queue: a fleet always runs in the bwrap sandbox');
+    await expect(bake({ ...fleet, sandbox: 'unsafe-no-sandbox' })).rejects.toBeInstanceOf(UserError);
+    await expect(bake({ ...fleet, sandbox: 'bwrap' })).rejects.toThrow('a fleet needs its secret');
   });
 });
