@@ -8,7 +8,7 @@ import { summarize } from '../report/view/summarize.js';
 import { selectTasks, type TaskSelection } from '../plan/index.js';
 import type { FleetSeal, FleetSummary, QueueAddress, recordingHostFile, RunJob } from '../queue/index.js';
 import { runBake, runtimeVersions, toolchainsOf, type BakeEvent, type BakeSummary } from '../run/index.js';
-import { requireTools, type Isolation } from '../sandbox/index.js';
+import { DEFAULT_SANDBOX, requireTools, sandboxNamed, type Isolation } from '../sandbox/index.js';
 import { openStore, type ResultsLock, type Store } from '../store/index.js';
 import { loadSuite, readLock, type Suite, type SuiteLock } from '../suite/index.js';
 import { openProbeCache } from '../util/index.js';
@@ -56,8 +56,11 @@ export interface BakeRequest extends Place {
   readonly concurrency?: number | 'auto';
   /** Wait for another process using the results folder to finish, instead of refusing. */
   readonly wait?: boolean;
-  /** Development only: agents and tests run without the sandbox. */
-  readonly unsafeNoSandbox?: boolean;
+  /**
+   * The sandbox backend agents and tests run in, by name (`sandbox/registry.ts`: `bwrap`, the default, or
+   * `unsafe-no-sandbox`, development only). An unknown name is a UserError listing the known ones.
+   */
+  readonly sandbox?: string;
   /**
    * Run on a fleet: `redis[s]://HOST:PORT[/DB]` (`true`: the one in `BAKEOFF_QUEUE_URL`; a
    * password the URL lacks comes from `BAKEOFF_QUEUE_PASSWORD`). The runs are done by `bakeoff
@@ -173,8 +176,8 @@ export async function openRunParts(request: RunPartsRequest, notify: Notify, for
   const versions = runtimeVersions(BAKEOFF_VERSION, toolchainsOf(suite.tasks));
   versions.catch(() => {});
   try {
-    await requireTools(request.traceNetwork ? ['bwrap', 'git', 'strace'] : ['bwrap', 'git']);
-    const isolation = await isolationFor(suite.controls, request.unsafeNoSandbox === true, notify, probes);
+    await requireTools([...new Set(['bwrap', 'git', ...sandboxNamed(request.sandbox ?? DEFAULT_SANDBOX).requires, ...(request.traceNetwork ? ['strace'] : [])])]);
+    const isolation = await isolationFor(suite.controls, request.sandbox ?? DEFAULT_SANDBOX, notify, probes);
     const modelRuntime: Record<string, string> = upstream && prices ? { upstream: upstream.name, prices: prices.source } : {};
     const runtime = { ...(await versions), ...modelRuntime };
     return { suite, lock, agents, isolation, runtime, cacheDir, close };
@@ -319,7 +322,9 @@ async function fleetOf(request: BakeRequest): Promise<{ readonly address: QueueA
   if (request.upstreamConcurrency !== undefined && (!Number.isInteger(request.upstreamConcurrency) || request.upstreamConcurrency < 1)) {
     throw new UserError(`--upstream-concurrency: expected a whole number >= 1, received ${JSON.stringify(request.upstreamConcurrency)}`);
   }
-  if (request.unsafeNoSandbox) throw new UserError('--unsafe-no-sandbox with --queue: a fleet always runs in the sandbox (workers check theirs when they start)');
+  if (request.sandbox !== undefined && request.sandbox !== DEFAULT_SANDBOX) {
+    throw new UserError(`${request.sandbox === 'unsafe-no-sandbox' ? '--unsafe-no-sandbox' : `--sandbox ${request.sandbox}`} with --queue: a fleet always runs in the ${DEFAULT_SANDBOX} sandbox (workers check theirs when they start)`);
+  }
   const onPlan = request.auth === 'subscription' ? request.agents.filter((spec) => parseHarnessSpec(spec) !== null) : [];
   if (onPlan.length > 0) {
     // one login refreshed in one place: a worker's copy that refreshes rotates the token under every other copy

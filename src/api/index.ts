@@ -26,6 +26,7 @@ export { doctor, type DoctorReport, type DoctorRequest, type LeftoverView, type 
 export { serveModel, type ServedModel, type ServeModelRequest } from './model-server.js';
 export { REPORT_FORMATS } from './report-formats.js';
 export { sweepLeftovers } from './sweep-leftovers.js';
+export { DEFAULT_SANDBOX, SANDBOX_NAMES } from './sandbox-names.js';
 export { view, type Viewer, type ViewRequest } from './view.js';
 export { emptyQueueAt, queueStatusAt, work, type QueueRequest, type WorkRequest } from './work.js';
 export { fleetLeftovers } from './fleet-leftovers.js';

@@ -16,7 +16,9 @@ export interface VerifyFlags {
   readonly agent: readonly string[];
   /** Wait for another process using the results folder to finish, instead of refusing. */
   readonly wait: boolean;
-  readonly unsafeNoSandbox: boolean;
+  /** `--sandbox <name>` and its alias `--unsafe-no-sandbox` (`sandboxOf`). */
+  readonly sandbox?: string;
+  readonly unsafeNoSandbox?: boolean;
 }
 
 /**
