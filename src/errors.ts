@@ -61,3 +61,12 @@ export function errorCode(error: unknown): string | null {
 
 /** The codes of a full disk or quota: Node's and SQLite's. */
 export const DISK_FULL_CODES: ReadonlySet<string> = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
+
+/** The codes SQLite raises on a damaged database file. */
+const DAMAGED_CODES: ReadonlySet<string> = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CORRUPT_INDEX', 'SQLITE_CORRUPT_SEQUENCE', 'SQLITE_CORRUPT_VTAB']);
+
+/** True for an error SQLite raises on a damaged file. */
+export function isDamage(error: unknown): boolean {
+  const code = errorCode(error);
+  return code !== null && DAMAGED_CODES.has(code);
+}

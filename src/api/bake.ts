@@ -8,10 +8,11 @@ import { summarize } from '../report/view/summarize.js';
 import { selectTasks, type TaskSelection } from '../plan/index.js';
 import type { FleetSeal, FleetSummary, QueueAddress, recordingHostFile, RunJob } from '../queue/index.js';
 import { runBake, runtimeVersions, toolchainsOf, type BakeEvent, type BakeSummary } from '../run/index.js';
-import { requireTools, type Isolation } from '../sandbox/index.js';
+import { DEFAULT_SANDBOX, requireTools, sandboxNamed, type Isolation } from '../sandbox/index.js';
 import { openStore, type ResultsLock, type Store } from '../store/index.js';
 import { loadSuite, readLock, type Suite, type SuiteLock } from '../suite/index.js';
 import { openProbeCache } from '../util/index.js';
+import type { RunRecord, VoidReason } from '../types.js';
 import { BAKEOFF_VERSION } from '../version.js';
 import { notifyVia, type NoteEvent, type Notify } from './events.js';
 import { isolationFor, SANDBOX_SELF_CHECK } from './isolation-for.js';
@@ -55,8 +56,11 @@ export interface BakeRequest extends Place {
   readonly concurrency?: number | 'auto';
   /** Wait for another process using the results folder to finish, instead of refusing. */
   readonly wait?: boolean;
-  /** Development only: agents and tests run without the sandbox. */
-  readonly unsafeNoSandbox?: boolean;
+  /**
+   * The sandbox backend agents and tests run in, by name (`sandbox/registry.ts`: `bwrap`, the default, or
+   * `unsafe-no-sandbox`, development only). An unknown name is a UserError listing the known ones.
+   */
+  readonly sandbox?: string;
   /**
    * Run on a fleet: `redis[s]://HOST:PORT[/DB]` (`true`: the one in `BAKEOFF_QUEUE_URL`; a
    * password the URL lacks comes from `BAKEOFF_QUEUE_PASSWORD`). The runs are done by `bakeoff
@@ -172,8 +176,8 @@ export async function openRunParts(request: RunPartsRequest, notify: Notify, for
   const versions = runtimeVersions(BAKEOFF_VERSION, toolchainsOf(suite.tasks));
   versions.catch(() => {});
   try {
-    await requireTools(request.traceNetwork ? ['bwrap', 'git', 'strace'] : ['bwrap', 'git']);
-    const isolation = await isolationFor(suite.controls, request.unsafeNoSandbox === true, notify, probes);
+    await requireTools([...new Set(['bwrap', 'git', ...sandboxNamed(request.sandbox ?? DEFAULT_SANDBOX).requires, ...(request.traceNetwork ? ['strace'] : [])])]);
+    const isolation = await isolationFor(suite.controls, request.sandbox ?? DEFAULT_SANDBOX, notify, probes);
     const modelRuntime: Record<string, string> = upstream && prices ? { upstream: upstream.name, prices: prices.source } : {};
     const runtime = { ...(await versions), ...modelRuntime };
     return { suite, lock, agents, isolation, runtime, cacheDir, close };
@@ -245,16 +249,13 @@ export async function bake(request: BakeRequest): Promise<BakeOutcome> {
         if (event.type === 'prepare' && !event.ok) notify.error(`setup failed for ${event.task}: its runs are void (${event.reason ?? 'no reason given'})`);
         if (event.type === 'prepare' && event.ok && !event.cached) notify.note(`set up ${event.task}`);
         request.onEvent?.(event);
-        if (event.type === 'run-end' && event.error) {
+        if (event.type === 'run-end' && event.error && infraErrors++ === 0) {
           // the instrument broke: the next command checks the sandbox again instead of trusting the kept verdict
-          if (infraErrors === 0) openProbeCache(open.cacheDir).forget(SANDBOX_SELF_CHECK);
-          infraErrors++;
-          notify.error(`run ${event.record.id} (${event.record.task}, ${event.record.agent.id}) is void: ${event.error.message}`);
+          openProbeCache(open.cacheDir).forget(SANDBOX_SELF_CHECK);
         }
-        // the closed web failed (decision 013): said loudly in every mode, --json too, not only in the results
-        if (event.type === 'run-end' && event.record.outcome.kind === 'void' && event.record.outcome.reason === 'provider-tool-used') {
-          const { id, task, agent, outcome } = event.record;
-          notify.error(`run ${id} (${task}, ${agent.id}) is void provider-tool-used: ${outcome.detail ?? 'a model answer showed that the provider ran a tool the closed-web policy should have withheld'}`);
+        if (event.type === 'run-end') {
+          const said = voidSaid(event.record, event.error?.message);
+          if (said) notify.error(said);
         }
     };
     const common = {
@@ -321,7 +322,9 @@ async function fleetOf(request: BakeRequest): Promise<{ readonly address: QueueA
   if (request.upstreamConcurrency !== undefined && (!Number.isInteger(request.upstreamConcurrency) || request.upstreamConcurrency < 1)) {
     throw new UserError(`--upstream-concurrency: expected a whole number >= 1, received ${JSON.stringify(request.upstreamConcurrency)}`);
   }
-  if (request.unsafeNoSandbox) throw new UserError('--unsafe-no-sandbox with --queue: a fleet always runs in the sandbox (workers check theirs when they start)');
+  if (request.sandbox !== undefined && request.sandbox !== DEFAULT_SANDBOX) {
+    throw new UserError(`${request.sandbox === 'unsafe-no-sandbox' ? '--unsafe-no-sandbox' : `--sandbox ${request.sandbox}`} with --queue: a fleet always runs in the ${DEFAULT_SANDBOX} sandbox (workers check theirs when they start)`);
+  }
   const onPlan = request.auth === 'subscription' ? request.agents.filter((spec) => parseHarnessSpec(spec) !== null) : [];
   if (onPlan.length > 0) {
     // one login refreshed in one place: a worker's copy that refreshes rotates the token under every other copy
@@ -347,3 +350,22 @@ function agentOptionsOf(request: BakeRequest): RunJob['agentOptions'] {
     ...(request.traceNetwork ? { traceNetwork: true } : {}),
   };
 }
+
+/**
+ * One rule for every void run: it is said on stderr once, in every mode (--json too), with its
+ * reason and what the evidence says — a void run is the instrument or the provider failing, and a
+ * user reading only the leaderboard would not see it. A failed setup is said once for its task
+ * (the prepare event), not again for each of its runs.
+ */
+function voidSaid(record: RunRecord, error: string | undefined): string | null {
+  const { id, task, agent, outcome } = record;
+  if (outcome.kind !== 'void' && !error) return null;
+  if (error) return `run ${id} (${task}, ${agent.id}) is void: ${error}`;
+  if (outcome.kind !== 'void' || outcome.reason === 'setup-failed') return null;
+  return `run ${id} (${task}, ${agent.id}) is void ${outcome.reason}: ${outcome.detail ?? VOID_SAID[outcome.reason] ?? 'see the run\'s evidence (bakeoff report --runs)'}`;
+}
+
+const VOID_SAID: Partial<Record<VoidReason, string>> = {
+  'provider-tool-used': 'a model answer showed that the provider ran a tool the closed-web policy should have withheld',
+  'machine-starved': 'the machine held the session back from a CPU until its clock ran out; re-running the same command redoes it',
+};

@@ -18,6 +18,15 @@ export { fleetLine, leaderboard, report, tallyAttempts, type FleetTally, type Re
 export { validate, type TaskVerdict, type ValidateEvent, type ValidateOutcome, type ValidateRequest } from './validate.js';
 export type { LockWrite } from '../admit/index.js';
 export { verify, type VerifyEvent, type VerifyRequest } from './verify.js';
+export type { OrderPoints, RunVerification, VerdictMismatch, VerifyResult } from '../verify/index.js';
+export type { ReportFormat } from '../runners/index.js';
+export { installAgents, listAgents, type AgentSpecForm, type AgentsListing, type HarnessListing, type InstalledHarness } from './agents.js';
+export { importLogin, loginStatus, type ImportedLogin, type StoredLogin } from './auth.js';
+export { doctor, type DoctorReport, type DoctorRequest, type LeftoverView, type LeftoversView } from './doctor.js';
+export { serveModel, type ServedModel, type ServeModelRequest } from './model-server.js';
+export { REPORT_FORMATS } from './report-formats.js';
+export { sweepLeftovers } from './sweep-leftovers.js';
+export { DEFAULT_SANDBOX, SANDBOX_NAMES } from './sandbox-names.js';
 export { view, type Viewer, type ViewRequest } from './view.js';
 export { emptyQueueAt, queueStatusAt, work, type QueueRequest, type WorkRequest } from './work.js';
 export { fleetLeftovers } from './fleet-leftovers.js';

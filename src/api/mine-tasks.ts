@@ -16,7 +16,8 @@ export interface MineTasksRequest extends Place, MineOptions {
    */
   readonly addTo?: string;
   readonly concurrency?: number;
-  readonly unsafeNoSandbox?: boolean;
+  /** The sandbox backend admission runs in, by name (`ValidateRequest.sandbox`). */
+  readonly sandbox?: string;
   readonly onEvent?: (event: ValidateEvent) => void;
 }
 
@@ -61,7 +62,7 @@ export async function mineTasks(request: MineTasksRequest): Promise<MinedTask[]>
         ...(request.cacheDir ? { cacheDir: request.cacheDir } : {}),
         ...(request.env ? { env: request.env } : {}),
         concurrency: request.concurrency ?? 2,
-        ...(request.unsafeNoSandbox ? { unsafeNoSandbox: true } : {}),
+        ...(request.sandbox !== undefined ? { sandbox: request.sandbox } : {}),
         ...(request.onEvent ? { onEvent: request.onEvent } : {}),
       });
       for (const t of outcome.tasks) verdicts.set(t.id, t);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { validateSuite, type LockWrite, type NotedAdmission, type ValidateResult } from '../admit/index.js';
 import { runtimeVersions, toolchainsOf } from '../run/index.js';
-import { requireTools, type SetupProgress } from '../sandbox/index.js';
+import { DEFAULT_SANDBOX, requireTools, sandboxNamed, type SetupProgress } from '../sandbox/index.js';
 import { isDraftPrompt, loadSuite, type OrderAdmission, type Suite } from '../suite/index.js';
 import { codeDigest, openProbeCache } from '../util/index.js';
 import { BAKEOFF_VERSION } from '../version.js';
@@ -18,8 +18,11 @@ export interface ValidateRequest extends Place {
   readonly lockWrite?: LockWrite;
   /** Validate these tasks only; the others keep their verdicts from the lock. */
   readonly tasks?: readonly string[];
-  /** Development only: tests run without the sandbox. */
-  readonly unsafeNoSandbox?: boolean;
+  /**
+   * The sandbox backend tests run in, by name (`sandbox/registry.ts`: `bwrap`, the default, or
+   * `unsafe-no-sandbox`, development only). An unknown name is a UserError listing the known ones.
+   */
+  readonly sandbox?: string;
   /**
    * Run every task's checks, even for a task this machine admitted before under the same task
    * hash, controls, prepared repo, sandbox and runtimes (whose admission is kept by default).
@@ -56,7 +59,7 @@ export interface ValidateOutcome extends ValidateResult {
 /** `bakeoff validate`: the admission checks, the suite hash, TASKS.md and the lock file. */
 export async function validate(request: ValidateRequest): Promise<ValidateOutcome> {
   const notify = notifyVia(request.onEvent);
-  await requireTools(['bwrap', 'faketime', 'git']);
+  await requireTools([...new Set(['bwrap', 'faketime', 'git', ...sandboxNamed(request.sandbox ?? DEFAULT_SANDBOX).requires])]);
   const suite = await loadSuite(path.resolve(cwdOf(request), request.suite));
   for (const file of draftPrompts(suite)) notify.note(`${file} is a draft bakeoff wrote: rewrite it as the owner would state the problem and delete its first line (publish refuses drafts)`);
   const lockWrite = request.lockWrite ?? 'stable';
@@ -65,7 +68,7 @@ export async function validate(request: ValidateRequest): Promise<ValidateOutcom
   // the runtimes a kept admission must match are asked while the sandbox is checked
   const runtime = runtimeVersions(BAKEOFF_VERSION, toolchainsOf(suite.tasks));
   runtime.catch(() => {});
-  const isolation = await isolationFor(suite.controls, request.unsafeNoSandbox === true, notify, probes);
+  const isolation = await isolationFor(suite.controls, request.sandbox ?? DEFAULT_SANDBOX, notify, probes);
   const result = await validateSuite(suite, {
     isolation,
     cacheDir,

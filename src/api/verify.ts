@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { requireTools } from '../sandbox/index.js';
+import { DEFAULT_SANDBOX, requireTools, sandboxNamed } from '../sandbox/index.js';
 import type { RunRecord } from '../types.js';
 import { verifyResults, type RunSelection, type RunVerification, type VerifyResult } from '../verify/index.js';
 import { notifyVia, type Notify, type NoteEvent } from './events.js';
@@ -24,8 +24,11 @@ export interface RecheckRequest extends Place {
   readonly concurrency?: number;
   /** Wait for another process using the results folder to finish, instead of refusing. */
   readonly wait?: boolean;
-  /** Development only: tests run without the sandbox. */
-  readonly unsafeNoSandbox?: boolean;
+  /**
+   * The sandbox backend tests run in, by name (`sandbox/registry.ts`: `bwrap`, the default, or
+   * `unsafe-no-sandbox`, development only). An unknown name is a UserError listing the known ones.
+   */
+  readonly sandbox?: string;
   readonly onEvent?: (event: VerifyEvent) => void;
 }
 
@@ -64,7 +67,7 @@ export async function verify(request: VerifyRequest): Promise<VerifyResult> {
 
 /** Runs `work` holding the lock of the request's results folder, as `command`. */
 export async function withResultsLocked<T>(request: RecheckRequest, command: string, notify: Notify, work: () => Promise<T>): Promise<T> {
-  await requireTools(request.unsafeNoSandbox ? ['git'] : ['bwrap', 'git']);
+  await requireTools([...sandboxNamed(request.sandbox ?? DEFAULT_SANDBOX).requires, 'git']);
   const dir = path.resolve(cwdOf(request), request.results);
   const resultsLock = await lockResultsFor(dir, { command, create: false, wait: request.wait === true, notes: notify });
   try {
@@ -84,11 +87,11 @@ export function reverify(
 ): Promise<VerifyResult> {
   const cwd = cwdOf(request);
   return verifyResults(path.resolve(cwd, request.results), {
-    unsafeNoSandbox: request.unsafeNoSandbox === true,
+    sandbox: request.sandbox ?? DEFAULT_SANDBOX,
     reuseStamp,
     ...(select ? { select } : {}),
     ...(request.suite ? { suiteDir: path.resolve(cwd, request.suite) } : {}),
-    isolationFor: (controls) => isolationFor(controls, request.unsafeNoSandbox === true, notify),
+    isolationFor: (controls) => isolationFor(controls, request.sandbox ?? DEFAULT_SANDBOX, notify),
     cacheDir: cacheDirOf(request),
     concurrency: request.concurrency ?? 2,
     ...(onEvent

@@ -23,7 +23,7 @@ import { notifyVia, type NoteEvent } from './events.js';
 import { isolationFor } from './isolation-for.js';
 import { openRunParts, type RunParts } from './bake.js';
 import { cacheDirOf, cwdOf, envOf, type Place } from './paths.js';
-import { requireTools } from '../sandbox/index.js';
+import { DEFAULT_SANDBOX, requireTools } from '../sandbox/index.js';
 
 /** Where a fleet command finds its queue: `--queue` (else `BAKEOFF_QUEUE_URL`) and the TLS files. */
 export type QueueRequest = Omit<QueuePlace, 'env' | 'cwd'>;
@@ -63,7 +63,7 @@ export async function work(request: WorkRequest): Promise<RunningWorker> {
   const cacheDir = cacheDirOf(request);
   // a worker with no working sandbox would void every run it took: refused before it takes one
   await requireTools(['bwrap', 'git', 'tar']);
-  await isolationFor(Controls.parse({}), false, notify);
+  await isolationFor(Controls.parse({}), DEFAULT_SANDBOX, notify);
   const runners = new Map<string, Promise<{ parts: RunParts; runner: Runner } | { detail: string }>>();
 
   // one at a time: each opening checks the sandbox, and two checks at once in one process collide

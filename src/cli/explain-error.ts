@@ -1,5 +1,4 @@
-import { DISK_FULL_CODES, errorCode } from '../errors.js';
-import { isDamage } from '../store/check-store.js';
+import { DISK_FULL_CODES, errorCode, isDamage } from '../errors.js';
 import { invokedAs } from './stop-on-signals.js';
 
 /**

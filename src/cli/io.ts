@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { cacheDirOf, type Place } from '../api/paths.js';
+import { UserError } from '../errors.js';
 
 /** Where a command writes: stdout for results, stderr for progress and warnings. */
 export interface CliIo {
@@ -23,9 +24,37 @@ export function placeOf(io: CliIo): Place {
   return { cwd: io.cwd, env: io.env, cacheDir: cacheDir(io) };
 }
 
+/** The flags of every command that runs the sandbox: `--sandbox <name>`, and its alias `--unsafe-no-sandbox`. */
+export interface SandboxFlags {
+  readonly sandbox?: string;
+  readonly unsafeNoSandbox?: boolean;
+}
+
+/** The backend that is `--unsafe-no-sandbox`'s alias. */
+const UNSAFE_ALIAS = 'unsafe-no-sandbox';
+
+/**
+ * The sandbox backend the flags ask for, by name, or undefined for the default (`bwrap`):
+ * `--sandbox <name>` (commander checked the name against the registry), or
+ * `--unsafe-no-sandbox`, which is `--sandbox unsafe-no-sandbox`. Both naming different
+ * backends is a usage error.
+ */
+export function sandboxOf(flags: SandboxFlags): string | undefined {
+  if (flags.unsafeNoSandbox === true && flags.sandbox !== undefined && flags.sandbox !== UNSAFE_ALIAS) {
+    throw new UserError(`--unsafe-no-sandbox is --sandbox ${UNSAFE_ALIAS}, and --sandbox ${flags.sandbox} names another backend: give one of them`);
+  }
+  return flags.unsafeNoSandbox === true ? UNSAFE_ALIAS : flags.sandbox;
+}
+
+/** `{ sandbox }` for a request when the flags name a backend, else nothing (the default). */
+export function sandboxRequest(flags: SandboxFlags): { readonly sandbox?: string } {
+  const sandbox = sandboxOf(flags);
+  return sandbox === undefined ? {} : { sandbox };
+}
+
 /** The flags of every command that takes the results folder's lock and runs the sandbox, with {@link placeOf}. */
-export function lockedWork<C extends number | 'auto'>(flags: { readonly concurrency: C; readonly wait: boolean; readonly unsafeNoSandbox: boolean }, io: CliIo) {
-  return { concurrency: flags.concurrency, wait: flags.wait, unsafeNoSandbox: flags.unsafeNoSandbox, ...placeOf(io) };
+export function lockedWork<C extends number | 'auto'>(flags: { readonly concurrency: C; readonly wait: boolean } & SandboxFlags, io: CliIo) {
+  return { concurrency: flags.concurrency, wait: flags.wait, ...sandboxRequest(flags), ...placeOf(io) };
 }
 
 /** `--concurrency` of `run`: a whole number >= 1, or `auto` (one more run only while the machine has room, measured). */

@@ -26,12 +26,20 @@ function withQueueOptions(command: Command, queue: Option): Command {
 const QUEUE_URL = 'the fleet\'s Redis: redis[s]://HOST:PORT[/DB] (default: BAKEOFF_QUEUE_URL; a password not in the URL: BAKEOFF_QUEUE_PASSWORD)';
 const SECRET_FILE = 'the fleet secret that signs every job and result, from a file (default: BAKEOFF_FLEET_SECRET_FILE, else BAKEOFF_FLEET_SECRET)';
 
-/** Adds the options every command that runs admission checks ends with: its output, how many tasks at once, the unsafe switch. */
-function withAdmissionOptions(command: Command, json = 'machine-readable output'): Command {
+/**
+ * `--sandbox <name>`, one of the registered backends (`sandbox/registry.ts`), and its alias
+ * `--unsafe-no-sandbox` (`sandboxOf` in io.ts turns them into the name), for every command
+ * that runs sandboxes. `names` are the registry's (loaded for those commands only).
+ */
+function withSandboxOptions(command: Command, names: readonly string[], unsafe = 'development only: run tests without the sandbox'): Command {
   return command
-    .option('--json', json, false)
-    .option('--concurrency <n>', 'tasks checked at once', parsePositiveInt, 2)
-    .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false);
+    .addOption(new Option('--sandbox <name>', 'the sandbox backend agents and tests run in (recorded in every run; default: bwrap)').choices(names))
+    .option('--unsafe-no-sandbox', `${unsafe} (= --sandbox unsafe-no-sandbox)`);
+}
+
+/** Adds the options every command that runs admission checks ends with: its output, how many tasks at once, the sandbox. */
+function withAdmissionOptions(command: Command, names: readonly string[], json = 'machine-readable output'): Command {
+  return withSandboxOptions(command.option('--json', json, false).option('--concurrency <n>', 'tasks checked at once', parsePositiveInt, 2), names);
 }
 
 /** `--suite` of the commands that write tasks into a suite. */
@@ -45,7 +53,9 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
   let code: number = EXIT.ok;
   const command = argv[0] !== undefined && !argv[0].startsWith('-') ? argv[0] : null;
   // the test runners' formats are `task from-commit --format`'s choices: loaded (all eight runners) only for `task` and `help`
-  const reportFormats = command === 'task' || command === 'help' ? (await import('../runners/registry.js')).REPORT_FORMATS : [];
+  const reportFormats = command === 'task' || command === 'help' ? (await import('../api/report-formats.js')).REPORT_FORMATS : [];
+  // the sandbox backends are `--sandbox`'s choices: loaded only for the commands that run sandboxes, and `help`
+  const sandboxNames = (command !== null && SANDBOX_COMMANDS.has(command)) || command === 'help' ? (await import('../api/sandbox-names.js')).SANDBOX_NAMES : [];
   const program = new Command('bakeoff')
     .description('Fair, replayable bake-offs of AI coding agents')
     .version(BAKEOFF_VERSION)
@@ -57,7 +67,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
       outputError: (s, write) => write(s.replace(/^error: /, 'bakeoff: ')),
     });
 
-  program
+  const validateCmd = program
     .command('validate <suite>')
     .description('run the admission checks, print the suite hash, write TASKS.md and bakeoff.lock.json (never over a lock of the same suite whose verdicts differ)')
     .option('--json', 'machine-readable output', false)
@@ -65,11 +75,10 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--update-lock', 'write the new verdicts even when they differ from the lock of the same suite', false)
     .option('--check', 'for CI: write nothing; exit 1 unless every task is admitted and the verdicts are the lock\'s', false)
     .option('--task <id>', 'validate this task only (repeatable); the other tasks keep their verdicts from the lock', collect, [])
-    .option('--recheck', 'run every task\'s checks again, also for tasks this machine admitted before and nothing changed since (task hash, controls, prepared repo, sandbox, runtimes)', false)
-    .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false)
-    .action(async (suite: string, flags) => {
-      code = await (await import('./commands/validate.js')).validateCommand(suite, flags, io);
-    });
+    .option('--recheck', 'run every task\'s checks again, also for tasks this machine admitted before and nothing changed since (task hash, controls, prepared repo, sandbox, runtimes)', false);
+  withSandboxOptions(validateCmd, sandboxNames).action(async (suite: string, flags) => {
+    code = await (await import('./commands/validate.js')).validateCommand(suite, flags, io);
+  });
 
   const runCommand = program
     .command('run <suite>')
@@ -89,7 +98,6 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--concurrency <n|auto>', 'runs at once; auto: the first at once, another only while the machine has a free CPU, measured (up to its CPUs)', parseConcurrency, 'auto')
     .option('--json', 'no progress; print a JSON summary', false)
     .option('--wait', 'when another bakeoff is using the results folder, wait for it to finish instead of refusing', false)
-    .option('--unsafe-no-sandbox', 'development only: run agents and tests without the sandbox (recorded in every run)', false)
     .option('--wide', 'print every column of the leaderboard at full width, even when it is wider than the terminal', false)
     .option('--explain', 'under the leaderboard, how each number is counted (share and interval, void as failed, points, replay rule, void limit)', false)
     .option('--matrix', 'under the leaderboard, the task × agent matrix of runs solved', false)
@@ -97,7 +105,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--upstream-concurrency <n>', 'with --queue: model sessions at once per model API over the whole fleet', parsePositiveInt)
     .option('--secret-file <file>', `with --queue: ${SECRET_FILE}`);
   withQueueOptions(
-    runCommand,
+    withSandboxOptions(runCommand, sandboxNames, 'development only: run agents and tests without the sandbox (recorded in every run)'),
     new Option('--queue [url]', 'run on a fleet: enqueue the runs on this Redis (redis[s]://HOST:PORT[/DB]; without a value: BAKEOFF_QUEUE_URL) for `bakeoff worker`s, store each one they hand back'),
   ).action(async (suite: string, flags) => {
     code = await (await import('./commands/run.js')).runCommand(suite, flags, io);
@@ -166,7 +174,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
       code = await (await import('./commands/plan.js')).planCommand(results, flags, io);
     });
 
-  program
+  const verifyCmd = program
     .command('verify <results>')
     .description('re-grade every stored change from scratch and re-hash every artifact; exit 1 on any mismatch')
     .option('--suite <dir>', 'the suite to re-grade with (default: the folder the runs were baked from)')
@@ -174,13 +182,12 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--concurrency <n>', 'runs re-graded at once', parsePositiveInt, 2)
     .option('--task <id>', "re-check this task's runs only (repeatable); a partial re-check is never reused by publish", collect, [])
     .option('--agent <id>', "re-check this agent's runs only (repeatable; the id as the report shows it)", collect, [])
-    .option('--wait', 'when another bakeoff is using the results folder, wait for it to finish instead of refusing', false)
-    .option('--unsafe-no-sandbox', 'development only: run tests without the sandbox', false)
-    .action(async (results: string, flags) => {
-      code = await (await import('./commands/verify.js')).verifyCommand(results, flags, io);
-    });
+    .option('--wait', 'when another bakeoff is using the results folder, wait for it to finish instead of refusing', false);
+  withSandboxOptions(verifyCmd, sandboxNames).action(async (results: string, flags) => {
+    code = await (await import('./commands/verify.js')).verifyCommand(results, flags, io);
+  });
 
-  program
+  const publishCmd = program
     .command('publish <results>')
     .description('verify a results folder, then write its leaderboard as a static site (no network needed to view it)')
     .requiredOption('--out <dir>', 'folder to write the site to')
@@ -188,12 +195,11 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--suite <dir>', 'the suite to re-grade with (default: the folder the runs were baked from)')
     .option('--concurrency <n>', 'runs re-graded at once', parsePositiveInt, 2)
     .option('--wait', 'when another bakeoff is using the results folder, wait for it to finish instead of refusing', false)
-    .option('--unsafe-no-sandbox', 'development only: verify without the sandbox', false)
     .option('--allow-draft-prompts', 'publish although some prompts are still drafts bakeoff wrote (task from-commit)', false)
-    .option('--reverify', 're-grade every run even when an earlier clean re-check of the same, unchanged results folder stands (verified.json)', false)
-    .action(async (results: string, flags) => {
-      code = await (await import('./commands/publish.js')).publishCommand(results, flags, io);
-    });
+    .option('--reverify', 're-grade every run even when an earlier clean re-check of the same, unchanged results folder stands (verified.json)', false);
+  withSandboxOptions(publishCmd, sandboxNames, 'development only: verify without the sandbox').action(async (results: string, flags) => {
+    code = await (await import('./commands/publish.js')).publishCommand(results, flags, io);
+  });
 
   const task = program.command('task').description('make tasks from other sources');
   const fromCommit = task
@@ -209,7 +215,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .addOption(new Option('--format <format>', 'test report format').choices([...reportFormats]))
     .option('--report <path>', 'format junit: where the test command writes its JUnit XML (a path or glob relative to the repo)')
     .option('--issue <file>', 'draft the prompt from this issue text instead of the commit message');
-  withAdmissionOptions(fromCommit, 'machine-readable output (what was written, and the admission verdicts)').action(async (repo: string, commit: string, flags) => {
+  withAdmissionOptions(fromCommit, sandboxNames, 'machine-readable output (what was written, and the admission verdicts)').action(async (repo: string, commit: string, flags) => {
     code = await (await import('./commands/task.js')).fromCommitCommand(repo, commit, flags, io);
   });
 
@@ -221,7 +227,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--tests <glob>', 'the test files (repeatable; default: the test-file rule of from-commit)', collect, [])
     .option('--validate', 'write each candidate into a scratch suite and run the admission checks', false)
     .option('--add <dir>', 'write the admitted candidates into this suite (implies --validate) and validate them there');
-  withAdmissionOptions(mine).action(async (repo: string, flags) => {
+  withAdmissionOptions(mine, sandboxNames).action(async (repo: string, flags) => {
     code = await (await import('./commands/task.js')).mineCommand(repo, flags, io);
   });
 
@@ -235,7 +241,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--setup <command>', 'setup command for every instance (`none` for none; default: from the repository)')
     .option('--test <command>', 'test command for every instance (default: the runner on the test patch\'s files)')
     .addOption(new Option('--kind <kind>', 'bug or feature').choices(['bug', 'feature']));
-  withAdmissionOptions(swebench).action(async (instances: string, flags) => {
+  withAdmissionOptions(swebench, sandboxNames).action(async (instances: string, flags) => {
     code = await (await import('./commands/import.js')).importSwebenchCommand(instances, flags, io);
   });
 
@@ -244,7 +250,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .description('one task per exercise of an Exercism track folder (exercises/practice/<slug>/): the example solution is the gold, the tests (skipped ones switched on) are hidden')
     .option('--suite <dir>', SUITE_FOLDER)
     .option('--exercises <slugs>', 'comma-separated exercise slugs (default: every practice exercise)');
-  withAdmissionOptions(exercism).action(async (track: string, flags) => {
+  withAdmissionOptions(exercism, sandboxNames).action(async (track: string, flags) => {
     code = await (await import('./commands/import.js')).importExercismCommand(track, flags, io);
   });
 
@@ -252,7 +258,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .command('harbor <folder>')
     .description('Harbor task folders (task.toml) bakeoff can run without Docker, as tasks; others are refused with the reason')
     .option('--suite <dir>', SUITE_FOLDER);
-  withAdmissionOptions(importHarbor).action(async (folder: string, flags) => {
+  withAdmissionOptions(importHarbor, sandboxNames).action(async (folder: string, flags) => {
     code = await (await import('./commands/import.js')).importHarborCommand(folder, flags, io);
   });
 
@@ -320,7 +326,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--log <file.jsonl>', 'append every request (headers and body) to this file')
     .option('--session <file.json>', 'the change the gold script makes for every request: {workspace, edits: [{path, before, after}]}')
     .action(async (flags) => {
-      code = await (await import('../model-server/index.js')).modelServerCommand(flags, io);
+      code = await (await import('./commands/model-server.js')).modelServerCommand(flags, io);
     });
 
   // what a killed bakeoff left (mounts, scratch folders, cgroups) is cleared by the next command of any kind; doctor lists it instead
@@ -328,7 +334,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     if (action.name() === 'doctor') return;
     // a command that serves sandboxes weighs like them from its start, not like one process of its terminal (decision 011)
     if (command !== null && SANDBOX_COMMANDS.has(command)) await weighThisProcess();
-    const { sweepLeftovers } = await import('../sandbox/leftovers.js');
+    const { sweepLeftovers } = await import('../api/sweep-leftovers.js');
     for (const note of (await sweepLeftovers()).notes) io.stderr.write(`bakeoff: ${escapeControl(note)}\n`);
   });
 

@@ -70,7 +70,7 @@ describe('buildGradingTree', () => {
       hiddenDirs: [hidden],
       expectedIds: [],
     });
-    const isolation = await createIsolation({ controls: Controls.parse({}), unsafe: false });
+    const isolation = await createIsolation({ controls: Controls.parse({}), backend: 'bwrap' });
     if (isolation.sandbox.owner) await chownTree([path.join(graded, 'tests'), path.join(graded, 'calc.py')], isolation.sandbox.owner);
     const attempts = [
       'echo fake > tests/unit/fake.py && mv -f tests/unit/fake.py tests/unit/test_hidden.py',

@@ -7,7 +7,6 @@
  * `500`, `429`, `hang`, `malformed`, `truncated` and `disconnect` inject
  * faults; a replay file answers a fixed sequence.
  */
-export { modelServerCommand, type ModelServerFlags, type ModelServerIo } from './model-server-command.js';
 export { SCRIPTED_COUNTS, scriptedUsage } from './scripted-usage.js';
 export { DEFAULT_SESSION, startModelServer } from './start-model-server.js';
 export type {

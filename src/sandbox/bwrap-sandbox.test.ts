@@ -13,7 +13,7 @@ describe('the bubblewrap sandbox', () => {
   let sandbox: Sandbox;
   let scratch: string;
   beforeAll(async () => {
-    sandbox = (await createIsolation({ controls: Controls.parse({ memoryMb: 128, pids: 64 }), unsafe: false })).sandbox;
+    sandbox = (await createIsolation({ controls: Controls.parse({ memoryMb: 128, pids: 64 }), backend: 'bwrap' })).sandbox;
     scratch = await freshScratchRoot(`bwrap-test ${process.pid}`);
   });
   afterAll(async () => {

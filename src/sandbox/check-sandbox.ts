@@ -5,6 +5,7 @@ import { Controls } from '../suite/index.js';
 import { probeVersion } from '../util/index.js';
 import { cgroupVersion } from './cgroups.js';
 import { createIsolation } from './isolation.js';
+import { DEFAULT_SANDBOX } from './registry.js';
 import type { Sandbox } from './types.js';
 import { createWorkspace, disposeScratch, freshScratchRoot } from './workspace.js';
 
@@ -18,7 +19,7 @@ export interface Check {
 }
 
 
-const defaultSandbox = async (): Promise<Sandbox> => (await createIsolation({ controls: Controls.parse({}), unsafe: false, sweep: false })).sandbox;
+const defaultSandbox = async (): Promise<Sandbox> => (await createIsolation({ controls: Controls.parse({}), backend: DEFAULT_SANDBOX, sweep: false })).sandbox;
 
 /**
  * Checks what the sandbox needs, one by one, ending with a real command in the sandbox that

@@ -1,7 +1,9 @@
 /**
- * Every sandbox backend against one shared suite: the same requests, the same expectations of
- * `Sandbox`'s contract. A member skips a case only with a stated reason (the process sandbox
- * hides no files, so isolation-only cases say so). Needs root, bubblewrap and cgroups.
+ * Every sandbox backend of the registry (`registry.ts`) against one shared suite: the same
+ * requests, the same expectations of `Sandbox`'s contract. A backend that does not isolate
+ * (`isolates: false`: the process sandbox hides no files) skips the cases that need isolation,
+ * saying so. `BAKEOFF_CONFORMANCE_SANDBOXES=a,b` runs those backends only (an unknown name is
+ * an error). Needs root, bubblewrap and cgroups.
  */
 import { execSync } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
@@ -11,18 +13,28 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Controls } from '../suite/schema.js';
 import { DEFAULT_SANDBOX_UID } from './isolation.js';
-import { SANDBOX_BACKENDS, type ConformanceNeed, type SandboxBackend } from './registry.js';
-import type { ExecRequest, Sandbox } from './types.js';
+import { SANDBOX_NAMES, sandboxNamed } from './registry.js';
+import type { ExecRequest, Sandbox, SandboxBackend } from './types.js';
 import { chownTree, disposeScratch, freshScratchRoot } from './workspace.js';
 
-type Need = ConformanceNeed;
+/** What a case needs of a backend beyond `Sandbox`'s contract. */
+type Need = 'isolation';
 
-/** Every registered backend (`registry.ts`), each with the cases it is excused from. */
-const MEMBERS: readonly (SandboxBackend & { readonly name: string })[] = Object.entries(SANDBOX_BACKENDS).map(([name, backend]) => ({ name, ...backend }));
+/** Every registered backend, or those `BAKEOFF_CONFORMANCE_SANDBOXES` names. */
+const ONLY = process.env.BAKEOFF_CONFORMANCE_SANDBOXES?.split(',').map((n) => n.trim()).filter((n) => n !== '');
+const MEMBERS: readonly (SandboxBackend & { readonly name: string })[] = (ONLY ?? SANDBOX_NAMES).map((name) => sandboxNamed(name));
+
+/** Why a backend does not run a case that needs `need`, or undefined when it runs it. */
+function excused(backend: SandboxBackend, need: Need | undefined): string | undefined {
+  if (need === 'isolation' && !backend.isolates) return 'not isolating: it hides no host files and binds nothing read-only';
+  return undefined;
+}
 const CONTROLS = Controls.parse({ memoryMb: 256, pids: 64 });
 
 interface Context {
   readonly sandbox: Sandbox;
+  /** The registry's entry the sandbox was made from. */
+  readonly backend: SandboxBackend & { readonly name: string };
   /** A fresh folder owned by the sandbox's owner, bound writable in `exec` unless `binds` says otherwise. */
   dir(name: string): Promise<string>;
   exec(command: string, extra?: Partial<ExecRequest>): Promise<Awaited<ReturnType<Sandbox['exec']>> & { output: string }>;
@@ -36,6 +48,12 @@ interface Case {
 }
 
 const CASES: readonly Case[] = [
+  {
+    name: 'records its registry name, and says it is isolated exactly when the registry says it isolates',
+    async run({ sandbox, backend }) {
+      expect([sandbox.name, sandbox.isolated]).toEqual([backend.name, backend.isolates]);
+    },
+  },
   {
     name: 'reports an exit status, and a signal, without throwing',
     async run({ exec }) {
@@ -189,6 +207,7 @@ for (const member of MEMBERS) {
     let made = 0;
     const servers: Server[] = [];
     beforeAll(async () => {
+      for (const tool of member.requires) expect(execSync(`command -v ${tool} || echo missing`, { encoding: 'utf8', shell: '/bin/sh' }).trim(), `${member.name} requires ${tool}`).not.toBe('missing');
       sandbox = await member.create({ controls: CONTROLS, uid: DEFAULT_SANDBOX_UID });
       scratch = await freshScratchRoot(`conformance ${member.name} ${process.pid}`);
     });
@@ -200,6 +219,7 @@ for (const member of MEMBERS) {
       get sandbox() {
         return sandbox;
       },
+      backend: member,
       async dir(name) {
         const dir = path.join(scratch, `${++made}-${name}`);
         await mkdir(dir);
@@ -219,7 +239,7 @@ for (const member of MEMBERS) {
       },
     };
     for (const c of CASES) {
-      const reason = c.needs ? member.lacks[c.needs] : undefined;
+      const reason = excused(member, c.needs);
       if (reason !== undefined) it.skip(`${c.name} (skipped: ${reason})`, () => {});
       else it(c.name, () => c.run(ctx), 30_000);
     }

@@ -15,8 +15,9 @@ export { createBoundedDir, createWorkspace, disposeScratch, freshScratchRoot } f
 export { cleanLeftovers, describeLeftover, findLeftovers, isStale, sweepLeftovers, UNKNOWN_GRACE_SEC } from './leftovers.js';
 export type { CleanResult, Leftover } from './leftovers.js';
 export type { Owner, Workspace, WorkspaceOptions } from './workspace.js';
-export { SANDBOX_BACKENDS } from './registry.js';
-export type { SandboxBackend, SandboxName } from './registry.js';
+export { DEFAULT_SANDBOX, SANDBOX_BACKENDS, SANDBOX_NAMES, sandboxNamed } from './registry.js';
+export type { SandboxName } from './registry.js';
+export type { BackendOptions, SandboxBackend } from './types.js';
 export { MAX_CPU_WEIGHT } from './cgroups.js';
 export { describeStepCpu, RERUN_MAX_STRETCH, RERUN_MIN_STRETCH, rerunStretch, STARVED_SHARE } from './cpu-figures.js';
 export { selfCheckKey, type SelfCheckKey } from './self-check-key.js';

@@ -2,7 +2,7 @@ import type { Controls } from '../suite/index.js';
 import { sweepLeftovers } from './leftovers.js';
 import { weighThisProcess } from '../util/index.js';
 import { createProcessSandbox } from './process-sandbox.js';
-import { SANDBOX_BACKENDS, type SandboxName } from './registry.js';
+import { sandboxNamed } from './registry.js';
 import type { Sandbox } from './types.js';
 import type { WorkspaceOptions } from './workspace.js';
 
@@ -20,8 +20,12 @@ export interface Isolation {
 
 export interface IsolationOptions {
   readonly controls: Controls;
-  /** Development only: no sandbox at all (recorded with every run, shown in every report). */
-  readonly unsafe: boolean;
+  /**
+   * The backend of agents and grading, by its name in `SANDBOX_BACKENDS` (`registry.ts`;
+   * `DEFAULT_SANDBOX` is `bwrap`). Recorded with every run; one that does not isolate
+   * (`unsafe-no-sandbox`) is for development only, and every report shows it.
+   */
+  readonly backend: string;
   readonly uid?: number;
   /** Clear what killed bakeoffs left first (default); `bakeoff doctor` lists it instead. */
   readonly sweep?: boolean;
@@ -29,19 +33,15 @@ export interface IsolationOptions {
 
 const MB = 1024 * 1024;
 
-/** The backend of agents and grading: bubblewrap, or with `unsafe` none at all (`sandbox/registry.ts`). */
-export function backendFor(options: Pick<IsolationOptions, 'unsafe'>): SandboxName {
-  return options.unsafe ? 'unsafe-no-sandbox' : 'bwrap';
-}
-
 export async function createIsolation(options: IsolationOptions): Promise<Isolation> {
   const { controls } = options;
+  const backend = sandboxNamed(options.backend);
   const setup = createProcessSandbox();
   // what a killed bakeoff left (mounts, scratch folders, cgroups) goes before anything new is made (once per process: the CLI has swept already)
   if (options.sweep !== false) await sweepLeftovers();
   // the process that serves every sandbox's model requests must not be starved itself (decision 011)
   await weighThisProcess();
-  const sandbox = await SANDBOX_BACKENDS[backendFor(options)].create({ controls, uid: options.uid ?? DEFAULT_SANDBOX_UID });
+  const sandbox = await backend.create({ controls, uid: options.uid ?? DEFAULT_SANDBOX_UID });
   return { sandbox, setup, workspace: { owner: sandbox.owner, diskBytes: controls.diskMb * MB } };
 }
 

@@ -1,33 +1,22 @@
-import type { Controls } from '../suite/index.js';
+import { UserError } from '../errors.js';
 import { createBwrapSandbox } from './bwrap-sandbox.js';
 import { createProcessSandbox } from './process-sandbox.js';
 import { toolchainMounts } from './toolchains.js';
-import type { Sandbox } from './types.js';
-
-/** What a backend is made from: the suite's limits, and the host uid sandboxed processes run as. */
-export interface BackendOptions {
-  readonly controls: Controls;
-  readonly uid: number;
-}
-
-/** Cases of the sandbox conformance suite (`conformance.test.ts`) a backend may be excused from. */
-export type ConformanceNeed = 'isolation';
-
-/** One sandbox backend: how to make it, and what of `Sandbox`'s contract it does not keep, with why. */
-export interface SandboxBackend {
-  create(options: BackendOptions): Promise<Sandbox>;
-  /** Conformance cases it does not run, each with the reason (Inspect's known failures). */
-  readonly lacks: Readonly<Partial<Record<ConformanceNeed, string>>>;
-}
+import type { SandboxBackend } from './types.js';
 
 const MB = 1024 * 1024;
 
 /**
- * The sandbox backends, by the name each records in every run (`runtime.sandbox`). The
- * isolation (`isolation.ts`) chooses one; the conformance suite runs them all.
+ * The sandbox backends, by the name each records in every run (`runtime.sandbox`) and that
+ * `--sandbox` takes. A backend is a file or folder of this module exporting a `SandboxBackend`
+ * (`types.ts`) and one line here, `'<name>': (await import('./<name>/index.js')).<export>,`.
+ * The isolation (`isolation.ts`) makes the one asked for; the conformance suite
+ * (`conformance.test.ts`) runs them all.
  */
 export const SANDBOX_BACKENDS = {
   bwrap: {
+    isolates: true,
+    requires: ['bwrap'],
     create: async ({ controls, uid }) =>
       createBwrapSandbox({
         uid,
@@ -36,12 +25,28 @@ export const SANDBOX_BACKENDS = {
         homeBytes: controls.homeMb * MB,
         tools: await toolchainMounts(),
       }),
-    lacks: {},
   },
   'unsafe-no-sandbox': {
+    isolates: false,
+    // bwrap only for its namespaces (pid, network): it hides nothing
+    requires: ['bwrap'],
     create: async () => createProcessSandbox(),
-    lacks: { isolation: 'not isolated: the development fallback' },
   },
 } as const satisfies Record<string, SandboxBackend>;
 
 export type SandboxName = keyof typeof SANDBOX_BACKENDS;
+
+/** Every backend's name, in registry order. */
+export const SANDBOX_NAMES = Object.keys(SANDBOX_BACKENDS) as readonly SandboxName[];
+
+/** The backend of agents and grading unless another is asked for. */
+export const DEFAULT_SANDBOX: SandboxName = 'bwrap';
+
+/** The backend of that name, with its name; a clear error naming the known ones otherwise. */
+export function sandboxNamed(name: string): SandboxBackend & { readonly name: SandboxName } {
+  if (!Object.hasOwn(SANDBOX_BACKENDS, name)) {
+    throw new UserError(`--sandbox: expected one of ${SANDBOX_NAMES.join(', ')}, received ${JSON.stringify(name)}`);
+  }
+  const known = name as SandboxName;
+  return { name: known, ...(SANDBOX_BACKENDS[known] as SandboxBackend) };
+}

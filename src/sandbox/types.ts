@@ -1,3 +1,4 @@
+import type { Controls } from '../suite/index.js';
 import type { StepCpu } from '../types.js';
 
 /** A clock and time zone moved away from the real ones (admission checks for date dependence). */
@@ -75,7 +76,7 @@ export interface ExecResult {
 
 /** An isolation backend: runs commands with a network policy and kills whole process trees. */
 export interface Sandbox {
-  /** Recorded with every run: `bwrap`, or `unsafe-no-sandbox`. */
+  /** Recorded with every run (`runtime.sandbox`): the backend's name in `SANDBOX_BACKENDS` (`registry.ts`). */
   readonly name: string;
   /** False for the development-only backend that hides nothing. */
   readonly isolated: boolean;
@@ -84,4 +85,26 @@ export interface Sandbox {
   /** The HOME every command gets (a private, size-limited folder), or null: whatever `env` says. */
   readonly home: string | null;
   exec(request: ExecRequest): Promise<ExecResult>;
+}
+
+/** What a backend is made from: the suite's limits, and the host uid sandboxed processes run as. */
+export interface BackendOptions {
+  readonly controls: Controls;
+  readonly uid: number;
+}
+
+/**
+ * One sandbox backend, an entry of `SANDBOX_BACKENDS` (`registry.ts`) under the name its
+ * sandbox records in every run (`Sandbox.name`).
+ */
+export interface SandboxBackend {
+  /**
+   * Whether it hides the host's files outside the binds (hidden tests, the suite, the results)
+   * and drops privileges. A backend that does not is for development only: choosing it warns,
+   * a fleet refuses it, and the conformance cases that need isolation are skipped for it.
+   */
+  readonly isolates: boolean;
+  /** Programs it runs, checked before a command that uses it starts (`requireTools`). */
+  readonly requires: readonly string[];
+  create(options: BackendOptions): Promise<Sandbox>;
 }

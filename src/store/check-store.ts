@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import type Database from 'better-sqlite3';
-import { errorCode, UserError } from '../errors.js';
+import { isDamage, UserError } from '../errors.js';
 import { sha256 } from '../util/hash.js';
 import { fileStamp, type ProbeCache } from '../util/probe-cache.js';
 
@@ -8,9 +8,6 @@ import { fileStamp, type ProbeCache } from '../util/probe-cache.js';
  * A results folder checks itself when it is opened, so that damage is refused with a sentence
  * instead of being read as "0 mismatches" or "no finished runs yet" — or, worse, written over.
  */
-
-/** SQLite's codes for a file that is not (or no longer) a database it can read. */
-const DAMAGED = new Set(['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CORRUPT_INDEX', 'SQLITE_CORRUPT_SEQUENCE', 'SQLITE_CORRUPT_VTAB']);
 
 /** The refusal for a damaged database: what SQLite said and what the operator can do. */
 export function damagedDatabase(dbPath: string, said: string): UserError {
@@ -20,11 +17,7 @@ export function damagedDatabase(dbPath: string, said: string): UserError {
   );
 }
 
-/** True for an error SQLite raises on a damaged file. */
-export function isDamage(error: unknown): boolean {
-  const code = errorCode(error);
-  return code !== null && DAMAGED.has(code);
-}
+export { isDamage };
 
 /*
  * quick_check reads every page: seconds for 100,000 runs, on every open. It is skipped when the

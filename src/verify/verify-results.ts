@@ -24,8 +24,8 @@ export interface VerifyOptions {
   readonly onSetup?: (task: string) => void;
   readonly onRunStart?: (run: RunRecord) => void;
   readonly onRunVerified?: (run: RunVerification) => void;
-  /** Tests run without the sandbox (recorded in the stamp: such a re-check never stands in for a sandboxed one). */
-  readonly unsafeNoSandbox?: boolean;
+  /** The sandbox backend the re-grades run in, by name (recorded in the stamp's key). */
+  readonly sandbox: string;
   /**
    * Return the last clean re-check of this folder instead of re-grading, when nothing it
    * checked has changed since (`verified.json`: same bakeoff, runs, artifacts, suite and lock).
@@ -114,7 +114,7 @@ export async function verifyResults(resultsDir: string, options: VerifyOptions):
     const stored = store.listRuns();
     if (stored.length === 0) throw new UserError(`${resultsDir}: no finished runs to verify`);
     const suite = await suiteOfRuns(store, stored, options.suiteDir);
-    const key = await stampKeyOf(store, suite, options.unsafeNoSandbox === true);
+    const key = await stampKeyOf(store, suite, options.sandbox);
     const selection = selectionOf(options.select, stored.length);
     const runs = selection === null ? stored : selectRuns(stored, selection, store.dir);
     if (options.reuseStamp === true && selection === null) {

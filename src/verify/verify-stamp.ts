@@ -34,16 +34,16 @@ interface StampKey {
   readonly suiteHash: string;
   /** sha256 of the suite's lock file (expected tests, the verdicts grading compares against). */
   readonly lock: string;
-  /** Whether tests ran without the sandbox (such a re-check never stands in for a sandboxed one). */
-  readonly unsafeNoSandbox: boolean;
+  /** The sandbox backend the tests ran in, by name (a re-check in one never stands in for one in another). */
+  readonly sandbox: string;
 }
 
 /** The key a stamp must have to stand for a re-check of `store` now, with this suite and sandbox. */
-export async function stampKeyOf(store: Store, suite: { readonly dir: string; readonly hash: string }, unsafeNoSandbox: boolean): Promise<StampKey> {
+export async function stampKeyOf(store: Store, suite: { readonly dir: string; readonly hash: string }, sandbox: string): Promise<StampKey> {
   const runs = store.listRuns();
   const parts = runs.map((run) => JSON.stringify([run, digestArtifacts(path.join(store.runsDir, run.id))]));
   const lock = await readFile(path.join(suite.dir, LOCK_FILE)).catch(() => Buffer.alloc(0));
-  return { bakeoff: BAKEOFF_VERSION, content: sha256(parts.join('\n')), suiteDir: suite.dir, suiteHash: suite.hash, lock: sha256(lock), unsafeNoSandbox };
+  return { bakeoff: BAKEOFF_VERSION, content: sha256(parts.join('\n')), suiteDir: suite.dir, suiteHash: suite.hash, lock: sha256(lock), sandbox };
 }
 
 /** Writes the stamp of a clean re-check (written beside, then renamed: never half a file). */

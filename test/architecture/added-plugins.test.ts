@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { chmod, cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -8,18 +8,20 @@ import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain .mjs helper of the fixture, no types
 import { addRegistryLine, REGISTRY_LINE } from '../fixtures/sixth-harness/add-registry-line.mjs';
 // @ts-expect-error plain .mjs helper of the fixture, no types
-import { addRegistryLines, IMPORTER_LINE, RUNNER_LINE } from '../fixtures/added-plugins/add-registry-lines.mjs';
+import { addRegistryLines, IMPORTER_LINE, RUNNER_LINE, SANDBOX_LINE } from '../fixtures/added-plugins/add-registry-lines.mjs';
 
 /*
- * "A plugin is one folder or file plus one registry line", shown on one copy of src/ for three
+ * "A plugin is one folder or file plus one registry line", shown on one copy of src/ for four
  * kinds at once: a sixth harness (test/fixtures/sixth-harness/echo-cli → agents/harnesses/echo-cli/),
  * a ninth test runner (test/fixtures/added-plugins/unittest-runner: Python's unittest →
- * runners/unittest.ts) and a second kind of importer (added-plugins/json-tasks-importer →
- * importers/import-json-tasks.ts), each with its one line in its registry. The copy then
+ * runners/unittest.ts), a second kind of importer (added-plugins/json-tasks-importer →
+ * importers/import-json-tasks.ts) and a third sandbox backend (added-plugins/niced-sandbox: the
+ * process sandbox under `nice` → sandbox/niced/), each with its one line in its registry. The copy then
  * type-checks, and each new member gets its kind's whole conformance suite, imported from the
  * copy (so it iterates the copy's registry) and run here on the new member: the harness suite
  * over all six harnesses; the runner suite on the unittest sample project, with the real
- * Python; the importer suite on the json-tasks sample, admission in the sandbox included. A
+ * Python; the importer suite on the json-tasks sample, admission in the sandbox included; the
+ * sandbox suite on the niced backend (its isolation cases skipped: it does not isolate). A
  * runner registered without a sample is a failing case of that suite.
  */
 
@@ -35,6 +37,7 @@ await cp(path.join(FIXTURE, 'echo-cli'), path.join(copy, 'agents/harnesses/echo-
 addRegistryLine(copy);
 await cp(path.join(ADDED, 'unittest-runner/unittest.ts'), path.join(copy, 'runners/unittest.ts'));
 await cp(path.join(ADDED, 'json-tasks-importer/import-json-tasks.ts'), path.join(copy, 'importers/import-json-tasks.ts'));
+await cp(path.join(ADDED, 'niced-sandbox'), path.join(copy, 'sandbox/niced'), { recursive: true });
 addRegistryLines(copy);
 for (const file of ['tsconfig.json', 'package.json']) await cp(path.join(ROOT, file), path.join(work, file));
 await symlink(path.join(ROOT, 'node_modules'), path.join(work, 'node_modules'));
@@ -42,20 +45,22 @@ await symlink(path.join(ROOT, 'node_modules'), path.join(work, 'node_modules'));
 await symlink(path.join(ROOT, 'test'), path.join(work, 'test'));
 
 // The copy's own conformance suites, each over the copy's registry: all six harnesses; the
-// ninth runner on its sample; the new importer on its sample.
+// ninth runner on its sample; the new importer on its sample; the new sandbox backend.
 process.env.BAKEOFF_CONFORMANCE_ONLY = 'unittest';
 process.env.BAKEOFF_CONFORMANCE_SAMPLES = path.join(ADDED, 'unittest-runner/sample');
 process.env.BAKEOFF_CONFORMANCE_IMPORTERS = 'json-tasks';
 process.env.BAKEOFF_IMPORTER_SAMPLES = path.join(ADDED, 'json-tasks-importer/sample');
+process.env.BAKEOFF_CONFORMANCE_SANDBOXES = 'niced';
 await import(path.join(copy, 'agents/harnesses/harnesses.test.ts'));
 await import(path.join(copy, 'runners/conformance.test.ts'));
 await import(path.join(copy, 'importers/conformance.test.ts'));
+await import(path.join(copy, 'sandbox/conformance.test.ts'));
 
 /** What the copy exports, imported through vitest like any source file. */
 const load = async <T>(rel: string): Promise<T> => (await import(path.join(copy, rel))) as T;
 
 describe('plugins added to a copy of src/: each one folder or file plus one registry line', () => {
-  it('changes nothing but the new harness folder, runner file and importer file, and one line in each registry', async () => {
+  it('changes nothing but the new harness folder, runner file, importer file and sandbox folder, and one line in each registry', async () => {
     // `A\t<copy>/<file>` for a new file, `M\t<src>/<file>` for a changed one (paths relative to the cwd)
     const status = await execa('git', ['diff', '--no-index', '--name-status', path.join(ROOT, 'src'), copy], { reject: false });
     const changed = status.stdout.trim().split('\n').map((line) => {
@@ -63,9 +68,9 @@ describe('plugins added to a copy of src/: each one folder or file plus one regi
       const full = path.resolve(name);
       return { kind, file: path.relative(full.startsWith(copy) ? copy : path.join(ROOT, 'src'), full) };
     });
-    expect(changed.filter((c) => c.kind === 'M').map((c) => c.file).sort()).toEqual(['agents/harnesses/index.ts', 'importers/registry.ts', 'runners/registry.ts']);
+    expect(changed.filter((c) => c.kind === 'M').map((c) => c.file).sort()).toEqual(['agents/harnesses/index.ts', 'importers/registry.ts', 'runners/registry.ts', 'sandbox/registry.ts']);
     expect(changed.filter((c) => c.kind !== 'M').map((c) => `${c.kind} ${c.file}`).sort()).toEqual(
-      [...['echo-cli.mjs', 'index.ts', 'parse-stream.ts', 'test-recipe.ts'].map((f) => `agents/harnesses/echo-cli/${f}`), 'importers/import-json-tasks.ts', 'runners/unittest.ts'].map((f) => `A ${f}`).sort(),
+      [...['echo-cli.mjs', 'index.ts', 'parse-stream.ts', 'test-recipe.ts'].map((f) => `agents/harnesses/echo-cli/${f}`), 'importers/import-json-tasks.ts', 'runners/unittest.ts', 'sandbox/niced/index.ts'].map((f) => `A ${f}`).sort(),
     );
     const added = async (file: string): Promise<string[]> => {
       const diff = await execa('git', ['diff', '--no-index', '-U0', path.join(ROOT, 'src', file), path.join(copy, file)], { reject: false });
@@ -74,6 +79,7 @@ describe('plugins added to a copy of src/: each one folder or file plus one regi
     expect(await added('agents/harnesses/index.ts')).toEqual([`+${REGISTRY_LINE}`]);
     expect(await added('runners/registry.ts')).toEqual([`+${RUNNER_LINE}`]);
     expect(await added('importers/registry.ts')).toEqual([`+${IMPORTER_LINE}`]);
+    expect(await added('sandbox/registry.ts')).toEqual([`+${SANDBOX_LINE}`]);
   });
 
   it('type-checks with the project\'s typescript and tsconfig', async () => {
@@ -146,5 +152,21 @@ describe('plugins added to a copy of src/: each one folder or file plus one regi
   it('lists the second importer in the registry the library imports through', async () => {
     const { IMPORTER_NAMES } = await load<typeof import('../../src/importers/index.js')>('importers/index.ts');
     expect(IMPORTER_NAMES.at(-1)).toBe('json-tasks');
+  });
+
+  it('lists the third sandbox backend wherever backends are named, chooses it by name and runs its commands under nice', async () => {
+    const { SANDBOX_NAMES, sandboxNamed } = await load<typeof import('../../src/sandbox/index.js')>('sandbox/index.ts');
+    const { createIsolation } = await load<typeof import('../../src/sandbox/isolation.js')>('sandbox/isolation.ts');
+    const { Controls } = await load<typeof import('../../src/suite/index.js')>('suite/index.ts');
+    expect(SANDBOX_NAMES).toEqual(['bwrap', 'unsafe-no-sandbox', 'niced']);
+    expect(() => sandboxNamed('nicer')).toThrow('expected one of bwrap, unsafe-no-sandbox, niced, received "nicer"');
+    const { sandbox } = await createIsolation({ controls: Controls.parse({}), backend: 'niced', sweep: false });
+    expect([sandbox.name, sandbox.isolated]).toEqual(['niced', false]);
+    const cwd = await mkdtemp(path.join(work, 'niced-'));
+    const outputPath = path.join(cwd, 'out.log');
+    // `nice` alone prints the niceness it runs at: bakeoff's own plus the backend's 10
+    const r = await sandbox.exec({ command: 'nice', cwd, env: { PATH: '/usr/bin:/bin' }, timeoutMs: 20_000, network: 'none', outputPath, binds: [{ path: cwd, writable: true }] });
+    expect(r.exitCode).toBe(0);
+    expect(Number((await readFile(outputPath, 'utf8')).trim())).toBe(Math.min(19, os.getPriority() + 10));
   });
 });

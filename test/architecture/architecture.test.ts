@@ -15,7 +15,7 @@ describe('the module map', () => {
     expect(checkLayers(readImports(SRC)).map((v) => v.message)).toEqual([]);
   });
 
-  it('fails on a planted upward import, a sideways import, a deep import and a ring, naming file and line', async () => {
+  it('fails on a planted upward import, a sideways import, a deep import, a CLI import past api and a ring, naming file and line', async () => {
     const copy = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-architecture-'));
     try {
       await cp(SRC, copy, { recursive: true });
@@ -28,10 +28,14 @@ describe('the module map', () => {
       await plant('grade/evaluate.ts', "import { watchStepCpu } from '../sandbox/step-cpu.js';");
       // a file the module's index.ts re-exports is part of its surface: importing it alone is no violation
       await plant('grade/protected-changes.ts', "import { applyPatch } from '../sandbox/git.js';");
+      await plant('cli/commands/agents.ts', "import { HARNESSES } from '../../agents/index.js';");
       await plant('util/hash.ts', "import './fs.js';");
       await plant('util/fs.ts', "import './hash.js';");
       const found = checkLayers(readImports(copy));
-      expect([...new Set(found.map((v) => v.rule))].sort()).toEqual(['cycle', 'deep', 'sideways', 'upward']);
+      expect([...new Set(found.map((v) => v.rule))].sort()).toEqual(['cycle', 'deep', 'narrow', 'sideways', 'upward']);
+      expect(found.filter((v) => v.rule === 'narrow').map((v) => v.message)).toEqual([
+        'src/cli/commands/agents.ts:1 imports src/agents/index.ts: cli may import only core, util, report, api (reach agents through api)',
+      ]);
       expect(found.find((v) => v.rule === 'upward')?.message).toBe(
         'src/suite/load-suite.ts:1 imports src/cli/index.ts: suite (layer 3) may not import cli (layer 10, above it)',
       );

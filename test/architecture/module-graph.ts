@@ -25,6 +25,15 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['entry'], // src/index.ts: the package's surface
 ];
 
+/**
+ * Modules that may import only some of the modules below them. The CLI parses flags, makes one
+ * library call and renders (issue 32): it reaches the rest of bakeoff only through `api`, and
+ * uses `report` (rendering) and `util` besides the core vocabulary.
+ */
+export const ONLY: Readonly<Record<string, readonly string[]>> = {
+  cli: ['core', 'util', 'report', 'api'],
+};
+
 /** Root files that are modules of their own; every other file's module is its top folder. */
 const ROOT_FILES: Readonly<Record<string, string>> = { 'types.ts': 'core', 'errors.ts': 'core', 'version.ts': 'core', 'index.ts': 'entry' };
 
@@ -39,7 +48,7 @@ export interface Import {
 }
 
 export interface Violation {
-  readonly rule: 'upward' | 'sideways' | 'deep' | 'unknown-module' | 'cycle' | 'folder-cycle' | 'test-helper-shipped';
+  readonly rule: 'upward' | 'sideways' | 'deep' | 'narrow' | 'unknown-module' | 'cycle' | 'folder-cycle' | 'test-helper-shipped';
   readonly message: string;
 }
 
@@ -103,6 +112,7 @@ export function checkLayers(imports: readonly Import[], layers: readonly (readon
     const rb = rank.get(b)!;
     if (rb > ra) violations.push({ rule: 'upward', message: `${where}: ${a} (layer ${ra}) may not import ${b} (layer ${rb}, above it)` });
     else if (rb === ra) violations.push({ rule: 'sideways', message: `${where}: ${a} and ${b} share layer ${ra}; modules of one layer do not import each other` });
+    else if (ONLY[a] && !ONLY[a].includes(b)) violations.push({ rule: 'narrow', message: `${where}: ${a} may import only ${ONLY[a].join(', ')} (reach ${b} through api)` });
     else if (b !== 'core' && !surface.has(to)) violations.push({ rule: 'deep', message: `${where}: enter ${b} through src/${b}/index.ts or a file it re-exports` });
   }
   return [...violations, ...fileCycles(imports), ...folderCycles(imports)];

@@ -32,4 +32,18 @@ describe('choosing the sandbox', () => {
     expect(json.unsafeRuns).toBe(json.runs.length);
     expect((await bakeoff(['report', out])).stdout).toMatch(/^WARNING: \d+ run\(s\) were made with --unsafe-no-sandbox/);
   });
+
+  it('takes the backend by name: --sandbox unsafe-no-sandbox is the alias\'s backend, recorded in every run; two different names are refused (exit 2)', async () => {
+    const suite = await validatedTiny();
+    const out = await tempDir();
+    const r = await bakeoff(['run', suite, '--agent', 'gold', '--runs', '1', '--out', out, '--json', '--sandbox', 'unsafe-no-sandbox']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/WARNING: --unsafe-no-sandbox/);
+    const json = JSON.parse((await bakeoff(['report', out, '--format', 'json'])).stdout) as { unsafeRuns: number; sandboxes: string[]; runs: unknown[] };
+    expect(json.sandboxes).toEqual(['unsafe-no-sandbox']);
+    expect(json.unsafeRuns).toBe(json.runs.length);
+    const both = await bakeoff(['run', suite, '--agent', 'gold', '--out', await tempDir(), '--sandbox', 'bwrap', '--unsafe-no-sandbox']);
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toContain('--unsafe-no-sandbox is --sandbox unsafe-no-sandbox, and --sandbox bwrap names another backend');
+  });
 });

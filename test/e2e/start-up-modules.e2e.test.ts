@@ -73,7 +73,7 @@ describe('start-up loads what the command needs', () => {
     const { files, exitCode, stderr } = await loadedBy([BIN, 'agents', '--json'], { BAKEOFF_HARNESS_DIR: path.join(scratch, 'no-harnesses') });
     expect(exitCode, stderr).toBe(0);
     expect(packages(files).filter((p) => HEAVY.includes(p))).toEqual([]);
-    expect(files.filter((f) => f.startsWith('dist/') && !/^dist\/(cli|agents|util|api\/paths|errors|version|types|store\/check-store|sandbox\/(leftovers|workspace|cgroups))/.test(f))).toEqual([]);
+    expect(files.filter((f) => f.startsWith('dist/') && !/^dist\/(cli|agents|util|api\/(paths|agents|sweep-leftovers)|errors|version|types|sandbox\/(leftovers|workspace|cgroups))/.test(f))).toEqual([]);
   });
 
   it('no command loads the queue client, the price catalog or the site renderer before it runs', async () => {

@@ -28,7 +28,7 @@ describe('a test run that times out on a busy machine (decision 011)', () => {
   beforeAll(async () => {
     const suite = await loadSuite(path.join(FIXTURES, 'suites/machine-load'));
     task = suite.tasks[0]!;
-    isolation = await createIsolation({ controls: suite.controls, unsafe: false });
+    isolation = await createIsolation({ controls: suite.controls, backend: 'bwrap' });
     const ready = await prepareTask({ task, controls: suite.controls, isolation, env: baseEnv(), cacheDir: await tempDir() });
     if (!ready.ok) throw new Error(ready.reason);
     prepared = ready.repo;

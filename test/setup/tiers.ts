@@ -67,6 +67,7 @@ const MACHINE = [
   'src/grade/checks/cpu-time-limits.test.ts',
   'src/grade/checks/run-checks.hostile.test.ts',
   'src/grade/checks/run-checks-in-worker.test.ts',
+  'src/sandbox/prepare-repo.test.ts',
 ];
 
 /** The real agent CLIs, and what bakes with them. */

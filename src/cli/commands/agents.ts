@@ -1,24 +1,9 @@
 import { UserError } from '../../errors.js';
-import { cachedLevelSource, cachedProbeInstalled } from '../../agents/cached-probes.js';
-import { orderLevels } from '../../agents/effort-levels.js';
-import { exampleOf, expectedHarness, HARNESS_NAMES, HARNESSES, isHarnessName, type Harness as HarnessDef } from '../../agents/harnesses/index.js';
-import { installDirOf, installedVersion, installHarness } from '../../agents/install-harness.js';
-import { SPEC_FORMS } from '../../agents/spec-forms.js';
+import { installAgents, listAgents, type HarnessListing as Harness } from '../../api/agents.js';
 import { wrapWords } from '../../util/fit-columns.js';
-import { mapBounded } from '../../util/map-bounded.js';
-import { openProbeCache, type ProbeCache } from '../../util/probe-cache.js';
-import { noAnswerText } from '../../util/probe-version.js';
-import { cacheDir, EXIT, type CliIo } from '../io.js';
+import { EXIT, placeOf, type CliIo } from '../io.js';
 import { fitDefinitions, fitTable } from '../fit-table.js';
 import { screenOf, type ScreenFlags } from '../screen.js';
-
-const DESCRIPTIONS: Readonly<Record<(typeof SPEC_FORMS)[number], string>> = {
-  gold: 'applies each order\'s reference change (must solve every admitted task)',
-  noop: 'changes nothing (must fail every admitted task)',
-  'patch:<file.jsonl>': 'grades changes made elsewhere: {"task","order","patch"} per line',
-  'command:<shell command>': 'any program, run in the workspace with the prompt in $BAKEOFF_PROMPT_FILE',
-  '<harness>:<model>[@effort]': 'a real coding-agent CLI (below) driving a model at an effort level; @lowest / @highest pick from its levels',
-};
 
 /**
  * `bakeoff agents`: the agent specs bakeoff understands and, per harness, the pinned version,
@@ -31,18 +16,7 @@ const DESCRIPTIONS: Readonly<Record<(typeof SPEC_FORMS)[number], string>> = {
 export async function agentsCommand(action: string | undefined, names: readonly string[], flags: { json: boolean } & ScreenFlags, io: CliIo): Promise<number> {
   if (action === 'install') return installHarnesses(names, flags, io);
   if (action !== undefined && action !== 'list') throw new UserError(`agents: expected "install" or "list", received ${JSON.stringify(action)}`);
-  const specs = SPEC_FORMS.map((spec) => ({ spec, description: DESCRIPTIONS[spec] }));
-  const probes = openProbeCache(cacheDir(io));
-  // two probes at a time: five CLIs started at once on a small busy machine miss their clocks (decision 011);
-  // an install whose version is kept in the probe cache is not started at all
-  const harnesses = await mapBounded(HARNESS_NAMES, 2, async (name) => {
-    const h = HARNESSES[name];
-    const model = exampleOf(h).model;
-    const probe = await cachedProbeInstalled(h, io.env, probes);
-    const installed = probe.kind === 'installed' ? probe.version : null;
-    const noAnswer = probe.kind === 'no-answer' ? { noAnswer: noAnswerText(probe) } : {};
-    return { harness: name, package: h.npmPackage, pinned: h.version, installed, ...noAnswer, dir: installDirOf(h, io.env), wireFormat: h.wireFormat(model), exampleModel: model, ...(await levelsOf(h, model, probe.kind !== 'missing', io.env, probes)) };
-  });
+  const { agents: specs, harnesses } = await listAgents(placeOf(io));
   if (flags.json) {
     io.stdout.write(JSON.stringify({ agents: specs, harnesses }, null, 2) + '\n');
     return EXIT.ok;
@@ -64,13 +38,6 @@ export async function agentsCommand(action: string | undefined, names: readonly 
   );
   io.stdout.write([...definitions, '', ...table, '', ...sourceLines(harnesses, width), ...installNote].join('\n') + '\n');
   return EXIT.ok;
-}
-
-/** The example model's levels and where they come from: the installed CLI's own catalog, or bakeoff's table. */
-async function levelsOf(h: HarnessDef, model: string, installed: boolean, env: NodeJS.ProcessEnv, probes: ProbeCache): Promise<{ efforts: readonly string[]; effortsFrom: string }> {
-  if (h.catalog && !installed) return { efforts: [], effortsFrom: 'the installed CLI\'s own model catalog (not installed: nothing to read yet)' };
-  const source = await cachedLevelSource(h, env, probes);
-  return { efforts: orderLevels(source.levels(model) ?? []), effortsFrom: source.source };
 }
 
 /** Per harness, where its effort levels come from. */
@@ -111,33 +78,10 @@ function installedCell(h: Harness): string {
   return h.installed ?? (h.noAnswer !== undefined ? 'no answer' : 'no');
 }
 
-interface Harness {
-  readonly harness: string;
-  readonly package: string;
-  readonly pinned: string;
-  readonly installed: string | null;
-  /** Set when the CLI is installed but did not answer `--version` in time (a busy machine), e.g. `did not answer in 120 s (the machine is busy?)`. */
-  readonly noAnswer?: string;
-  readonly wireFormat: string;
-  readonly exampleModel: string;
-  readonly efforts: readonly string[];
-  readonly effortsFrom: string;
-}
-
 async function installHarnesses(names: readonly string[], flags: { json: boolean }, io: CliIo): Promise<number> {
-  const unknown = names.filter((n) => !isHarnessName(n));
-  if (unknown.length) throw new UserError(`agents install: expected harness names, each ${expectedHarness(unknown[0]!)}, received ${unknown.map((n) => JSON.stringify(n)).join(', ')}`);
-  const wanted = names.length ? names.filter(isHarnessName) : HARNESS_NAMES;
-  const results = await Promise.all(
-    wanted.map(async (name) => {
-      const h = HARNESSES[name];
-      const started = performance.now();
-      const dir = await installHarness(h, io.env);
-      const version = await installedVersion(h, io.env);
-      if (!flags.json) io.stderr.write(`${name}: ${h.npmPackage}@${h.version} in ${dir} (reports ${version ?? 'no version'}; ${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
-      return { harness: name, dir, version };
-    }),
-  );
-  if (flags.json) io.stdout.write(JSON.stringify({ installed: results }, null, 2) + '\n');
+  const results = await installAgents(names, placeOf(io), (h) => {
+    if (!flags.json) io.stderr.write(`${h.harness}: ${h.package}@${h.pinned} in ${h.dir} (reports ${h.version ?? 'no version'}; ${h.seconds.toFixed(1)} s)\n`);
+  });
+  if (flags.json) io.stdout.write(JSON.stringify({ installed: results.map(({ harness, dir, version }) => ({ harness, dir, version })) }, null, 2) + '\n');
   return results.every((r) => r.version !== null) ? EXIT.ok : EXIT.infra;
 }

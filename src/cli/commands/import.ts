@@ -4,14 +4,16 @@ import { importHarbor } from '../../api/harbor.js';
 import { importSwebench } from '../../api/import-swebench.js';
 import { UserError } from '../../errors.js';
 import { escapeControl, exists } from '../../util/index.js';
-import { EXIT, type CliIo } from '../io.js';
+import { EXIT, sandboxRequest, type CliIo } from '../io.js';
 import { validateCommand } from './validate.js';
 
 export interface ImportCommonFlags {
   readonly suite?: string;
   readonly json: boolean;
   readonly concurrency: number;
-  readonly unsafeNoSandbox: boolean;
+  /** `--sandbox <name>` and its alias `--unsafe-no-sandbox` (`sandboxOf`). */
+  readonly sandbox?: string;
+  readonly unsafeNoSandbox?: boolean;
 }
 
 export interface ImportSwebenchFlags extends ImportCommonFlags {
@@ -98,7 +100,7 @@ export async function validateWritten(suite: string, ids: readonly string[], fla
   }
   (flags.json ? io.stderr : io.stdout).write('admission checks:\n');
   const hasLock = await exists(path.join(path.resolve(io.cwd, suite), 'bakeoff.lock.json'));
-  return validateCommand(suite, { json: flags.json, concurrency: flags.concurrency, unsafeNoSandbox: flags.unsafeNoSandbox, updateLock: false, check: false, ...(hasLock ? { task: [...ids] } : {}) }, io, extraJson);
+  return validateCommand(suite, { json: flags.json, concurrency: flags.concurrency, ...sandboxRequest(flags), updateLock: false, check: false, ...(hasLock ? { task: [...ids] } : {}) }, io, extraJson);
 }
 
 export async function defaultSuite(cwd: string): Promise<string> {

@@ -11,7 +11,9 @@ export interface PublishFlags {
   readonly concurrency: number;
   /** Wait for another process using the results folder to finish, instead of refusing. */
   readonly wait: boolean;
-  readonly unsafeNoSandbox: boolean;
+  /** `--sandbox <name>` and its alias `--unsafe-no-sandbox` (`sandboxOf`). */
+  readonly sandbox?: string;
+  readonly unsafeNoSandbox?: boolean;
   readonly allowDraftPrompts: boolean;
   /** Re-grade every run even when an earlier clean re-check of the unchanged folder stands. */
   readonly reverify?: boolean;

@@ -36,7 +36,9 @@ export interface RunFlags extends TableFlags {
   readonly json: boolean;
   /** Wait for another process using the results folder to finish, instead of refusing. */
   readonly wait: boolean;
-  readonly unsafeNoSandbox: boolean;
+  /** `--sandbox <name>` and its alias `--unsafe-no-sandbox` (`sandboxOf`). */
+  readonly sandbox?: string;
+  readonly unsafeNoSandbox?: boolean;
   /** Run on a fleet: the queue's Redis (`true`: BAKEOFF_QUEUE_URL). */
   readonly queue?: string | true;
   readonly queueCa?: string;

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { mineTasks } from '../../api/mine-tasks.js';
 import { taskFromCommit } from '../../api/task-from-commit.js';
 import { UserError } from '../../errors.js';
-import type { ReportFormat } from '../../runners/index.js';
+import type { ReportFormat } from '../../api/index.js';
 import { escapeControl, exists } from '../../util/index.js';
-import type { CliIo } from '../io.js';
+import { sandboxRequest, type CliIo } from '../io.js';
 import { validateCommand } from './validate.js';
 
 export interface FromCommitFlags {
@@ -22,7 +22,9 @@ export interface FromCommitFlags {
   readonly issue?: string;
   readonly json: boolean;
   readonly concurrency: number;
-  readonly unsafeNoSandbox: boolean;
+  /** `--sandbox <name>` and its alias `--unsafe-no-sandbox` (`sandboxOf`). */
+  readonly sandbox?: string;
+  readonly unsafeNoSandbox?: boolean;
 }
 
 /**
@@ -64,7 +66,7 @@ export async function fromCommitCommand(repo: string, commit: string, flags: Fro
   const fromCommit = { id: written.id, dir: written.taskDir, commit: written.commit, parent: written.parent, testFiles: written.testFiles, codeFiles: written.codeFiles, guesses: written.guesses };
   return validateCommand(
     suite,
-    { json: flags.json, concurrency: flags.concurrency, unsafeNoSandbox: flags.unsafeNoSandbox, updateLock: false, check: false, ...(hasLock ? { task: [written.id] } : {}) },
+    { json: flags.json, concurrency: flags.concurrency, ...sandboxRequest(flags), updateLock: false, check: false, ...(hasLock ? { task: [written.id] } : {}) },
     io,
     { fromCommit },
   );
@@ -92,7 +94,9 @@ export interface MineFlags {
   readonly add?: string;
   readonly json: boolean;
   readonly concurrency: number;
-  readonly unsafeNoSandbox: boolean;
+  /** `--sandbox <name>` and its alias `--unsafe-no-sandbox` (`sandboxOf`). */
+  readonly sandbox?: string;
+  readonly unsafeNoSandbox?: boolean;
 }
 
 /**
@@ -110,7 +114,7 @@ export async function mineCommand(repo: string, flags: MineFlags, io: CliIo): Pr
     validate: check,
     ...(flags.add !== undefined ? { addTo: flags.add } : {}),
     concurrency: flags.concurrency,
-    unsafeNoSandbox: flags.unsafeNoSandbox,
+    ...sandboxRequest(flags),
     ...(flags.range ? { range: flags.range } : {}),
     onEvent: (event) => {
       if (event.type === 'task-end') io.stderr.write(`checked ${event.task}: ${event.admission.admitted ? 'admitted' : 'rejected'}\n`);
@@ -138,7 +142,7 @@ export async function mineCommand(repo: string, flags: MineFlags, io: CliIo): Pr
   }
   io.stderr.write(`wrote ${ids.length} tasks into ${flags.add} (draft prompts: rewrite each); admission checks there:\n`);
   const hasLock = await exists(path.join(path.resolve(io.cwd, flags.add), 'bakeoff.lock.json'));
-  return validateCommand(flags.add, { json: flags.json, concurrency: flags.concurrency, unsafeNoSandbox: flags.unsafeNoSandbox, updateLock: false, check: false, ...(hasLock ? { task: ids } : {}) }, io, { mined: { commits: mined.length, candidates: candidates.length, added: ids } });
+  return validateCommand(flags.add, { json: flags.json, concurrency: flags.concurrency, ...sandboxRequest(flags), updateLock: false, check: false, ...(hasLock ? { task: ids } : {}) }, io, { mined: { commits: mined.length, candidates: candidates.length, added: ids } });
 }
 
 function firstLine(text: string): string {

@@ -1,15 +1,17 @@
 import { UserError } from '../../errors.js';
 import { validate, type ValidateOutcome } from '../../api/validate.js';
-import type { LockWrite } from '../../admit/index.js';
+import type { LockWrite } from '../../api/index.js';
 import { escapeControl } from '../../util/index.js';
 import { printNote } from '../notes.js';
 import { createProgress, setupText } from '../progress.js';
-import { EXIT, placeOf, type CliIo } from '../io.js';
+import { EXIT, placeOf, sandboxRequest, type CliIo } from '../io.js';
 
 export interface ValidateFlags {
   readonly json: boolean;
   readonly concurrency: number;
-  readonly unsafeNoSandbox: boolean;
+  /** `--sandbox <name>` and its alias `--unsafe-no-sandbox` (`sandboxOf`). */
+  readonly sandbox?: string;
+  readonly unsafeNoSandbox?: boolean;
   readonly updateLock: boolean;
   readonly check: boolean;
   /** `--task`: validate these only; the others keep their verdicts from the lock. */
@@ -35,7 +37,7 @@ export async function validateCommand(dir: string, flags: ValidateFlags, io: Cli
       ...placeOf(io),
       concurrency: flags.concurrency,
       lockWrite,
-      unsafeNoSandbox: flags.unsafeNoSandbox,
+      ...sandboxRequest(flags),
       ...(flags.recheck ? { recheck: true } : {}),
       ...(flags.task && flags.task.length > 0 ? { tasks: flags.task } : {}),
       onEvent: (event) => {

@@ -1,5 +1,5 @@
 import { verify } from '../../api/verify.js';
-import type { RunVerification, VerifyResult, OrderPoints, VerdictMismatch } from '../../verify/index.js';
+import type { RunVerification, VerifyResult, OrderPoints, VerdictMismatch } from '../../api/index.js';
 import type { Outcome } from '../../types.js';
 import { escapeControl } from '../../util/index.js';
 import { printNote } from '../notes.js';
@@ -16,7 +16,9 @@ export interface VerifyFlags {
   readonly agent: readonly string[];
   /** Wait for another process using the results folder to finish, instead of refusing. */
   readonly wait: boolean;
-  readonly unsafeNoSandbox: boolean;
+  /** `--sandbox <name>` and its alias `--unsafe-no-sandbox` (`sandboxOf`). */
+  readonly sandbox?: string;
+  readonly unsafeNoSandbox?: boolean;
 }
 
 /**

@@ -48,6 +48,8 @@ describe('a failing model API voids the run with the right reason, for every har
       expect(wrong.map((w) => `${w.agent}: ${w.outcome} ${w.voidReason ?? w.failReason} — ${w.outcomeDetail}`)).toEqual([]);
       expect(runs.filter((run) => run.failure?.class !== 'model-error' || run.failure.side !== 'model' || run.failure.cause !== cause).map((run) => `${run.agent}: ${JSON.stringify(run.failure)}`)).toEqual([]);
       for (const run of runs) expect(run.agentSec, run.agent).toBeLessThan(WALL_CLOCK_SEC + 5);
+      // every void run is said once on stderr, --json or not, with its reason (one rule for all voids)
+      for (const run of runs) expect(r.stderr.split('\n').filter((l) => l.startsWith(`bakeoff: error: run ${run.id} (`) && l.includes(`) is void ${reason}: `)), run.agent).toHaveLength(1);
       const { requests } = readStore(out);
       for (const run of runs) expect(requests.filter((q) => q.run_id === run.id).length, `${run.agent} made requests`).toBeGreaterThan(0);
     }, 600_000);

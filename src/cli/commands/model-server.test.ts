@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { modelServerCommand } from './model-server-command.js';
+import { modelServerCommand } from './model-server.js';
 
 const dir = await mkdtemp(path.join(tmpdir(), 'bakeoff-model-server-command-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));
