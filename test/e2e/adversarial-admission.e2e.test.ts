@@ -40,7 +40,9 @@ describe('bakeoff validate --adversarial', () => {
     const lock = JSON.parse(await readFile(path.join(suite, 'bakeoff.lock.json'), 'utf8')) as Lock;
     for (const id of STARTER) expect(lock.tasks[id]).toMatchObject({ admitted: true, adversarialExploits: EXPLOIT_IDS.length });
     const tasksMd = await readFile(path.join(suite, 'TASKS.md'), 'utf8');
-    expect(tasksMd).toContain(`4 of 5 admitted tasks also faced ${EXPLOIT_IDS.length} exploits`);
+    // the weak task is rejected, so every admitted task faced the library
+    expect(tasksMd).toContain(`Adversarial admission: every admitted task also faced ${EXPLOIT_IDS.length} exploits`);
+    expect(tasksMd).toContain(`| admitted (adversarial: ${EXPLOIT_IDS.length} exploits failed) |`);
   });
 
   it('rejects the weak task, naming the exploit graded solved and the files it changed', () => {
