@@ -1,6 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { createExploitAgent, EXPLOITS, type ExploitId } from '../agents/index.js';
+import { createExploitAgent } from '../agents/exploits/exploit-agent.js';
+import { EXPLOITS, type ExploitId } from '../agents/exploits/registry.js';
 import { openRunner } from '../run/index.js';
 import type { Isolation } from '../sandbox/index.js';
 import { lockFromAdmissions, type Suite, type Task } from '../suite/index.js';

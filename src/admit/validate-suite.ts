@@ -11,7 +11,7 @@ import { tamperResistance } from '../grade/index.js';
 import { UserError } from '../errors.js';
 import { rememberVerdict, verdictKey, type VerdictCache } from './verdict-cache.js';
 import { admitAdversarially } from './adversarial.js';
-import type { ExploitId } from '../agents/index.js';
+import type { ExploitId } from '../agents/exploits/registry.js';
 
 /**
  * When validate writes the lock and TASKS.md:

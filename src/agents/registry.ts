@@ -4,7 +4,7 @@ import { createCommandAgent } from './builtins/command.js';
 import { gold } from './builtins/gold.js';
 import { noop } from './builtins/noop.js';
 import { createPatchAgent } from './builtins/patch.js';
-import { createExploitAgent } from './exploits/index.js';
+import { createExploitAgent } from './exploits/exploit-agent.js';
 import { expectedHarness } from './harnesses/index.js';
 import { localFile } from './host-file.js';
 import { SPEC_FORMS } from './spec-forms.js';

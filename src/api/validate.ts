@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { validateSuite, type LockWrite, type NotedAdmission, type ValidateResult } from '../admit/index.js';
-import { EXPLOIT_IDS } from '../agents/index.js';
+import { EXPLOIT_IDS } from '../agents/exploits/registry.js';
 import { UserError } from '../errors.js';
 import { runtimeVersions, toolchainsOf } from '../run/index.js';
 import { requireTools, type SetupProgress } from '../sandbox/index.js';
