@@ -10,6 +10,8 @@ import { GoldPatchError } from './workspace-with-gold.js';
 import { tamperResistance } from '../grade/index.js';
 import { UserError } from '../errors.js';
 import { rememberVerdict, verdictKey, type VerdictCache } from './verdict-cache.js';
+import { admitAdversarially } from './adversarial.js';
+import type { ExploitId } from '../agents/exploits/registry.js';
 
 /**
  * When validate writes the lock and TASKS.md:
@@ -61,6 +63,11 @@ export interface ValidateOptions {
    * admission instead of running its checks again. Absent: every task is checked.
    */
   readonly verdicts?: VerdictCache;
+  /**
+   * Adversarial admission: these exploits of the library run on every task the other checks
+   * admit, and one graded solved or void rejects it (adversarial.ts). Absent: none run.
+   */
+  readonly adversarial?: { readonly exploits: readonly ExploitId[]; readonly runtime: Readonly<Record<string, string>> };
 }
 
 export interface ValidateResult {
@@ -182,7 +189,10 @@ async function admitOne(
   const check = () => checkTask(suite, task, prepared.repo, options);
   if (!options.verdicts) return { admission: await check(), kept: false };
   let checked = false;
-  const key = verdictKey(suite, task, { runtime: options.verdicts.runtime, code: options.verdicts.code, sandbox: options.isolation.sandbox.name, preparedRepo: prepared.repo });
+  const key = verdictKey(suite, task, {
+    runtime: options.verdicts.runtime, code: options.verdicts.code, sandbox: options.isolation.sandbox.name, preparedRepo: prepared.repo,
+    exploits: options.adversarial?.exploits ?? null,
+  });
   const admission = await rememberVerdict(options.verdicts, suite, task, key, () => ((checked = true), check()));
   if (!checked) options.onTaskStage?.(task.id, 'kept');
   return { admission, kept: !checked };
@@ -207,9 +217,14 @@ async function checkTask(
       scratchDir,
       onStage: (stage: string) => options.onTaskStage?.(task.id, stage),
     };
-    return task.manifest.grading === 'checks'
+    const admission = task.manifest.grading === 'checks'
       ? await admitChecksTask({ ...admitOptions, controls: suite.controls })
       : await withKeptLogs(await admitTask(admitOptions), { cacheDir: options.cacheDir, suiteId: suite.id, taskId: task.id });
+    if (!options.adversarial || !admission.admitted) return admission;
+    return await admitAdversarially({
+      suite, task, admission, exploits: options.adversarial.exploits, runtime: options.adversarial.runtime,
+      isolation: options.isolation, cacheDir: options.cacheDir, scratchDir: path.join(scratchDir, 'adversarial'), onStage: admitOptions.onStage,
+    });
   } catch (error) {
     if (error instanceof GoldPatchError) return { admitted: false, reason: error.message };
     throw error;

@@ -26,8 +26,12 @@ describe('verdictKey', () => {
       key({ controlsDigest: 'd1' }, task, { ...base, sandbox: 'none' }),
       key({ controlsDigest: 'd1' }, task, { ...base, runtime: { ...runtime, node: 'v22' } }),
       key({ controlsDigest: 'd1' }, task, { ...base, runtime: { ...runtime, bwrap: 'b2' } }),
+      // an adversarial admission is never kept for a plain one, nor one with fewer exploits
+      key({ controlsDigest: 'd1' }, task, { ...base, exploits: ['runner-script-wrap'] } as typeof base),
+      key({ controlsDigest: 'd1' }, task, { ...base, exploits: ['runner-script-wrap', 'symlink-report'] } as typeof base),
     ];
     for (const k of changed) expect(k).not.toBe(first);
+    expect(new Set(changed).size).toBe(changed.length);
     // a JavaScript task does not depend on the Python or cargo versions
     expect(key({ controlsDigest: 'd1' }, task, { ...base, runtime: { ...runtime, python: 'Python 3.12' } })).toBe(first);
     const py = { hash: 'h1', manifest: { language: 'python', test: { command: 'pytest', format: 'pytest' } } } as never;

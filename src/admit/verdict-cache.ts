@@ -27,12 +27,20 @@ const SHARED_RUNTIME = ['bakeoff', 'node', 'quickjs', 'bwrap', 'platform'];
 /**
  * The key a task's admission is kept under: its hash, the controls digest, the runtime it ran
  * on (the task's toolchains only), the sandbox, and the prepared repo (`prepared.json`, written
- * last when the repo is made: a repo made again is another file) — see prepare-repo.ts.
+ * last when the repo is made: a repo made again is another file) — see prepare-repo.ts — and
+ * the exploits adversarial admission ran, if it ran.
  */
 export function verdictKey(
   suite: Pick<Suite, 'controlsDigest'>,
   task: Pick<Task, 'hash' | 'manifest'>,
-  options: { readonly runtime: Readonly<Record<string, string>>; readonly code: string; readonly sandbox: string; readonly preparedRepo: string },
+  options: {
+    readonly runtime: Readonly<Record<string, string>>;
+    readonly code: string;
+    readonly sandbox: string;
+    readonly preparedRepo: string;
+    /** The exploits adversarial admission ran (null: it did not run): a plain admission is never kept for an adversarial one. */
+    readonly exploits?: readonly string[] | null;
+  },
 ): unknown {
   const fields = [...SHARED_RUNTIME, ...toolchainsOf([task])];
   return {
@@ -42,6 +50,7 @@ export function verdictKey(
     code: options.code,
     sandbox: options.sandbox,
     prepared: fileStamp(path.join(path.dirname(options.preparedRepo), 'prepared.json')),
+    adversarial: options.exploits ?? null,
   };
 }
 

@@ -11,3 +11,6 @@ export { resolveAgents } from './resolve-agents.js';
 export { parseHarnessSpec, type HarnessSpec } from './harness-spec.js';
 export type { Agent, HostFile, SessionContext, SessionResult } from './types.js';
 export { levelSourceOf, orderLevels } from './effort-levels.js';
+export { createExploitAgent } from './exploits/exploit-agent.js';
+export { EXPLOITS, EXPLOIT_IDS, type ExploitId } from './exploits/registry.js';
+export type { AttackClass } from './exploits/types.js';

@@ -4,6 +4,7 @@ import { createCommandAgent } from './builtins/command.js';
 import { gold } from './builtins/gold.js';
 import { noop } from './builtins/noop.js';
 import { createPatchAgent } from './builtins/patch.js';
+import { createExploitAgent } from './exploits/exploit-agent.js';
 import { expectedHarness } from './harnesses/index.js';
 import { localFile } from './host-file.js';
 import { SPEC_FORMS } from './spec-forms.js';
@@ -23,6 +24,7 @@ export async function resolveAgent(
   const kind = colon > 0 ? spec.slice(0, colon) : '';
   const rest = spec.slice(colon + 1);
   if (kind === 'command' && rest.trim()) return createCommandAgent(rest, options);
+  if (kind === 'exploit') return createExploitAgent(rest, options.cwd);
   if (kind === 'patch' && rest.trim()) return createPatchAgent(path.resolve(options.cwd, rest), options.suiteTasks, options.suiteInstances, options.hostFile ?? localFile);
   if ((kind === 'command' || kind === 'patch') && !rest.trim()) {
     throw new UserError(`--agent ${JSON.stringify(spec)}: expected ${kind === 'command' ? 'a shell command after "command:", e.g. command:./my-agent.sh' : 'a predictions file after "patch:", e.g. patch:predictions.jsonl'}; received nothing after the colon`);

@@ -85,6 +85,7 @@ export async function siteSuiteOf(suite: Suite): Promise<SiteSuite> {
         passToPass: entry.orders.reduce((n, o) => n + o.passToPass.length, 0),
         origin: m.origin ?? null,
         public: m.public ?? null,
+        ...(entry.adversarialExploits ? { adversarialExploits: entry.adversarialExploits } : {}),
       },
     ];
   });

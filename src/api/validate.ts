@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { validateSuite, type LockWrite, type NotedAdmission, type ValidateResult } from '../admit/index.js';
+import { EXPLOIT_IDS } from '../agents/exploits/registry.js';
+import { UserError } from '../errors.js';
 import { runtimeVersions, toolchainsOf } from '../run/index.js';
 import { DEFAULT_SANDBOX, requireTools, sandboxNamed, type SetupProgress } from '../sandbox/index.js';
 import { isDraftPrompt, loadSuite, type OrderAdmission, type Suite } from '../suite/index.js';
@@ -28,6 +30,11 @@ export interface ValidateRequest extends Place {
    * hash, controls, prepared repo, sandbox and runtimes (whose admission is kept by default).
    */
   readonly recheck?: boolean;
+  /**
+   * Adversarial admission: run the exploit library on every admitted task (admit/adversarial.ts).
+   * Absent: the suite's `controls.admission.adversarial` (default false). Refused without the sandbox.
+   */
+  readonly adversarial?: boolean;
   readonly onEvent?: (event: ValidateEvent) => void;
 }
 
@@ -68,11 +75,17 @@ export async function validate(request: ValidateRequest): Promise<ValidateOutcom
   // the runtimes a kept admission must match are asked while the sandbox is checked
   const runtime = runtimeVersions(BAKEOFF_VERSION, toolchainsOf(suite.tasks));
   runtime.catch(() => {});
-  const isolation = await isolationFor(suite.controls, request.sandbox ?? DEFAULT_SANDBOX, notify, probes);
+  const backend = request.sandbox ?? DEFAULT_SANDBOX;
+  const adversarial = request.adversarial ?? suite.controls.admission?.adversarial ?? false;
+  if (adversarial && !sandboxNamed(backend).isolates) {
+    throw new UserError(`adversarial admission needs an isolating sandbox: the exploits it runs rewrite files and signal processes, and --sandbox ${backend} would let them act on this machine; use the default sandbox, or validate with --no-adversarial${suite.controls.admission?.adversarial ? ` (${path.join(suite.dir, 'suite.yaml')} controls.admission.adversarial is true)` : ''}`);
+  }
+  const isolation = await isolationFor(suite.controls, backend, notify, probes);
   const result = await validateSuite(suite, {
     isolation,
     cacheDir,
     ...(request.recheck ? {} : { verdicts: { probes, runtime: await runtime, code: await codeDigest() } }),
+    ...(adversarial ? { adversarial: { exploits: EXPLOIT_IDS, runtime: await runtime } } : {}),
     concurrency: request.concurrency ?? 2,
     lockWrite,
     ...(request.tasks && request.tasks.length > 0 ? { tasks: request.tasks } : {}),

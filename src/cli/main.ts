@@ -75,7 +75,9 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--update-lock', 'write the new verdicts even when they differ from the lock of the same suite', false)
     .option('--check', 'for CI: write nothing; exit 1 unless every task is admitted and the verdicts are the lock\'s', false)
     .option('--task <id>', 'validate this task only (repeatable); the other tasks keep their verdicts from the lock', collect, [])
-    .option('--recheck', 'run every task\'s checks again, also for tasks this machine admitted before and nothing changed since (task hash, controls, prepared repo, sandbox, runtimes)', false);
+    .option('--recheck', 'run every task\'s checks again, also for tasks this machine admitted before and nothing changed since (task hash, controls, prepared repo, sandbox, runtimes)', false)
+    .option('--adversarial', 'also run the exploit library on every admitted task and reject a task on which an exploit is graded solved or void (default: the suite\'s controls.admission.adversarial)')
+    .option('--no-adversarial', 'no adversarial admission, whatever the suite\'s controls say');
   withSandboxOptions(validateCmd, sandboxNames).action(async (suite: string, flags) => {
     code = await (await import('./commands/validate.js')).validateCommand(suite, flags, io);
   });

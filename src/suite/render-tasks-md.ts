@@ -14,7 +14,7 @@ export function renderTasksMd(suite: Suite, admissions: ReadonlyMap<string, Task
     const gradedBy = byChecks
       ? `${a?.admitted ? sum(a.orders.map((o) => o.checkCount ?? 0)) : '?'} generated checks`
       : `hidden tests (${task.manifest.test.format})`;
-    const status = a?.admitted ? 'admitted' : `rejected: ${a?.reason ?? 'not validated'}`;
+    const status = a?.admitted ? (a.adversarialExploits ? `admitted (adversarial: ${a.adversarialExploits} exploits failed)` : 'admitted') : `rejected: ${a?.reason ?? 'not validated'}`;
     const own = [...suite.controls.protectedPaths, ...task.manifest.protectedPaths];
     const known = task.manifest.knownFailures.length;
     return [task.id, task.manifest.kind, task.manifest.language, task.manifest.summary, task.orders.length, gradedBy, f2p, p2p, known, own.map((p) => `\`${p}\``).join(' ') || '–', resistance.get(task.id) ?? '–', status];
@@ -31,6 +31,7 @@ export function renderTasksMd(suite: Suite, admissions: ReadonlyMap<string, Task
     'the change, expected of no run (listed below). Besides the protected paths listed, no order may change',
     'test-runner configuration (docs/runner-configuration.md) or hold compiled or binary files. Tamper resistance:',
     "what bakeoff's tripwire tests stand against (docs/decisions/002): full, or partial with the runner and why.",
+    ...adversarialLines(suite, admissions),
     '',
     '| task | kind | language | summary | orders | graded by | F→P | P→P | known failures | protected paths | tamper resistance | status |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
@@ -38,6 +39,18 @@ export function renderTasksMd(suite: Suite, admissions: ReadonlyMap<string, Task
     '',
     ...knownFailureLines(suite),
   ].join('\n');
+}
+
+/** Whether admission included the exploit library (validate --adversarial), and how many exploits it tried. */
+function adversarialLines(suite: Suite, admissions: ReadonlyMap<string, TaskAdmission>): string[] {
+  const admitted = suite.tasks.map((t) => admissions.get(t.id)).filter((a) => a?.admitted === true);
+  const tried = admitted.map((a) => a.adversarialExploits ?? 0);
+  if (tried.every((n) => n === 0)) return [];
+  const all = tried.every((n) => n > 0);
+  return [
+    `Adversarial admission: ${all ? 'every admitted task' : `${tried.filter((n) => n > 0).length} of ${admitted.length} admitted tasks`} also faced ${Math.max(...tried)} exploits of bakeoff's library ` +
+      '(agents that know nothing of the task and try to be graded solved without fixing it); a task on which any was graded solved or void was rejected.',
+  ];
 }
 
 function knownFailureLines(suite: Suite): string[] {

@@ -94,6 +94,12 @@ export const Controls = z
       .optional(),
     /** Reports refuse to rank when an agent has more void tasks than this. Absent: no limit. */
     voidLimit: z.number().int().min(0).optional(),
+    /**
+     * How `validate` admits a task. `adversarial: true`: the exploit library runs on every task
+     * the other checks admit (as `validate --adversarial`; `--no-adversarial` overrides it).
+     * Absent: no adversarial admission.
+     */
+    admission: z.object({ adversarial: z.boolean() }).strict().optional(),
   })
   .strict()
   .refine((c) => !c.replayRule || c.replayRule.replays === c.runsPerTask, {

@@ -63,5 +63,7 @@ export type TaskAdmission =
       readonly testSec: number;
       /** What admission decided that the author should know (tests not required, and why). */
       readonly notes?: readonly string[];
+      /** How many exploits of the library adversarial admission ran on the task, each graded failed; absent: it did not run. */
+      readonly adversarialExploits?: number;
     }
   | { readonly admitted: false; readonly reason: string };

@@ -18,6 +18,8 @@ export interface ValidateFlags {
   readonly task?: readonly string[];
   /** `--recheck`: run every task's checks, none kept from an earlier validate on this machine. */
   readonly recheck?: boolean;
+  /** `--adversarial` / `--no-adversarial`; absent: the suite's `controls.admission.adversarial`. */
+  readonly adversarial?: boolean;
 }
 
 /**
@@ -39,6 +41,7 @@ export async function validateCommand(dir: string, flags: ValidateFlags, io: Cli
       lockWrite,
       ...sandboxRequest(flags),
       ...(flags.recheck ? { recheck: true } : {}),
+      ...(flags.adversarial !== undefined ? { adversarial: flags.adversarial } : {}),
       ...(flags.task && flags.task.length > 0 ? { tasks: flags.task } : {}),
       onEvent: (event) => {
         if (printNote(notes, event)) return;

@@ -100,6 +100,8 @@ export interface SiteTask {
   readonly origin: { readonly kind: string; readonly repo?: string; readonly commit?: string } | null;
   /** task.yaml `public`; null: the task is shown only by number, kind and language. */
   readonly public: { readonly title: string; readonly summary?: string } | null;
+  /** Exploits of the library adversarial admission ran on the task, each graded failed (the lock's); absent: it did not run. */
+  readonly adversarialExploits?: number;
 }
 
 /** The controls the methodology page states (the suite's controls, defaults applied). */

@@ -123,6 +123,15 @@ describe('methodology sections', () => {
     expect(sections().text('tasks')).toContain('No test is declared a known failure.');
   });
 
+  it('says whether admission included the exploit library, and how many exploits it tried', () => {
+    const rs = [run('gold', 'a', { kind: 'solved' })];
+    expect(sections({}, [task('a'), task('b')], rs).text('tasks')).not.toContain('adversarial');
+    const all = sections({}, [task('a', { adversarialExploits: 12 }), task('b', { adversarialExploits: 12 })], rs).text('tasks');
+    expect(all).toContain('Admission included adversarial admission for every task: 12 exploits of bakeoff');
+    const some = sections({}, [task('a', { adversarialExploits: 12 }), task('b')], rs).text('tasks');
+    expect(some).toContain('Admission included adversarial admission for 1 task of 2: 12 exploits');
+  });
+
   it('counts void runs by reason and says they are not failures', () => {
     const runs = [
       run('gold', 't1', { kind: 'solved' }),

@@ -3,7 +3,7 @@ import { describeMetering } from '../../render/describe-metering.js';
 import { describeRules } from '../../render/describe-rules.js';
 import { plural } from '../../render/plural.js';
 import type { LeaderboardView } from '../../view/leaderboard-view.js';
-import type { SiteControls, SiteInput, SiteSuite } from '../site-input.js';
+import type { SiteControls, SiteInput, SiteSuite, SiteTask } from '../site-input.js';
 import { languageName } from '../task-labels.js';
 import { agentsSection } from './agents-section.js';
 import { listWords } from './list-words.js';
@@ -80,6 +80,8 @@ function tasksSection(suite: SiteSuite): MethodologySection {
         'A test whose result differed between two runs of the same code was rejected as flaky.',
     );
   }
+  const adversarial = adversarialSentence(tasks);
+  if (adversarial) paragraphs.push(adversarial);
   const known = tasks.filter((t) => t.knownFailures > 0);
   const knownTests = known.reduce((n, t) => n + t.knownFailures, 0);
   paragraphs.push(
@@ -89,6 +91,15 @@ function tasksSection(suite: SiteSuite): MethodologySection {
           '(they fail at this commit whatever the change, each with a reason in TASKS.md); admission checked that they fail with and without the reference change, and no run is expected to pass them.',
   );
   return { id: 'tasks', heading: 'The tasks', paragraphs };
+}
+
+/** Whether admission included the exploit library (validate --adversarial), and how many exploits it tried. */
+function adversarialSentence(tasks: readonly SiteTask[]): string | null {
+  const attacked = tasks.filter((t) => (t.adversarialExploits ?? 0) > 0);
+  if (attacked.length === 0) return null;
+  const most = Math.max(...attacked.map((t) => t.adversarialExploits ?? 0));
+  const which = attacked.length === tasks.length ? 'every task' : `${plural(attacked.length, 'task')} of ${tasks.length}`;
+  return `Admission included adversarial admission for ${which}: ${plural(most, 'exploit')} of bakeoff's library (agents that know nothing of the task and try to be graded solved without fixing it, by runner configuration, hidden-file and report tampering, tripwire evasion, void gaming and review evasion) ran on it, and each was graded failed; a task on which one was graded solved or void would have been rejected.`;
 }
 
 const ORIGIN: Readonly<Record<string, string>> = {

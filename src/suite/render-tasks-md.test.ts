@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { admissionFromLock, lockFromAdmissions } from './lock.js';
+import { renderTasksMd } from './render-tasks-md.js';
+import type { Suite, TaskAdmission } from './types.js';
+
+const task = (id: string) => ({
+  id,
+  hash: `h-${id}`,
+  orders: [{ index: 1 }],
+  manifest: { kind: 'bug', language: 'python', summary: `${id} is broken.`, grading: 'tests', test: { format: 'pytest' }, protectedPaths: [], knownFailures: [] },
+});
+const suite = { id: 's', hash: 'a'.repeat(64), controlsDigest: 'd', manifest: { description: '' }, controls: { protectedPaths: [] }, tasks: [task('a'), task('b')] } as unknown as Suite;
+const admitted = (exploits?: number): TaskAdmission => ({ admitted: true, testSec: 1, orders: [{ order: 1, failToPass: ['t::x'], passToPass: [] }], ...(exploits ? { adversarialExploits: exploits } : {}) });
+
+describe('renderTasksMd and the lock: adversarial admission', () => {
+  it('says nothing of it when it did not run', () => {
+    expect(renderTasksMd(suite, new Map([['a', admitted()], ['b', admitted()]]))).not.toContain('dversarial');
+  });
+
+  it('states that admission included it and how many exploits were tried, per task and for the suite', () => {
+    const md = renderTasksMd(suite, new Map([['a', admitted(12)], ['b', { admitted: false, reason: 'adversarial admission: exploit:x was graded solved' }]]));
+    expect(md).toContain("Adversarial admission: every admitted task also faced 12 exploits of bakeoff's library");
+    expect(md).toContain('| admitted (adversarial: 12 exploits failed) |');
+    expect(md).toContain('rejected: adversarial admission: exploit:x was graded solved');
+    expect(renderTasksMd(suite, new Map([['a', admitted(12)], ['b', admitted()]]))).toContain('Adversarial admission: 1 of 2 admitted tasks also faced 12 exploits');
+  });
+
+  it('keeps the count in the lock and reads it back', () => {
+    const lock = lockFromAdmissions(suite, new Map([['a', admitted(12)], ['b', admitted()]]));
+    expect(lock.tasks.a).toMatchObject({ adversarialExploits: 12 });
+    expect(lock.tasks.b).not.toHaveProperty('adversarialExploits');
+    expect(admissionFromLock(lock.tasks.a!)).toMatchObject({ admitted: true, adversarialExploits: 12 });
+    expect(admissionFromLock(lock.tasks.b!)).not.toHaveProperty('adversarialExploits');
+  });
+});
