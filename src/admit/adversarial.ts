@@ -1,9 +1,10 @@
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createExploitAgent } from '../agents/exploits/exploit-agent.js';
 import { EXPLOITS, type ExploitId } from '../agents/exploits/registry.js';
 import { openRunner } from '../run/index.js';
 import type { Isolation } from '../sandbox/index.js';
+import { orderDir, orderFile, ordersIn } from '../store/index.js';
 import { lockFromAdmissions, type Suite, type Task } from '../suite/index.js';
 import type { NotedAdmission } from './admit-checks-task.js';
 
@@ -55,12 +56,11 @@ export async function admitAdversarially(options: AdversarialOptions): Promise<N
   return { ...options.admission, adversarialExploits: options.exploits.length, notes: [...(options.admission.notes ?? []), note] };
 }
 
-/** The files a run's change touched, from its orders' patches (`order-<n>/change.patch`), sorted. */
+/** The files a run's change touched, from its orders' patches, sorted. */
 async function changedFiles(artifactsDir: string): Promise<string[]> {
   const files = new Set<string>();
-  const orders = (await readdir(artifactsDir).catch(() => [])).filter((d) => d.startsWith('order-'));
-  for (const order of orders) {
-    const patch = await readFile(path.join(artifactsDir, order, 'change.patch'), 'utf8').catch(() => '');
+  for (const order of await ordersIn(artifactsDir)) {
+    const patch = await readFile(orderFile(orderDir(artifactsDir, order), 'change'), 'utf8').catch(() => '');
     for (const m of patch.matchAll(/^diff --git a\/(\S+) b\/\S+$/gm)) files.add(m[1]!);
   }
   return [...files].sort();

@@ -19,6 +19,7 @@ export {
   orderFile,
   orderFilesInResults,
   orderFileName,
+  ordersIn,
   readRefusal,
   resultsPaths,
   runDir,

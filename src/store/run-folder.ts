@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors.js';
 
@@ -98,6 +98,12 @@ export function isRunTempName(name: string): boolean {
 /** The folder name of order `order` (`order-1`). */
 export function orderDirName(order: number): string {
   return `order-${order}`;
+}
+
+/** The order folders a run folder holds, by number (ascending); none when the folder is missing. */
+export async function ordersIn(runFolder: string): Promise<number[]> {
+  const names = await readdir(runFolder).catch(() => [] as string[]);
+  return names.flatMap((n) => (/^order-\d+$/.test(n) ? [Number(n.slice('order-'.length))] : [])).sort((a, b) => a - b);
 }
 
 /** The folder of order `order` inside the run folder `runFolder`. */
