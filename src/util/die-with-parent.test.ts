@@ -18,6 +18,14 @@ function processesWith(token: string): number[] {
   return pids;
 }
 
+function commOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
 async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
@@ -57,7 +65,10 @@ describe('dieWithParent', () => {
     const token = `${35 + Math.random()}`.slice(0, 8);
     const line = dieWithParent(['sleep', token]).map(quoteShellArg).join(' ');
     const parent = spawn('sh', ['-c', `${line} & sleep 60`], { stdio: 'ignore' });
-    expect(await waitFor(() => processesWith(token).length === 1, 10_000)).toBe(true);
+    // until setpriv has exec'd sleep: before that its own command line holds the token too, and a
+    // parent killed before it asks for its death signal is the window this form documents (the guard closes it)
+    const sleeping = (): boolean => processesWith(token).some((pid) => commOf(pid) === 'sleep');
+    expect(await waitFor(sleeping, 10_000)).toBe(true);
     parent.kill('SIGKILL');
     expect(await waitFor(() => processesWith(token).length === 0, 10_000)).toBe(true);
   });
