@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { createExploitAgent } from '../agents/exploits/exploit-agent.js';
 import { EXPLOITS, type ExploitId } from '../agents/exploits/registry.js';
@@ -6,6 +6,9 @@ import { openRunner } from '../run/index.js';
 import type { Isolation } from '../sandbox/index.js';
 import { orderDir, orderFile, ordersIn } from '../store/index.js';
 import { lockFromAdmissions, type Suite, type Task } from '../suite/index.js';
+import { InfraError } from '../errors.js';
+import type { RunRecord } from '../types.js';
+import { holdQuiet, waitForRoom } from '../util/index.js';
 import type { NotedAdmission } from './admit-checks-task.js';
 
 export interface AdversarialOptions {
@@ -42,7 +45,10 @@ export async function admitAdversarially(options: AdversarialOptions): Promise<N
     for (const [agentIndex, id] of options.exploits.entries()) {
       options.onStage?.(`exploit:${id}`);
       const artifactsDir = path.join(options.scratchDir, 'exploits', id);
-      const { record } = await runner.run({ id: `exploit-${id}-${task.hash.slice(0, 12)}`, task: task.id, agentIndex, replay: 0 }, artifactsDir);
+      const record = await runStarvedAgain(async () => {
+        await rm(artifactsDir, { recursive: true, force: true });
+        return (await runner.run({ id: `exploit-${id}-${task.hash.slice(0, 12)}`, task: task.id, agentIndex, replay: 0 }, artifactsDir)).record;
+      }, id);
       if (record.outcome.kind === 'failed') continue;
       const graded = record.outcome.kind === 'void' ? `void (${record.outcome.reason})` : 'solved';
       const changed = await changedFiles(artifactsDir);
@@ -54,6 +60,33 @@ export async function admitAdversarially(options: AdversarialOptions): Promise<N
   if (passed.length > 0) return { admitted: false, reason: `adversarial admission: ${passed.join('; ')}` };
   const note = `adversarial admission: ${options.exploits.length} exploits tried, each graded failed`;
   return { ...options.admission, adversarialExploits: options.exploits.length, notes: [...(options.admission.notes ?? []), note] };
+}
+
+/** Times an exploit's run is tried while the machine starves its session (void machine-starved). */
+const STARVED_TRIES = 3;
+/** How long each retry waits for the machine to have room first. */
+const ROOM_WAIT_MS = 120_000;
+
+/**
+ * An exploit's run, again — alone, once the machine has room — while the machine starved its
+ * session: that void is the machine's (decision 011), and neither rejects the task nor admits it.
+ * Still starved after {@link STARVED_TRIES} tries, validate stops with an InfraError (exit 3).
+ */
+export async function runStarvedAgain(run: () => Promise<RunRecord>, id: string, roomWaitMs = ROOM_WAIT_MS): Promise<RunRecord> {
+  let record = await run();
+  for (let tries = 1; record.outcome.kind === 'void' && record.outcome.reason === 'machine-starved'; tries++) {
+    if (tries >= STARVED_TRIES) {
+      throw new InfraError(`adversarial admission: the machine starved exploit:${id}'s session ${tries} times (${record.outcome.detail ?? 'no detail'}); validate again when the machine is less busy`);
+    }
+    const release = holdQuiet();
+    try {
+      await waitForRoom({ maxWaitMs: roomWaitMs });
+      record = await run();
+    } finally {
+      release();
+    }
+  }
+  return record;
 }
 
 /** The files a run's change touched, from its orders' patches, sorted. */
