@@ -151,8 +151,11 @@ describe('real agents on the starter suite with the scripted gold model', () => 
     expect(wide.exitCode, wide.text).toBe(0);
     expect(longest(wide.text), wide.text).toBeLessThanOrEqual(100);
     expect(header(wide.text).split(/\s{2,}/), wide.text).toEqual(expect.arrayContaining(['time', 'cost/fix', 'tok in']));
-    // the run counts and the identity columns leave first, then solved (the share says it), then tokens out
-    expect(wide.text).toMatch(/left out to fit 100 columns: runs,[^;]*\bsolved,[^;]*\btokens out;/);
+    // the run counts and the identity columns leave first, then solved (the share says it), then tokens out —
+    // which fits at 100 or not by how wide this bake's figures are (a quick machine's times are shorter): shown or named, never lost
+    const leftWide = /left out to fit 100 columns: ([^;]*);/.exec(wide.text)?.[1] ?? '';
+    expect(leftWide, wide.text).toMatch(/^runs,[^;]*\bsolved\b/);
+    expect(header(wide.text).split(/\s{2,}/).includes('tok out'), wide.text).toBe(!/\btokens out\b/.test(leftWide));
     // at 80 the longest id (36 characters) leaves room beside share and void for one more column:
     // the run counts and identity leave first, then tokens, then time; cost per fix stays longest
     const narrow = await onScreen(80, ['report', out.dir]);
