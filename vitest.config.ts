@@ -3,10 +3,9 @@ import { LongestFirstSequencer } from './test/setup/sequencer.js';
 import { TIER_PROJECTS } from './test/setup/tiers.js';
 
 // One project per tier (test/setup/tiers.ts). Everything but the `alone` projects runs first,
-// three files at a time (vitest's default on two cores is one): those files mostly wait on
-// sandboxed subprocesses — a quiet full run with two used a third of two cores' CPU time (1319
-// CPU-s in 1927 s) — and bakeoff's numbers must hold on a busy machine anyway (CPU-time limits,
-// busy-machine.e2e). The `alone` projects (the real agent CLIs, the leftovers test) run
+// two files at a time (vitest's default on two cores is one): those files mostly wait on
+// sandboxed subprocesses, and bakeoff's numbers must hold on a busy machine anyway (CPU-time
+// limits, busy-machine.e2e). The `alone` projects (the real agent CLIs, the leftovers test) run
 // after them, one file at a time, with the machine to themselves.
 const shared = {
   exclude: ['**/node_modules/**', 'examples/**', 'test/fixtures/**'],
@@ -26,7 +25,7 @@ export default defineConfig({
         name: p.name,
         include: [...p.include],
         exclude: [...shared.exclude, ...(p.exclude ?? [])],
-        maxWorkers: p.alone ? 1 : 3,
+        maxWorkers: p.alone ? 1 : 2,
         sequence: { groupOrder: p.alone ? 2 : 1 },
         // suites that several files need, validated once per run (test/e2e/shared-suite.ts)
         ...(p.sharedSuites ? { globalSetup: ['test/setup/shared-suites.ts'] } : {}),
