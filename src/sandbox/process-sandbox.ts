@@ -28,26 +28,10 @@ export function createProcessSandbox(options: { bwrapPath?: string } = {}): Sand
 async function execInNamespaces(bwrap: string, request: ExecRequest): Promise<ExecResult> {
   const cgroup = await measuringCgroup(request.cpuWeight);
   try {
-    for (let tries = 1; ; tries++) {
-      const result = await execMeasured(bwrap, request, cgroup);
-      if (tries >= START_TRIES || !startRaced(result)) return result;
-    }
+    return await execMeasured(bwrap, request, cgroup);
   } finally {
     await cgroup?.destroy();
   }
-}
-
-/** Starts of one command while bwrap keeps meeting a host mount that vanished as it copied `/`. */
-const START_TRIES = 3;
-
-/**
- * bwrap binds `/` recursively and then re-applies each submount's flags; a mount another process
- * removes in between (a scratch folder of another bakeoff or another run, unmounted and deleted)
- * fails the start before the command ran (the folder is gone, or no longer a mount) — about one
- * start in a hundred while such mounts come and go. The log keeps bwrap's line; the command is started again.
- */
-export function startRaced(result: Pick<ExecResult, 'exitCode' | 'outputBytes' | 'outputTail'>): boolean {
-  return result.exitCode === 1 && result.outputBytes <= 1024 && /^bwrap: Can't bind mount \/oldroot\/ on \/newroot\/: Unable to apply mount flags: remount "[^"\n]*": (No such file or directory|Invalid argument)\n?$/.test(result.outputTail);
 }
 
 let counter = 0;
