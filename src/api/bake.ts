@@ -359,7 +359,6 @@ function agentOptionsOf(request: BakeRequest): RunJob['agentOptions'] {
  */
 function voidSaid(record: RunRecord, error: string | undefined): string | null {
   const { id, task, agent, outcome } = record;
-  if (outcome.kind !== 'void' && !error) return null;
   if (error) return `run ${id} (${task}, ${agent.id}) is void: ${error}`;
   if (outcome.kind !== 'void' || outcome.reason === 'setup-failed') return null;
   return `run ${id} (${task}, ${agent.id}) is void ${outcome.reason}: ${outcome.detail ?? VOID_SAID[outcome.reason] ?? 'see the run\'s evidence (bakeoff report --runs)'}`;

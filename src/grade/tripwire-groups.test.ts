@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findTestCases, type Random } from '../runners/index.js';
+import { seeded } from './seeded-random.test-support.js';
 import { drawGroups, type GroupFile } from './tripwire-groups.js';
-
-/** A seeded random source (mulberry32), so each draw can be repeated. */
-function seeded(seed: number): Random {
-  let a = seed >>> 0;
-  return (n) => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
-}
 
 const JS = [
   "const { formatBytes } = require('../src');",

@@ -6,6 +6,7 @@ import { findTestCases, getTestRunner, type ReportFormat } from '../runners/inde
 import { editDistance } from '../runners/tripwire-variants.js';
 import type { Random } from '../runners/index.js';
 import { groupFileOf } from './place-tripwires.js';
+import { seeded } from './seeded-random.test-support.js';
 import { drawGroups } from './tripwire-groups.js';
 import { drawTripwires } from './tripwires.js';
 
@@ -48,16 +49,6 @@ type Pick = (group: Seen, file: Graded) => number;
  * in a few hundred (four deviations, eight picks). A seed does not help a broken draw: a pick that
  * finds the test more often than a blind one does so whatever the seed.
  */
-function seeded(seed: number): Random {
-  let a = seed >>> 0;
-  return (n) => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
-}
 let random: Random = seeded(1);
 
 const written = (file: Graded, value: string): number => file.literals.filter((l) => l === value).length;

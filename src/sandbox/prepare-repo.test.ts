@@ -27,8 +27,8 @@ async function fixture(): Promise<{ options: (taskId: string, taskHash: string) 
   await mkdir(repoDir, { recursive: true });
   await writeFile(path.join(repoDir, 'index.js'), 'export const x = 1;\n');
   await writeFile(counter, '');
-  // slow enough that every caller arrives while the first preparation is still running
-  const setup = `echo ran >> '${counter}' && sleep 0.5 && echo built > built.txt`;
+  // the callers below all start in one tick, so each arrives while the first preparation runs
+  const setup = `echo ran >> '${counter}' && echo built > built.txt`;
   const sandbox = createProcessSandbox();
   return {
     cacheDir,

@@ -17,7 +17,6 @@ export function damagedDatabase(dbPath: string, said: string): UserError {
   );
 }
 
-export { isDamage };
 
 /*
  * quick_check reads every page: seconds for 100,000 runs, on every open. It is skipped when the

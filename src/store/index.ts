@@ -1,7 +1,6 @@
 export { compareArtifactDigests, digestArtifacts } from './artifact-digests.js';
 export type { ArtifactMismatch } from './artifact-digests.js';
 export { describeHolder } from './describe-holder.js';
-export { isDamage } from './check-store.js';
 export { openStore, runTempDirs } from './open-store.js';
 export type { AttemptRow, CheckRow, RequestRow, RunSet, SessionRecord, SessionRow, Store } from './open-store.js';
 export { lockResults, readHolder } from './results-lock.js';

@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { StoppingError, UserError } from '../errors.js';
+import { isDamage, StoppingError, UserError } from '../errors.js';
 import { holdLastStep, isStopping } from '../util/index.js';
 import type { AgentInfo, EffortCatalogRef, Outcome, RunRecord, StepRecord, TokenUsage, ToolPolicyItem } from '../types.js';
 import { digestArtifacts, type ArtifactDigest } from './artifact-digests.js';
-import { damagedDatabase, isDamage, knownIntact, refuseLostDatabase, rememberIntact, requireIntact } from './check-store.js';
+import { damagedDatabase, knownIntact, refuseLostDatabase, rememberIntact, requireIntact } from './check-store.js';
 import type { ProbeCache } from '../util/index.js';
 import { MIGRATIONS } from './migrations.js';
 import { readCheckTallies, type CheckTally } from './check-tallies.js';
