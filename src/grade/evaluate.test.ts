@@ -60,6 +60,9 @@ describe('evaluate: the memory limit', () => {
     for (const [r, timedOut] of [[report([]), true], [report([{ id: 't::kept', status: 'pass' }]), false], [passing, false]] as const) {
       const e = evaluate({ expected, report: r, exitCode: timedOut ? null : 1, timedOut, protectedChanged: [], limitHit: 'memory' });
       expect(e.failure?.reason).toBe('memory-limit');
+      // how far the tests got before the OOM killer is timing: it never earns a point
+      expect([e.points, e.maxPoints]).toEqual([0, 2]);
+      expect(e.checks.filter((c) => c.passed)).toEqual([]);
     }
   });
 

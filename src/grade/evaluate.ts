@@ -50,7 +50,8 @@ export interface Evaluation {
  * reporter lines) cannot grade as passed; bakeoff's tripwire tests must come out as they must
  * (a must-fail reported passed is tampering, whatever else the report says), and no graded
  * test file may have changed while the tests ran. Tests that hit the memory limit fail as
- * `memory-limit`, whatever the runner reported.
+ * `memory-limit` with 0 points, whatever the runner reported: how many passed before the OOM
+ * killer struck depends on timing, and a verdict must not.
  */
 export function evaluate(options: {
   readonly expected: ExpectedTests;
@@ -86,8 +87,18 @@ export function evaluate(options: {
   const gradedChanged = options.gradedChanged ?? [];
   if (gradedChanged.length > 0) return fail('report-tampered', `graded test files changed while the tests ran: ${list(gradedChanged)}`);
   const notPassed = checks.filter((c) => !c.passed);
-  // whatever the runner made of it (a timeout, a crashed worker, a missing report), the tests ran out of memory
-  if (options.limitHit === 'memory') return fail('memory-limit', 'the tests hit the memory limit (controls.memoryMb) while they ran');
+  // whatever the runner made of it (a timeout, a crashed worker, a missing report), the tests ran
+  // out of memory. How far they got before the kernel's OOM killer struck is timing, not the
+  // change, so nothing they reported counts: every check fails and the order scores 0, the
+  // same on every re-grade.
+  if (options.limitHit === 'memory') {
+    return {
+      checks: checks.map((c) => (c.passed ? { ...c, status: 'error' as const, passed: false } : c)),
+      points: 0,
+      maxPoints: checks.length,
+      failure: { reason: 'memory-limit', detail: 'the tests hit the memory limit (controls.memoryMb) while they ran; an order cut by it scores 0' },
+    };
+  }
   if (options.timedOut) return fail('test-timeout', 'the test command timed out');
   if (notPassed.length > 0) {
     const shown = notPassed.slice(0, 5).map((c) => `${c.id} (${c.status})`).join(', ');
