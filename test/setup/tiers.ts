@@ -68,6 +68,7 @@ const MACHINE = [
   'src/grade/checks/run-checks.hostile.test.ts',
   'src/grade/checks/run-checks-in-worker.test.ts',
   'src/sandbox/prepare-repo.test.ts',
+  'src/sandbox/process-sandbox.test.ts',
 ];
 
 /** The real agent CLIs, and what bakes with them. */
