@@ -133,8 +133,8 @@ async function clearOldSite(out: string, shown: string): Promise<void> {
 
 /*
  * Read from each run's artifacts (see run-task.ts):
- *   runs/<run-id>/order-<n>/prompt.md, change.patch, agent.log, stream.jsonl (a model agent's),
- *   grade/test-output.log (or grade/checks.json)
+ *   each order folder's prompt, change, agent log, a model agent's stream, and its grade folder's
+ *   test output (or its generated checks) — named by store/run-folder.ts
  * and from the store: the run's checks, and each order's session with its model requests.
  */
 export async function readPrivateDetail(store: Store, runs: readonly RunRecord[]): Promise<Map<string, PrivateOrderDetail[]>> {

@@ -66,7 +66,7 @@ export async function verifyCommand(results: string, flags: VerifyFlags, io: Cli
 /**
  * The terminal rendering: one line per run with a problem, then the summary, e.g.
  *   run 3f2a… (add, noop): stored solved, re-graded failed (tests-failed: order 1: …); order 1: stored 2/2 points, re-graded 1/2
- *   run 9c1d… (add, gold): artifact order-1/change.patch changed
+ *   run 9c1d… (add, gold): artifact <a file of its folder> changed
  *   verified 4 runs: 2 mismatches (3 re-graded, 0 on points only, 1 void: checksums only)
  */
 export function renderVerify(result: VerifyResult): string {
