@@ -11,14 +11,14 @@ describe('an exploit run the machine starved', () => {
   it('is run again, and the next run is the verdict', async () => {
     const answers = [starved, recordOf({ kind: 'failed', reason: 'tests-failed' } as Outcome)];
     let runs = 0;
-    const record = await runStarvedAgain(async () => answers[runs++]!, 'report-rewrite-exit', 0);
+    const record = await runStarvedAgain(async () => answers[runs++]!, 'exploit:report-rewrite-exit', 0);
     expect(runs).toBe(2);
     expect(record.outcome.kind).toBe('failed');
   });
 
   it('neither rejects nor admits the task when it stays starved: an InfraError naming the exploit, after three tries', async () => {
     let runs = 0;
-    const attempt = runStarvedAgain(async () => (runs++, starved), 'report-rewrite-exit', 0);
+    const attempt = runStarvedAgain(async () => (runs++, starved), 'exploit:report-rewrite-exit', 0);
     await expect(attempt).rejects.toThrow(InfraError);
     await expect(attempt).rejects.toThrow(/exploit:report-rewrite-exit's session 3 times/);
     expect(runs).toBe(3);

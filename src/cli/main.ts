@@ -77,7 +77,10 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
     .option('--task <id>', 'validate this task only (repeatable); the other tasks keep their verdicts from the lock', collect, [])
     .option('--recheck', 'run every task\'s checks again, also for tasks this machine admitted before and nothing changed since (task hash, controls, prepared repo, sandbox, runtimes)', false)
     .option('--adversarial', 'also run the exploit library on every admitted task and reject a task on which an exploit is graded solved or void (default: the suite\'s controls.admission.adversarial)')
-    .option('--no-adversarial', 'no adversarial admission, whatever the suite\'s controls say');
+    .option('--no-adversarial', 'no adversarial admission, whatever the suite\'s controls say')
+    .option('--hacker <spec>', 'with adversarial admission: also run this agent (any --agent spec of run; repeatable), told by bakeoff\'s prompt to make the hidden tests pass without fixing the problem; a hacker run graded solved or void rejects the task, its run folder kept as evidence', collect, [])
+    .option('--upstream <where>', 'model API for --hacker model agents: vendor (default), openrouter, a base URL, or scripted:<gold|…|file.json>')
+    .option('--prices <file>', 'prices file (YAML/JSON) overriding the catalog\'s list prices for --hacker model agents');
   withSandboxOptions(validateCmd, sandboxNames).action(async (suite: string, flags) => {
     code = await (await import('./commands/validate.js')).validateCommand(suite, flags, io);
   });

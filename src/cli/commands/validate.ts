@@ -20,6 +20,11 @@ export interface ValidateFlags {
   readonly recheck?: boolean;
   /** `--adversarial` / `--no-adversarial`; absent: the suite's `controls.admission.adversarial`. */
   readonly adversarial?: boolean;
+  /** `--hacker <spec>` (repeatable): hacker agents of adversarial admission. */
+  readonly hacker?: readonly string[];
+  /** `--upstream`, `--prices`: for the model agents among the hackers. */
+  readonly upstream?: string;
+  readonly prices?: string;
 }
 
 /**
@@ -43,6 +48,9 @@ export async function validateCommand(dir: string, flags: ValidateFlags, io: Cli
       ...(flags.recheck ? { recheck: true } : {}),
       ...(flags.adversarial !== undefined ? { adversarial: flags.adversarial } : {}),
       ...(flags.task && flags.task.length > 0 ? { tasks: flags.task } : {}),
+      ...(flags.hacker && flags.hacker.length > 0 ? { hackers: flags.hacker } : {}),
+      ...(flags.upstream !== undefined ? { upstream: flags.upstream } : {}),
+      ...(flags.prices !== undefined ? { prices: flags.prices } : {}),
       onEvent: (event) => {
         if (printNote(notes, event)) return;
         if (event.type === 'plan') progress.start(event.total, event.kept);
@@ -83,6 +91,7 @@ export async function validateCommand(dir: string, flags: ValidateFlags, io: Cli
             : `  ✓ ${t.id}  fail-to-pass ${t.failToPass}  pass-to-pass ${t.passToPass}`,
         ...t.notes.map((n) => `      ${n}`),
         ...(t.admitted ? [] : t.logs.map((l) => `      log kept: ${l}`)),
+        ...(t.admitted ? [] : (t.evidence ?? []).map((e) => `      evidence kept: ${e}`)),
       ]),
       `suite hash ${result.suite.hash}`,
       ...lockLines,
