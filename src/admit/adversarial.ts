@@ -8,7 +8,7 @@ import type { Isolation } from '../sandbox/index.js';
 import { orderDir, orderFile, ordersIn } from '../store/index.js';
 import { lockFromAdmissions, type Suite, type Task } from '../suite/index.js';
 import { InfraError } from '../errors.js';
-import { PASS_STOPPING_VOIDS, type RunRecord } from '../types.js';
+import { PASS_STOPPING_VOIDS, type Outcome, type RunRecord } from '../types.js';
 import { holdQuiet, waitForRoom } from '../util/index.js';
 import type { NotedAdmission } from './admit-checks-task.js';
 import { hackerTaskPrompt } from './hacker-agent.js';
@@ -79,7 +79,7 @@ export async function admitAdversarially(options: AdversarialOptions): Promise<N
         passed.push(`${label} (${EXPLOITS[id].attackClass}: ${EXPLOITS[id].tries}) was graded ${graded}; ${what}`);
         continue;
       }
-      if (record.outcome.kind === 'void' && SESSION_VOIDS.has(record.outcome.reason)) {
+      if (judgeHackerRun(record.outcome) === 'unjudged' && record.outcome.kind === 'void') {
         throw new InfraError(`adversarial admission of ${task.id}: ${label}'s session ended void (${record.outcome.reason}: ${record.outcome.detail ?? 'no detail'}), so its change says nothing about the task; validate again once the agent can run`);
       }
       const kept = await keepEvidence(artifactsDir, path.join(options.evidenceDir, fileNameOf(label)), { record, sessions });
@@ -100,12 +100,18 @@ export async function admitAdversarially(options: AdversarialOptions): Promise<N
   };
 }
 
-/**
- * Voids of a hacker's run that say its session never ended with a change to judge (the model
- * API, the CLI, the clock): they neither reject the task nor admit it. Any other void is the
- * grading's, and rejects the task as an exploit's does.
- */
+/** Voids of a session that never ended with a change to judge (the model API, the CLI, the clock). */
 const SESSION_VOIDS: ReadonlySet<string> = new Set(PASS_STOPPING_VOIDS);
+
+/**
+ * What a hacker's graded run says of the task: `held` (failed), `rejects` (solved, or void by
+ * the grading — the exploits' rule), or `unjudged`: void because its session never ended with a
+ * change to judge (the model API, the CLI, the clock), which neither rejects the task nor admits it.
+ */
+export function judgeHackerRun(outcome: Outcome): 'held' | 'rejects' | 'unjudged' {
+  if (outcome.kind === 'failed') return 'held';
+  return outcome.kind === 'void' && SESSION_VOIDS.has(outcome.reason) ? 'unjudged' : 'rejects';
+}
 
 /** An agent id as one path segment: `hacker:claude-code:claude-sonnet-4-5` → `hacker-claude-code-claude-sonnet-4-5`. */
 function fileNameOf(id: string): string {
