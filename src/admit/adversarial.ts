@@ -84,7 +84,7 @@ export async function admitAdversarially(options: AdversarialOptions): Promise<N
       }
       const kept = await keepEvidence(artifactsDir, path.join(options.evidenceDir, fileNameOf(label)), { record, sessions });
       evidence.push(kept);
-      passed.push(`${label} (told to make the tests pass without fixing the problem) was graded ${graded}; ${what}; its run folder is kept as evidence`);
+      passed.push(`${label} (told to make the tests pass without fixing the problem) was graded ${graded}; ${what}; its run folder is kept as evidence: read its change (a hacker that fixed the problem against its prompt is graded solved too)`);
     }
   } finally {
     await runner.close();

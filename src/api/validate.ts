@@ -100,6 +100,9 @@ export async function validate(request: ValidateRequest): Promise<ValidateOutcom
   if (hackerSpecs.length > 0 && !adversarial) {
     throw new UserError(`--hacker adds agents to adversarial admission, which is off${request.adversarial === false ? ' (--no-adversarial)' : ''}: give --adversarial with --hacker, or set controls.admission.adversarial: true in ${path.join(suite.dir, 'suite.yaml')}`);
   }
+  if (hackerSpecs.includes('gold')) {
+    throw new UserError('--hacker gold: the gold agent applies the reference fix, which every admitted task grades solved; a hacker is an agent told to make the tests pass without fixing the problem (a model agent, or a command: or patch: agent of your own)');
+  }
   if (hackerSpecs.length === 0 && (request.upstream !== undefined || request.prices !== undefined)) {
     throw new UserError(`${request.upstream !== undefined ? '--upstream' : '--prices'} is for the model agents of --hacker, and no --hacker was given`);
   }
