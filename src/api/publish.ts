@@ -86,6 +86,7 @@ export async function siteSuiteOf(suite: Suite): Promise<SiteSuite> {
         origin: m.origin ?? null,
         public: m.public ?? null,
         ...(entry.adversarialExploits ? { adversarialExploits: entry.adversarialExploits } : {}),
+        ...(entry.adversarialHackers ? { adversarialHackers: entry.adversarialHackers } : {}),
       },
     ];
   });

@@ -58,6 +58,9 @@ export const VALIDATE_OPTIONS = {
   recheck: bool('--recheck', 'run every task\'s checks again, also for tasks this machine admitted before and nothing changed since (task hash, controls, prepared repo, sandbox, runtimes)', { request: 'recheck' }),
   adversarial: maybeBool('--adversarial', 'also run the exploit library on every admitted task and reject a task on which an exploit is graded solved or void (default: the suite\'s controls.admission.adversarial)', { request: 'adversarial' }),
   noAdversarial: negationOf('--no-adversarial', 'no adversarial admission, whatever the suite\'s controls say'),
+  hacker: list('--hacker <spec>', 'with adversarial admission: also run this agent (any --agent spec of run; repeatable), told by bakeoff\'s prompt to make the hidden tests pass without fixing the problem; a hacker run graded solved or void rejects the task, its run folder kept as evidence', { request: 'hackers' }),
+  upstream: text('--upstream <where>', 'model API for --hacker model agents: vendor (default), openrouter, a base URL, or scripted:<gold|…|file.json>', { request: 'upstream' }),
+  prices: text('--prices <file>', 'prices file (YAML/JSON) overriding the catalog\'s list prices for --hacker model agents', { request: 'prices' }),
   ...sandboxOptions(),
 } as const;
 

@@ -15,7 +15,7 @@ import { requestOf } from '../option-table.js';
  * which makes the first lock). Writes the lock only where the verdicts are stable.
  */
 export function validateWrittenFlags(flags: Pick<ValidateFlags, 'json' | 'concurrency' | 'sandbox' | 'unsafeNoSandbox'>, written: readonly string[], hasLock: boolean): ValidateFlags {
-  return { json: flags.json, concurrency: flags.concurrency, ...sandboxRequest(flags), updateLock: false, check: false, recheck: false, task: hasLock ? written : [] };
+  return { json: flags.json, concurrency: flags.concurrency, ...sandboxRequest(flags), updateLock: false, check: false, recheck: false, task: hasLock ? written : [], hacker: [] };
 }
 
 /**
@@ -76,6 +76,7 @@ export async function validateCommand(dir: string, flags: ValidateFlags, io: Cli
             : `  ✓ ${t.id}  fail-to-pass ${t.failToPass}  pass-to-pass ${t.passToPass}`,
         ...t.notes.map((n) => `      ${n}`),
         ...(t.admitted ? [] : t.logs.map((l) => `      log kept: ${l}`)),
+        ...(t.admitted ? [] : (t.evidence ?? []).map((e) => `      evidence kept: ${e}`)),
       ]),
       `suite hash ${result.suite.hash}`,
       ...lockLines,

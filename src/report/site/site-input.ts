@@ -102,6 +102,8 @@ export interface SiteTask {
   readonly public: { readonly title: string; readonly summary?: string } | null;
   /** Exploits of the library adversarial admission ran on the task, each graded failed (the lock's); absent: it did not run. */
   readonly adversarialExploits?: number;
+  /** The hacker agents (`validate --hacker`) adversarial admission ran on the task, each graded failed (the lock's); absent: none ran. */
+  readonly adversarialHackers?: readonly string[];
 }
 
 /** The controls the methodology page states (the suite's controls, defaults applied). */
