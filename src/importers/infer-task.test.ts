@@ -28,6 +28,9 @@ describe('inferTask', () => {
     expect(js.test).toMatchObject({ command: 'node --test test/', format: 'node-test' });
     expect(inferTask(facts(['package.json'], ['a.js'], { devDependencies: { jest: '30' } })).test?.format).toBe('jest');
     expect(inferTask(facts(['package.json'], ['a.js'], { devDependencies: { mocha: '12' } })).test).toMatchObject({ command: 'npx mocha', format: 'mocha' });
+    const mocha = inferTask(facts(['package.json'], ['a.js'], { scripts: { test: 'mocha --check-leaks --reporter spec --bail test/' }, devDependencies: { mocha: '10' } })).test;
+    expect(mocha).toMatchObject({ command: 'npx mocha --check-leaks test/', format: 'mocha' });
+    expect(mocha?.why).toMatch(/left out --reporter spec \(the reporter.*\), --bail \(it stops the run at the first failure/);
     expect(inferTask(facts(['package.json'], ['a.js'], { devDependencies: { tape: '5' } })).test).toMatchObject({ command: "npx tape 'test/**/*.js'", format: 'tap' });
     expect(inferTask(facts(['package.json'], ['a.js'], {})).test).toBeNull();
   });

@@ -1,5 +1,6 @@
 import type { ReportFormat } from '../runners/index.js';
 import { inferPython } from './infer-python.js';
+import { droppedNote, joinWords, mochaArgsOf, runnerCall } from './runner-args.js';
 
 /** What the repository at the parent commit suggests; every guess says what it came from. */
 export interface InferredTask {
@@ -82,11 +83,19 @@ function inferTest(facts: RepoFacts, lang: string | null): InferredTask['test'] 
     const script = facts.packageJson?.scripts?.['test'] ?? '';
     if ('vitest' in deps) return { command: 'npx vitest run', format: 'vitest', why: 'vitest in package.json' };
     if ('jest' in deps) return { command: 'npx jest', format: 'jest', why: 'jest in package.json' };
-    if ('mocha' in deps) return { command: 'npx mocha', format: 'mocha', why: 'mocha in package.json' };
+    if ('mocha' in deps) return mochaTest(script);
     if (/\bnode\b.*--test\b/.test(script)) return { command: script.trim(), format: 'node-test', why: 'the test script runs node --test' };
     if ('tape' in deps) return { command: "npx tape 'test/**/*.js'", format: 'tap', why: 'tape in package.json (its TAP output, test by test)' };
     return null;
   }
   if (lang === 'rust') return { command: 'cargo test', format: 'cargo', why: 'Cargo.toml' };
   return null;
+}
+
+/** mocha with the options of the repository's test script that change what the tests do (`--check-leaks`, `--ui`, `--require`). */
+function mochaTest(script: string): NonNullable<InferredTask['test']> {
+  const call = runnerCall(script, (w) => /(^|\/)_?mocha$/.test(w));
+  if (call === null) return { command: 'npx mocha', format: 'mocha', why: 'mocha in package.json' };
+  const args = mochaArgsOf(call);
+  return { command: ['npx mocha', ...(args.kept.length > 0 ? [joinWords(args.kept)] : [])].join(' '), format: 'mocha', why: `the test script runs mocha: ${script}${droppedNote(args)}` };
 }
