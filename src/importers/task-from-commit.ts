@@ -5,7 +5,7 @@ import type { ReportFormat } from '../runners/index.js';
 import { exists } from '../util/index.js';
 import { openGitRepo, type ChangedPath, type GitRepo, type TreeEntry } from './git-repo.js';
 import { PYTHON_FILES } from './infer-python.js';
-import { inferTask, type RepoFacts } from './infer-task.js';
+import { inferTask, LOCK_FILES, type RepoFacts } from './infer-task.js';
 import { testPathRule } from './test-paths.js';
 import { freeId, slugOf, writeTaskFolder, type TreeFile } from './task-folder.js';
 import type { Importer } from './types.js';
@@ -94,7 +94,7 @@ export async function taskFromCommit(options: FromCommitOptions): Promise<FromCo
 
   const blobs = await git.blobs([...new Set([...before, ...after].filter((e) => e.kind !== 'submodule').map((e) => e.sha))]);
   const packageBlob = before.find((e) => e.path === 'package.json');
-  const rootFiles = new Set<string>(PYTHON_FILES);
+  const rootFiles = new Set<string>([...PYTHON_FILES, ...LOCK_FILES]);
   const facts: RepoFacts = {
     paths: new Set(before.map((e) => e.path)),
     packageJson: packageBlob ? parseJson(blobs.get(packageBlob.sha)!) : null,
