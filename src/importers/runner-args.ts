@@ -36,9 +36,9 @@ const PYTEST: OptionTable = {
   ]),
   mayTakeValue: new Set(['--cov']),
   drop: (name) => {
-    if (/^--(no-)?cov/.test(name)) return 'coverage (a plugin the machine may lack)';
-    if (/^--junit/.test(name) || name === '--html' || name === '--css' || name === '--self-contained-html') return 'a report file (bakeoff writes its own)';
-    if (['-n', '--numprocesses', '--dist', '--maxprocesses'].includes(name)) return 'xdist workers (a plugin the machine may lack)';
+    if (/^--(no-)?cov/.test(name)) return 'coverage: a plugin the machine may lack';
+    if (/^--junit/.test(name) || name === '--html' || name === '--css' || name === '--self-contained-html') return 'a report file: bakeoff writes its own';
+    if (['-n', '--numprocesses', '--dist', '--maxprocesses'].includes(name)) return 'xdist workers: a plugin the machine may lack';
     if (['-q', '--quiet'].includes(name)) return 'bakeoff adds -q';
     if (['-x', '--exitfirst', '--maxfail', '--sw', '--stepwise', '--lf', '--last-failed', '--pdb'].includes(name)) return BAIL;
     return null;
@@ -52,7 +52,7 @@ const MOCHA: OptionTable = {
     '--node-option', '-n', '--import', '--watch-files', '--watch-ignore',
   ]),
   drop: (name) => {
-    if (/^(--reporter|-R$|-O$)/.test(name)) return 'the reporter (bakeoff sets its own)';
+    if (/^(--reporter|-R$|-O$)/.test(name)) return 'the reporter: bakeoff sets its own';
     if (/^(--watch|-w$)/.test(name)) return 'watch mode';
     if (['--bail', '-b'].includes(name)) return BAIL;
     return null;
