@@ -1,6 +1,7 @@
 import { parse as parseToml } from 'smol-toml';
 import { quoteShellArg } from '../util/index.js';
 import { iniLines, readIni } from './read-ini.js';
+import { droppedNote, joinWords, pytestArgsOf, splitWords, substituteTox } from './runner-args.js';
 
 /*
  * Setup and test command guesses for a Python repository, read from its files: the packages
@@ -15,7 +16,7 @@ import { iniLines, readIni } from './read-ini.js';
  */
 
 /** Root files the guesses read (their text goes into RepoFacts.texts). */
-export const PYTHON_FILES = ['pyproject.toml', 'setup.cfg', 'tox.ini', 'pytest.ini', ...requirementFiles()] as const;
+export const PYTHON_FILES = ['pyproject.toml', 'setup.cfg', 'tox.ini', 'pytest.ini', 'noxfile.py', 'Makefile', ...requirementFiles()] as const;
 
 /** Extras and dependency groups that hold a project's test requirements, in the order tried. */
 const TEST_EXTRAS = ['test', 'tests', 'testing', 'dev'] as const;
@@ -78,8 +79,16 @@ function pythonSetup(facts: PythonFacts): PythonGuess['setup'] {
 function pythonTest(facts: PythonFacts): { command: string; why: string } {
   const tox = facts.texts.has('tox.ini') ? readIni(facts.texts.get('tox.ini')!) : null;
   for (const line of iniLines(tox?.get('testenv')?.get('commands'))) {
-    const fromTox = commandOf(line, facts.paths);
-    if (fromTox) return { command: fromTox, why: `tox.ini [testenv] commands: ${line}` };
+    const fromTox = commandOf(splitWords(substituteTox(line)), facts.paths);
+    if (fromTox) return { command: fromTox.command, why: `tox.ini [testenv] commands: ${line}${fromTox.note}` };
+  }
+  for (const call of noxRuns(facts.texts.get('noxfile.py'))) {
+    const fromNox = commandOf(call, facts.paths);
+    if (fromNox) return { command: fromNox.command, why: `noxfile.py session.run(${call.map((w) => JSON.stringify(w)).join(', ')})${fromNox.note}` };
+  }
+  for (const line of makeRecipe(facts.texts.get('Makefile'), 'test')) {
+    const fromMake = commandOf(splitWords(line.replace(/\$\(\w+\)|\$\{\w+\}/g, '')), facts.paths);
+    if (fromMake) return { command: fromMake.command, why: `Makefile target test: ${line}${fromMake.note}` };
   }
   const testpaths = pytestTestpaths(facts.texts);
   if (testpaths) return { command: 'python -m pytest -q', why: `${testpaths} (pytest collects them itself; unittest.TestCase classes too)` };
@@ -89,14 +98,14 @@ function pythonTest(facts: PythonFacts): { command: string; why: string } {
 }
 
 /**
- * A tox command as a bare pytest command: pytest's own arguments kept, but tox's `{…}`
- * substitutions and the options that need plugins the machine may lack or that bakeoff sets
- * itself (coverage, xdist, JUnit XML) left out; `python -m unittest [discover -s DIR]` becomes
- * pytest on that folder. Null for a line that runs neither.
+ * A repository's test command (its words) as a bare pytest command: pytest's own arguments kept,
+ * but substitutions, the options that need plugins the machine may lack or that bakeoff sets
+ * itself (coverage, xdist, JUnit XML) and those that cut a run short left out with their values
+ * (runner-args.ts); `python -m unittest [discover -s DIR]` becomes pytest on that folder. Null
+ * for a command that runs neither.
  */
-function commandOf(line: string, paths: ReadonlySet<string>): string | null {
-  const words = line.split(/\s+/).filter((w) => w !== '' && !/^\{.*\}$/.test(w));
-  const start = words.findIndex((w, i) => /^(py\.test|pytest)$/.test(w) || (w === '-m' && /^(pytest|unittest)$/.test(words[i + 1] ?? '')));
+function commandOf(words: readonly string[], paths: ReadonlySet<string>): { command: string; note: string } | null {
+  const start = words.findIndex((w, i) => /(^|\/)(py\.test|pytest)$/.test(w) || (w === '-m' && /^(pytest|unittest)$/.test(words[i + 1] ?? '')));
   if (start < 0) return null;
   const isModule = words[start] === '-m';
   const runner = isModule ? words[start + 1]! : 'pytest';
@@ -104,19 +113,34 @@ function commandOf(line: string, paths: ReadonlySet<string>): string | null {
   if (runner === 'unittest') {
     const s = args.indexOf('-s');
     const dir = s >= 0 ? args[s + 1] : ['tests', 'test'].find((d) => [...paths].some((p) => p.startsWith(`${d}/`)));
-    return `python -m pytest -q${dir ? ` ${dir}` : ''}`;
+    return { command: `python -m pytest -q${dir ? ` ${dir}` : ''}`, note: '' };
   }
-  const kept: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const word = args[i]!;
-    if (/^--(cov|junit-?xml|numprocesses)/.test(word) || /^-n\d*$/.test(word)) {
-      if (!word.includes('=') && /^(-n|--numprocesses)$/.test(word)) i++;
-      continue;
-    }
-    if (word === '-q' || word === '--quiet') continue;
-    kept.push(word);
+  const parsed = pytestArgsOf(args);
+  return { command: ['python -m pytest -q', ...(parsed.kept.length > 0 ? [joinWords(parsed.kept)] : [])].join(' '), note: droppedNote(parsed) };
+}
+
+/** The string arguments of each `session.run(...)` in a noxfile (calls with other arguments keep their strings). */
+function noxRuns(text: string | undefined): string[][] {
+  if (text === undefined) return [];
+  const calls: string[][] = [];
+  for (const match of text.matchAll(/session\.run\(([^)]*)\)/g)) {
+    calls.push([...match[1]!.matchAll(/(['"])((?:(?!\1).)*)\1/g)].map((m) => m[2]!));
   }
-  return ['python -m pytest -q', ...kept].join(' ');
+  return calls;
+}
+
+/** The recipe lines of a Makefile target (tab-indented lines under `target:`), without `@`/`-` prefixes. */
+function makeRecipe(text: string | undefined, target: string): string[] {
+  if (text === undefined) return [];
+  const lines = text.split(/\r?\n/);
+  const at = lines.findIndex((l) => new RegExp(`^${target}\\s*:`).test(l));
+  if (at < 0) return [];
+  const recipe: string[] = [];
+  for (const line of lines.slice(at + 1)) {
+    if (!line.startsWith('\t')) break;
+    recipe.push(line.trim().replace(/^[@-]+/, ''));
+  }
+  return recipe;
 }
 
 /** Where the pytest configuration names `testpaths`, in pytest's order of files. */

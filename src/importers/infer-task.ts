@@ -1,5 +1,6 @@
 import type { ReportFormat } from '../runners/index.js';
 import { inferPython } from './infer-python.js';
+import { droppedNote, joinWords, mochaArgsOf, runnerCall } from './runner-args.js';
 
 /** What the repository at the parent commit suggests; every guess says what it came from. */
 export interface InferredTask {
@@ -12,12 +13,15 @@ export interface RepoFacts {
   /** Every path of the tree at the parent commit. */
   readonly paths: ReadonlySet<string>;
   /** The root package.json, parsed; null when absent or not JSON. */
-  readonly packageJson: { readonly scripts?: Record<string, string>; readonly dependencies?: Record<string, string>; readonly devDependencies?: Record<string, string> } | null;
+  readonly packageJson: { readonly packageManager?: string; readonly scripts?: Record<string, string>; readonly dependencies?: Record<string, string>; readonly devDependencies?: Record<string, string> } | null;
   /** Paths the change (gold) touches, for the language of the code. */
   readonly changedCode: readonly string[];
-  /** Text of the root files the Python guesses read (infer-python.ts PYTHON_FILES), when present. */
+  /** Text of the root files the guesses read (infer-python.ts PYTHON_FILES, LOCK_FILES), when present. */
   readonly texts?: ReadonlyMap<string, string>;
 }
+
+/** Root lockfiles whose text the package-manager guess reads (for the version of pnpm or yarn). */
+export const LOCK_FILES = ['pnpm-lock.yaml', 'yarn.lock'] as const;
 
 const EXTENSIONS: readonly [RegExp, 'js' | 'ts' | 'python' | 'rust'][] = [
   [/\.[cm]?tsx?$/, 'ts'],
@@ -65,9 +69,8 @@ function inferLanguage(facts: RepoFacts): InferredTask['language'] {
 
 function inferSetup(facts: RepoFacts, lang: string | null): InferredTask['setup'] {
   if (lang === 'js' || lang === 'ts') {
-    if (facts.paths.has('package-lock.json')) return { value: 'npm ci', why: 'package-lock.json' };
-    if (facts.paths.has('pnpm-lock.yaml')) return { value: 'pnpm install --frozen-lockfile', why: 'pnpm-lock.yaml' };
-    if (facts.paths.has('yarn.lock')) return { value: 'yarn install --frozen-lockfile', why: 'yarn.lock' };
+    const manager = packageManagerSetup(facts);
+    if (manager) return manager;
     const deps = { ...facts.packageJson?.dependencies, ...facts.packageJson?.devDependencies };
     if (Object.keys(deps).length > 0) return { value: 'npm install --no-audit --no-fund', why: 'package.json dependencies without a lockfile (versions may drift: commit a lockfile)' };
     return { value: null, why: 'no dependencies in package.json' };
@@ -82,11 +85,57 @@ function inferTest(facts: RepoFacts, lang: string | null): InferredTask['test'] 
     const script = facts.packageJson?.scripts?.['test'] ?? '';
     if ('vitest' in deps) return { command: 'npx vitest run', format: 'vitest', why: 'vitest in package.json' };
     if ('jest' in deps) return { command: 'npx jest', format: 'jest', why: 'jest in package.json' };
-    if ('mocha' in deps) return { command: 'npx mocha', format: 'mocha', why: 'mocha in package.json' };
+    if ('mocha' in deps) return mochaTest(script);
     if (/\bnode\b.*--test\b/.test(script)) return { command: script.trim(), format: 'node-test', why: 'the test script runs node --test' };
     if ('tape' in deps) return { command: "npx tape 'test/**/*.js'", format: 'tap', why: 'tape in package.json (its TAP output, test by test)' };
     return null;
   }
   if (lang === 'rust') return { command: 'cargo test', format: 'cargo', why: 'Cargo.toml' };
   return null;
+}
+
+/** mocha with the options of the repository's test script that change what the tests do (`--check-leaks`, `--ui`, `--require`). */
+function mochaTest(script: string): NonNullable<InferredTask['test']> {
+  const call = runnerCall(script, (w) => /(^|\/)_?mocha$/.test(w));
+  if (call === null) return { command: 'npx mocha', format: 'mocha', why: 'mocha in package.json' };
+  const args = mochaArgsOf(call);
+  return { command: ['npx mocha', ...(args.kept.length > 0 ? [joinWords(args.kept)] : [])].join(' '), format: 'mocha', why: `the test script runs mocha: ${script}${droppedNote(args)}` };
+}
+
+/**
+ * The install command of the package manager the repository names (package.json
+ * `packageManager`, else its lockfile), run through `npx --yes <pm>@<version>` (yarn 2+ from
+ * @yarnpkg/cli-dist, the package its releases are published in), so it runs on a machine without
+ * pnpm or yarn installed, from the npm registry alone (corepack fetches yarn 2+ from
+ * repo.yarnpkg.com, which a machine that reaches only a registry mirror cannot): setup has the network. The version is the one `packageManager` pins, else the major the
+ * lockfile format belongs to. Null for a repository with none of these.
+ */
+function packageManagerSetup(facts: RepoFacts): InferredTask['setup'] | null {
+  const pinned = /^(npm|pnpm|yarn)@(\d[^+\s]*)/.exec(facts.packageJson?.packageManager ?? '');
+  const has = (file: string) => facts.paths.has(file);
+  const why = (lock: string) => (pinned ? `package.json packageManager ${facts.packageJson!.packageManager!.split('+')[0]}${has(lock) ? ` and ${lock}` : ''}` : lock);
+  if (pinned?.[1] === 'npm' || (!pinned && has('package-lock.json'))) {
+    return has('package-lock.json') ? { value: 'npm ci', why: why('package-lock.json') } : null;
+  }
+  if (pinned?.[1] === 'pnpm' || (!pinned && has('pnpm-lock.yaml'))) {
+    const version = pinned?.[2] ?? pnpmOfLockfile(facts.texts?.get('pnpm-lock.yaml'));
+    const frozen = has('pnpm-lock.yaml') ? ' --frozen-lockfile' : '';
+    return { value: `npx --yes pnpm@${version} install${frozen}`, why: `${why('pnpm-lock.yaml')} (pnpm ${version} through npx: the machine need not have pnpm)` };
+  }
+  if (pinned?.[1] === 'yarn' || (!pinned && has('yarn.lock'))) {
+    const berry = pinned ? Number(pinned[2]!.split('.')[0]) >= 2 : /^__metadata:/m.test(facts.texts?.get('yarn.lock') ?? '');
+    const frozen = has('yarn.lock') ? (berry ? ' --immutable' : ' --frozen-lockfile') : '';
+    const version = pinned?.[2] ?? (berry ? '4' : '1');
+    const command = berry ? `npx --yes -p @yarnpkg/cli-dist@${version} yarn install${frozen}` : `npx --yes yarn@${version} install${frozen}`;
+    return { value: command, why: `${why('yarn.lock')} (yarn ${version} through npx: the machine need not have yarn)` };
+  }
+  return null;
+}
+
+/** The pnpm major that writes a lockfile of this `lockfileVersion` (9.0: pnpm 9, 6.x: pnpm 8, 5.4: pnpm 7). */
+function pnpmOfLockfile(text: string | undefined): string {
+  const version = /^lockfileVersion:\s*'?([\d.]+)/m.exec(text ?? '')?.[1];
+  if (version === undefined) return '9';
+  const major = Number(version.split('.')[0]);
+  return major >= 9 ? String(major) : major === 6 ? '8' : version === '5.4' ? '7' : '6';
 }

@@ -2,10 +2,11 @@ import path from 'node:path';
 import { UserError } from '../errors.js';
 import { draftLine, ID_PATTERN, TaskManifestSchema } from '../suite/index.js';
 import type { ReportFormat } from '../runners/index.js';
-import { exists } from '../util/index.js';
+import { exists, maskUrlPasswords } from '../util/index.js';
 import { openGitRepo, type ChangedPath, type GitRepo, type TreeEntry } from './git-repo.js';
+import { guessKind } from './guess-kind.js';
 import { PYTHON_FILES } from './infer-python.js';
-import { inferTask, type RepoFacts } from './infer-task.js';
+import { inferTask, LOCK_FILES, type RepoFacts } from './infer-task.js';
 import { testPathRule } from './test-paths.js';
 import { freeId, slugOf, writeTaskFolder, type TreeFile } from './task-folder.js';
 import type { Importer } from './types.js';
@@ -94,15 +95,15 @@ export async function taskFromCommit(options: FromCommitOptions): Promise<FromCo
 
   const blobs = await git.blobs([...new Set([...before, ...after].filter((e) => e.kind !== 'submodule').map((e) => e.sha))]);
   const packageBlob = before.find((e) => e.path === 'package.json');
-  const rootFiles = new Set<string>(PYTHON_FILES);
+  const rootFiles = new Set<string>([...PYTHON_FILES, ...LOCK_FILES]);
   const facts: RepoFacts = {
     paths: new Set(before.map((e) => e.path)),
     packageJson: packageBlob ? parseJson(blobs.get(packageBlob.sha)!) : null,
     changedCode: code.map((c) => c.path),
     texts: new Map(before.filter((e) => e.kind === 'file' && rootFiles.has(e.path)).map((e) => [e.path, blobs.get(e.sha)!.toString('utf8')])),
   };
-  const { manifest, guesses } = manifestOf(options, facts, subject, sha, await git.originUrl(), git.dir);
   const gold = await git.diff(parent, sha, code.map((c) => c.path));
+  const { manifest, guesses } = manifestOf(options, facts, { subject, sha, gold: gold.toString('utf8'), origin: originRepo(await git.originUrl(), git.dir) });
 
   const testSet = new Set(tests.map((t) => t.path));
   const source = options.issue ? `the issue ${path.basename(options.issue.file)}` : `the message of commit ${short}`;
@@ -216,18 +217,29 @@ export function treeFiles(entries: readonly TreeEntry[], blobs: ReadonlyMap<stri
     });
 }
 
+/**
+ * What task.yaml's `origin.repo` records: the clone's remote URL (passwords masked), else the
+ * repository's name — never a local path, which says nothing to a reader elsewhere and may
+ * show the author's home folder on a public page.
+ */
+export function originRepo(url: string | null, dir: string): string {
+  const local = url === null || /^(\/|\.{1,2}\/|~|file:)/.test(url) || !/[:@]/.test(url);
+  if (!local) return maskUrlPasswords(url);
+  const named = (url ?? dir).replace(/^file:\/\//, '').replace(/\/+$/, '');
+  return path.basename(named).replace(/\.git$/, '') || path.basename(dir);
+}
+
 function manifestOf(
   options: FromCommitOptions,
   facts: RepoFacts,
-  subject: string,
-  sha: string,
-  origin: string | null,
-  repoDir: string,
+  commit: { readonly subject: string; readonly sha: string; readonly gold: string; readonly origin: string },
 ): { manifest: Record<string, unknown>; guesses: Guess[] } {
+  const { subject, sha } = commit;
   const inferred = inferTask(facts);
   const guesses: Guess[] = [];
-  const kind = options.kind ?? (/^(feat|add|implement|support|allow|introduce)\b/i.test(subject) ? 'feature' : 'bug');
-  if (!options.kind) guesses.push({ field: 'kind', value: kind, why: 'the commit subject; --kind bug|feature' });
+  const guessed = guessKind(subject, commit.gold);
+  const kind = options.kind ?? guessed.kind;
+  if (!options.kind) guesses.push({ field: 'kind', value: kind, why: `${guessed.why}; --kind bug|feature` });
   const language = options.language ?? inferred.language?.value;
   if (!language) throw new UserError('could not tell the task\'s language from the changed files or the root manifests: pass --language js|ts|python|rust');
   if (!options.language) guesses.push({ field: 'language', value: language, why: inferred.language!.why });
@@ -250,7 +262,7 @@ function manifestOf(
       ...(options.tests && options.tests.length > 0 ? { files: [...options.tests] } : {}),
     },
     protectedPaths: [],
-    origin: { kind: 'commit', repo: origin ?? repoDir, commit: sha },
+    origin: { kind: 'commit', repo: commit.origin, commit: sha },
   };
   const checked = TaskManifestSchema.safeParse(manifest);
   if (!checked.success) throw new UserError(`task.yaml as drafted does not fit the schema: ${checked.error.issues.map((i) => `${flagOf(i.path)}${i.message}`).join('; ')}`);

@@ -33,6 +33,13 @@ describe('nodeTestRunner.instrument', () => {
     );
   });
 
+  it('keeps the reporter when the command sets NODE_OPTIONS itself', async () => {
+    const dir = await tempDir('bakeoff-node-test-');
+    const { command, env } = nodeTestRunner.instrument(`NODE_OPTIONS=--no-warnings sh -c 'printf %s "$NODE_OPTIONS"'`, { reportDir: dir });
+    const run = spawnSync('sh', ['-c', command], { cwd: dir, env: { ...process.env, ...env }, encoding: 'utf8' });
+    expect(run.stdout).toMatch(/^--test-reporter=spec .*--test-reporter-destination=.*node-test\.jsonl"? --no-warnings$/);
+  });
+
   it('records the repo root the command ran from', async () => {
     const dir = await tempDir('bakeoff-node-test-');
     const { command, env } = nodeTestRunner.instrument('true', { reportDir: dir });

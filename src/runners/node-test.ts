@@ -7,6 +7,7 @@ import { parseJsonLines } from './parse-json-lines.js';
 import { reportFileRunner } from './report-file-runner.js';
 import { toRepoRelativePath } from './repo-root.js';
 import { copyReporter } from './reporters-dir.js';
+import { keepEnvPrefix } from './keep-env-prefix.js';
 import { quoteNodeOption } from '../util/index.js';
 import { JS_SHARED_CONFIG, NODE_TEST_FILES } from './js-config.js';
 import { nodeTestTripwires } from './tripwire-sources.js';
@@ -60,9 +61,10 @@ export const nodeTestRunner = reportFileRunner({
   addReporter(command, reportDir, report) {
     const reporter = copyReporter(REPORTER_FILE, path.join(reportDir, REPORTER_FILE));
     const options = ['--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${reporter}`, `--test-reporter-destination=${report}`];
-    // NODE_OPTIONS is extended in the shell, so options the environment already has are kept.
+    // NODE_OPTIONS is extended in the shell, so options the environment already has are kept,
+    // and a NODE_OPTIONS the command sets itself gets the reporter's options in front.
     const exportOptions = 'export NODE_OPTIONS="${NODE_OPTIONS:+$NODE_OPTIONS }$BAKEOFF_NODE_OPTIONS"';
-    return { command: `${exportOptions}; ${command}`, env: { BAKEOFF_NODE_OPTIONS: options.map(quoteNodeOption).join(' ') } };
+    return { command: `${exportOptions}; ${keepEnvPrefix(command, 'NODE_OPTIONS', '"$BAKEOFF_NODE_OPTIONS "')}`, env: { BAKEOFF_NODE_OPTIONS: options.map(quoteNodeOption).join(' ') } };
   },
   parseReport: (text, roots) => parseNodeTestReport(text, roots),
 });

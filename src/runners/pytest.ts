@@ -11,6 +11,7 @@ import { pytestConfigArgs } from './pytest-config.js';
 import { pythonTripwires } from './tripwire-sources.js';
 import { TOOLCHAIN_FILES } from './toolchain-files.js';
 import { quoteShellArg } from '../util/index.js';
+import { keepEnvPrefix } from './keep-env-prefix.js';
 
 /** Written by `src/runners/reporters/bakeoff_pytest_report.py`. */
 const REPORT_FILE = 'pytest.jsonl';
@@ -36,7 +37,8 @@ const BROKEN_EXIT_STATUSES: Readonly<Record<number, string>> = { 3: 'internal er
  * configuration is the prepared repo's, copied out of the repo and given with `-c` (so no
  * pytest.ini, pyproject.toml, tox.ini or setup.cfg the change adds or edits is read), with
  * `--rootdir=.` so ids stay relative to the repo root; bytecode lives outside the repo
- * (PYTHONPYCACHEPREFIX), so a `.pyc` in the change is never loaded.
+ * (PYTHONPYCACHEPREFIX), so a `.pyc` in the change is never loaded. The plugin's folder is on
+ * PYTHONPATH, also when the command sets PYTHONPATH itself (keep-env-prefix.ts).
  */
 export const pytestRunner: TestRunner = {
   format: 'pytest',
@@ -55,9 +57,11 @@ export const pytestRunner: TestRunner = {
     copyReporter('bakeoff_pytest_report.py', path.join(pluginDir, `${name}.py`));
     const config = configDir !== undefined && configSource !== undefined ? pytestConfigArgs(command, configSource, configDir) : [];
     return {
-      command: [command, '-p', name, '-p', 'no:cacheprovider', '--continue-on-collection-errors', ...config.map(quoteShellArg)].join(' '),
+      // a PYTHONPATH the command sets itself (`PYTHONPATH=src python -m pytest`) gets the plugin's folder in front
+      command: [keepEnvPrefix(command, 'PYTHONPATH', '"$BAKEOFF_PYTHONPATH":'), '-p', name, '-p', 'no:cacheprovider', '--continue-on-collection-errors', ...config.map(quoteShellArg)].join(' '),
       env: {
         PYTHONPATH: pluginDir,
+        BAKEOFF_PYTHONPATH: pluginDir,
         ...pycacheEnv(configDir ?? reportDir),
         PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1',
         BAKEOFF_PYTEST_REPORT: path.join(reportDir, REPORT_FILE),

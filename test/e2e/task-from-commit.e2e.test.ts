@@ -160,7 +160,7 @@ describe('bakeoff task from-commit', () => {
     expect(prompt.startsWith('<!-- bakeoff: DRAFT prompt')).toBe(true);
     expect(prompt).toContain('Fix clamp() for values below the range');
     const yaml = await readFile(path.join(task, 'task.yaml'), 'utf8');
-    expect(yaml).toMatch(/origin:\n  kind: commit\n  repo: \/.+\n  commit: [0-9a-f]{40}/);
+    expect(yaml).toMatch(/origin:\n  kind: commit\n  repo: bakeoff-fc-repo-\w+\n  commit: [0-9a-f]{40}/);
     expect(yaml).toContain('command: node --test test/');
   });
 

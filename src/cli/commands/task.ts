@@ -3,6 +3,7 @@ import path from 'node:path';
 import { mineTasks } from '../../api/mine-tasks.js';
 import { taskFromCommit } from '../../api/task-from-commit.js';
 import { UserError } from '../../errors.js';
+import type { TaskVerdict } from '../../api/index.js';
 import { escapeControl, exists } from '../../util/index.js';
 import type { FromCommitFlags, MineFlags } from '../command-options.js';
 import { sandboxRequest, type CliIo } from '../io.js';
@@ -105,13 +106,22 @@ export async function mineCommand(repo: string, flags: MineFlags, io: CliIo): Pr
   if (flags.add === undefined) return 0;
   const ids: string[] = [];
   for (const m of admitted) ids.push((await taskFromCommit({ cwd: io.cwd, env: io.env, repo, commit: m.sha, suite: flags.add, tests: flags.tests })).id);
+  // every candidate's verdict, in the JSON document whether or not any was admitted
+  const verdicts = candidates.map((m) => ({ sha: m.sha, subject: m.subject, ...(m.task !== undefined ? { task: m.task } : {}), ...(m.verdict ? verdictOf(m.verdict) : {}) }));
+  const minedJson = { commits: mined.length, candidates: candidates.length, admitted: admitted.length, verdicts, added: ids };
   if (ids.length === 0) {
     io.stderr.write(`bakeoff: no admitted candidate to add to ${flags.add}\n`);
+    if (flags.json) io.stdout.write(JSON.stringify({ schemaVersion: 1, mined: minedJson }, null, 2) + '\n');
     return 1;
   }
   io.stderr.write(`wrote ${ids.length} tasks into ${flags.add} (draft prompts: rewrite each); admission checks there:\n`);
   const hasLock = await exists(path.join(path.resolve(io.cwd, flags.add), 'bakeoff.lock.json'));
-  return validateCommand(flags.add, validateWrittenFlags(flags, ids, hasLock), io, { mined: { commits: mined.length, candidates: candidates.length, added: ids } });
+  return validateCommand(flags.add, validateWrittenFlags(flags, ids, hasLock), io, { mined: minedJson });
+}
+
+/** A mined candidate's verdict for `--json`: admitted with its counts, or rejected with the reason. */
+function verdictOf(verdict: TaskVerdict): Record<string, unknown> {
+  return verdict.admitted ? { admitted: true, failToPass: verdict.failToPass, passToPass: verdict.passToPass } : { admitted: false, reason: verdict.reason };
 }
 
 function firstLine(text: string): string {

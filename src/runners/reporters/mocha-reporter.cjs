@@ -56,12 +56,20 @@ function BakeoffMochaReporter(runner, options) {
   let passes = 0;
   let failures = 0;
   let pending = 0;
+  // A pass is written at the test's end, not at once: mocha's --check-leaks fails a test after its pass, in the runner's own `test end` listener, which runs
+  // before this one; such a test is one failed test, not a pass and a failure.
+  const passed = new Set();
   runner.on('pass', (test) => {
+    passed.add(test);
+  });
+  runner.on('test end', (test) => {
+    if (!passed.delete(test)) return;
     tests += 1;
     passes += 1;
     write({ event: 'test', file: fileOf(test), path: titlePath(test), status: 'pass' });
   });
   runner.on('fail', (runnable, error) => {
+    passed.delete(runnable);
     failures += 1;
     const message = firstLine(error && error.message !== undefined ? error.message : error);
     const base = { file: fileOf(runnable), path: titlePath(runnable), ...(message === undefined ? {} : { message }) };
@@ -77,6 +85,11 @@ function BakeoffMochaReporter(runner, options) {
     write({ event: 'test', file: fileOf(test), path: titlePath(test), status: 'skip' });
   });
   runner.once('end', () => {
+    for (const test of passed) {
+      tests += 1;
+      passes += 1;
+      write({ event: 'test', file: fileOf(test), path: titlePath(test), status: 'pass' });
+    }
     write({ event: 'end', tests, passes, failures, pending });
     fs.closeSync(fd);
   });
