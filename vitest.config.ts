@@ -3,10 +3,14 @@ import { LongestFirstSequencer } from './test/setup/sequencer.js';
 import { TIER_PROJECTS } from './test/setup/tiers.js';
 
 // One project per tier (test/setup/tiers.ts). Everything but the `alone` projects runs first,
-// two files at a time (vitest's default on two cores is one): those files mostly wait on
-// sandboxed subprocesses, and bakeoff's numbers must hold on a busy machine anyway (CPU-time
-// limits, busy-machine.e2e). The `alone` projects (the real agent CLIs, the leftovers test) run
-// after them, one file at a time, with the machine to themselves.
+// four files at a time on CI's two cores (vitest's default there is one): those files mostly
+// wait on sandboxed subprocesses — quiet full runs used a third of two cores' CPU time at two
+// files and three — and bakeoff's numbers must hold on a busy machine anyway (CPU-time limits,
+// busy-machine.e2e). The `alone` projects (the real agent CLIs, the leftovers test) run after
+// them, one file at a time, with the machine to themselves.
+/** Files at once before the alone projects. */
+const FILES_AT_ONCE = 4;
+
 const shared = {
   exclude: ['**/node_modules/**', 'examples/**', 'test/fixtures/**'],
   testTimeout: 180_000,
@@ -25,7 +29,7 @@ export default defineConfig({
         name: p.name,
         include: [...p.include],
         exclude: [...shared.exclude, ...(p.exclude ?? [])],
-        maxWorkers: p.alone ? 1 : 2,
+        maxWorkers: p.alone ? 1 : FILES_AT_ONCE,
         sequence: { groupOrder: p.alone ? 2 : 1 },
         // suites that several files need, validated once per run (test/e2e/shared-suite.ts)
         ...(p.sharedSuites ? { globalSetup: ['test/setup/shared-suites.ts'] } : {}),
