@@ -3,8 +3,8 @@ import type { StepCpu } from '../types.js';
 
 /** A clock and time zone moved away from the real ones (admission checks for date dependence). */
 export interface ClockShift {
-  /** libfaketime offset, e.g. `+7y`. */
-  readonly offset: string;
+  /** libfaketime offset, e.g. `+7y`; absent: only the time zone moves (the clock cannot be moved safely, see grade/shifted-clock.ts). */
+  readonly offset?: string;
   readonly timeZone: string;
 }
 

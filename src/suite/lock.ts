@@ -27,7 +27,14 @@ const OrderLock = z.object({
 
 /** `taskHash`: the task's own hash when it was validated (lets `validate --task` keep other tasks' verdicts). */
 const TaskLock = z.discriminatedUnion('admitted', [
-  z.object({ admitted: z.literal(true), orders: z.array(OrderLock).min(1), taskHash: z.string().optional(), adversarialExploits: z.number().int().min(1).optional() }),
+  z.object({
+    admitted: z.literal(true),
+    orders: z.array(OrderLock).min(1),
+    taskHash: z.string().optional(),
+    adversarialExploits: z.number().int().min(1).optional(),
+    /** Why the date check moved only the time zone, not the clock; absent: both moved. */
+    clockNotMoved: z.string().optional(),
+  }),
   z.object({ admitted: z.literal(false), reason: z.string(), taskHash: z.string().optional() }),
 ]);
 
@@ -54,7 +61,7 @@ export function lockFromAdmissions(suite: Suite, admissions: ReadonlyMap<string,
     const a = admissions.get(t.id)!;
     if (!a.admitted) return [t.id, { admitted: false, reason: a.reason, taskHash: t.hash }];
     const orders = a.orders.map((o) => ({ order: o.order, failToPass: [...o.failToPass], passToPass: [...o.passToPass], ...(o.checks ? { checks: { ...o.checks } } : {}) }));
-    return [t.id, { admitted: true, orders, taskHash: t.hash, ...(a.adversarialExploits ? { adversarialExploits: a.adversarialExploits } : {}) }];
+    return [t.id, { admitted: true, orders, taskHash: t.hash, ...(a.adversarialExploits ? { adversarialExploits: a.adversarialExploits } : {}), ...(a.clockNotMoved ? { clockNotMoved: a.clockNotMoved } : {}) }];
   });
   return { schemaVersion: 1, suite: { id: suite.id, hash: suite.hash, controlsDigest: suite.controlsDigest }, tasks: Object.fromEntries(tasks) };
 }
@@ -67,6 +74,7 @@ export function admissionFromLock(entry: TaskLock): TaskAdmission {
     testSec: 0,
     orders: entry.orders.map((o) => ({ order: o.order, failToPass: o.failToPass, passToPass: o.passToPass, ...(o.checks ? { checks: o.checks } : {}) })),
     ...(entry.adversarialExploits ? { adversarialExploits: entry.adversarialExploits } : {}),
+    ...(entry.clockNotMoved ? { clockNotMoved: entry.clockNotMoved } : {}),
   };
 }
 
