@@ -65,7 +65,7 @@ async function admitOrders(options: AdmitOptions, logs: StageLog[]): Promise<Adm
   const notes: string[] = [];
   let testSec = 0;
   const { command } = options.task.manifest.test;
-  const clock = await dateCheckClock(options);
+  const clock = await dateCheckClock(options.task.manifest.language, options.env);
   for (const order of options.task.orders) {
     const stageOf = (label: string): string => (options.task.orders.length > 1 ? `order ${order.index} ${label}` : label);
     const where = options.task.orders.length > 1 ? `order ${order.index}: ` : '';
@@ -163,8 +163,8 @@ async function admitOrders(options: AdmitOptions, logs: StageLog[]): Promise<Adm
  * only when the clock cannot be moved without breaking the task's runtime (its sleeps fail
  * under this machine's libfaketime, `clockSafety`), with why.
  */
-async function dateCheckClock(options: AdmitOptions): Promise<{ readonly shift: ClockShift; readonly notMoved?: string }> {
-  const safety = await clockSafety(options.task.manifest.language, { offset: SHIFTED_CLOCK.offset!, path: options.env.PATH ?? '' });
+export async function dateCheckClock(language: string, env: Readonly<Record<string, string>>): Promise<{ readonly shift: ClockShift; readonly notMoved?: string }> {
+  const safety = await clockSafety(language, { offset: SHIFTED_CLOCK.offset!, path: env.PATH ?? '' });
   return safety.safe ? { shift: SHIFTED_CLOCK } : { shift: { timeZone: SHIFTED_CLOCK.timeZone }, notMoved: safety.why };
 }
 

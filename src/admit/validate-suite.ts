@@ -3,7 +3,7 @@ import path from 'node:path';
 import { baseEnv, runPool, prepareTask } from '../run/index.js';
 import { type Isolation, disposeScratch, freshScratchRoot, type SetupProgress } from '../sandbox/index.js';
 import { admitChecksTask, type NotedAdmission } from './admit-checks-task.js';
-import { admitTask, type AdmitResult } from './admit-task.js';
+import { admitTask, dateCheckClock, type AdmitResult } from './admit-task.js';
 import { keepStageLogs } from './keep-stage-logs.js';
 import { compareLocks, type LockDifference, admissionFromLock, lockFromAdmissions, readLockFile, writeLock, LOCK_FILE, type SuiteLock, renderTasksMd, type Suite } from '../suite/index.js';
 import { GoldPatchError } from './workspace-with-gold.js';
@@ -192,6 +192,7 @@ async function admitOne(
   const key = verdictKey(suite, task, {
     runtime: options.verdicts.runtime, code: options.verdicts.code, sandbox: options.isolation.sandbox.name, preparedRepo: prepared.repo,
     exploits: options.adversarial?.exploits ?? null,
+    clockNotMoved: (await dateCheckClock(task.manifest.language, options.env)).notMoved ?? null,
   });
   const admission = await rememberVerdict(options.verdicts, suite, task, key, () => ((checked = true), check()));
   if (!checked) options.onTaskStage?.(task.id, 'kept');

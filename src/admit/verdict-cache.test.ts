@@ -29,6 +29,8 @@ describe('verdictKey', () => {
       // an adversarial admission is never kept for a plain one, nor one with fewer exploits
       key({ controlsDigest: 'd1' }, task, { ...base, exploits: ['runner-script-wrap'] } as typeof base),
       key({ controlsDigest: 'd1' }, task, { ...base, exploits: ['runner-script-wrap', 'symlink-report'] } as typeof base),
+      // a date check that could move only the time zone (libfaketime breaks the runtime's sleeps) is another check
+      key({ controlsDigest: 'd1' }, task, { ...base, clockNotMoved: "Python's time.sleep fails" } as typeof base),
     ];
     for (const k of changed) expect(k).not.toBe(first);
     expect(new Set(changed).size).toBe(changed.length);

@@ -28,7 +28,7 @@ const SHARED_RUNTIME = ['bakeoff', 'node', 'quickjs', 'bwrap', 'platform'];
  * The key a task's admission is kept under: its hash, the controls digest, the runtime it ran
  * on (the task's toolchains only), the sandbox, and the prepared repo (`prepared.json`, written
  * last when the repo is made: a repo made again is another file) — see prepare-repo.ts — and
- * the exploits adversarial admission ran, if it ran.
+ * the exploits adversarial admission ran, if it ran, and whether the date check can move the clock.
  */
 export function verdictKey(
   suite: Pick<Suite, 'controlsDigest'>,
@@ -40,6 +40,8 @@ export function verdictKey(
     readonly preparedRepo: string;
     /** The exploits adversarial admission ran (null: it did not run): a plain admission is never kept for an adversarial one. */
     readonly exploits?: readonly string[] | null;
+    /** Why the date check can move only the time zone for this task on this machine (null: it moves the clock too): a libfaketime that changed admits again. */
+    readonly clockNotMoved?: string | null;
   },
 ): unknown {
   const fields = [...SHARED_RUNTIME, ...toolchainsOf([task])];
@@ -51,6 +53,7 @@ export function verdictKey(
     sandbox: options.sandbox,
     prepared: fileStamp(path.join(path.dirname(options.preparedRepo), 'prepared.json')),
     adversarial: options.exploits ?? null,
+    clockNotMoved: options.clockNotMoved ?? null,
   };
 }
 
