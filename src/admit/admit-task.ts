@@ -1,11 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { clockSafety, crossCheck, describeTestTimeout, runGradedTests, withStarvedRerun, type GradedTests, type TestStatus } from '../grade/index.js';
+import { clockSafety, crossCheck, runGradedTests, withStarvedRerun, type GradedTests, type TestStatus } from '../grade/index.js';
 import { patchPaths, type Isolation, type ClockShift } from '../sandbox/index.js';
 import type { OrderAdmission, Task, TaskAdmission } from '../suite/index.js';
 
 import { differences, disagreement, list } from './compare-runs.js';
 import { shiftedClockReason } from './shifted-clock-reason.js';
+import { admissionTimeout } from './admission-timeout.js';
+import { InfraError } from '../errors.js';
 import { testIdFile } from './test-id-file.js';
 import { listHiddenFiles, uncollectedHint } from './uncollected-hint.js';
 import { GoldPatchError, workspaceWithGold } from './workspace-with-gold.js';
@@ -57,7 +59,7 @@ export async function admitTask(options: AdmitOptions): Promise<AdmitResult> {
   }
 }
 
-/** A test run of the admission ran out of its clock (after a re-run, when the machine had starved it): the task is rejected for that, by name. */
+/** A test run of the admission ran out of its clock (not starved, or after a re-run that was not): the task is rejected for that, by name. */
 class TestTimeoutError extends Error {}
 
 async function admitOrders(options: AdmitOptions, logs: StageLog[]): Promise<AdmitResult> {
@@ -80,8 +82,10 @@ async function admitOrders(options: AdmitOptions, logs: StageLog[]): Promise<Adm
         { timeoutMs: options.testTimeoutMs, execOf: (r) => r.testRun.exec },
       );
       logs.push({ stage: stageOf(label), path: run.testRun.outputPath });
-      // a timeout is named as one, never read as the tests it cut off (`flaky: pass, then missing`); no measured time in it, so the lock reads the same
-      if (run.testRun.exec.timedOut) throw new TestTimeoutError(`${where}${describeTestTimeout(attempts, { stable: true })} on the ${stageOf(label)} run (controls.testWallClockSec; see its log)`);
+      // a timeout is named as one, never read as the tests it cut off (`flaky: pass, then missing`); one the machine decided is no verdict
+      const timeout = admissionTimeout(attempts, stageOf(label));
+      if (timeout?.kind === 'machine-starved') throw new InfraError(`task ${options.task.id}: ${where}${timeout.message}`);
+      if (timeout) throw new TestTimeoutError(where + timeout.reason);
       return run;
     };
     const reject = (reason: string): AdmitResult => ({ admitted: false, reason: where + reason, stageLogs: logs });
