@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { clockSafety, crossCheck, runGradedTests, withStarvedRerun, type GradedTests, type TestStatus } from '../grade/index.js';
+import { buildSleepFix, clockSafety, crossCheck, runGradedTests, withStarvedRerun, type GradedTests, type TestStatus } from '../grade/index.js';
 import { patchPaths, type Isolation, type ClockShift } from '../sandbox/index.js';
 import type { OrderAdmission, Task, TaskAdmission } from '../suite/index.js';
 
@@ -163,13 +163,16 @@ async function admitOrders(options: AdmitOptions, logs: StageLog[]): Promise<Adm
 }
 
 /**
- * The shift of the date check for this task: the clock and the time zone, or the time zone
- * only when the clock cannot be moved without breaking the task's runtime (its sleeps fail
- * under this machine's libfaketime, `clockSafety`), with why.
+ * The shift of the date check for this task: the clock (with bakeoff's sleep fix preloaded,
+ * when it could be built) and the time zone, or the time zone only when the clock cannot be
+ * moved without breaking the task's runtime (its sleeps fail under this machine's libfaketime,
+ * `clockSafety`), with why.
  */
 export async function dateCheckClock(language: string, env: Readonly<Record<string, string>>): Promise<{ readonly shift: ClockShift; readonly notMoved?: string }> {
-  const safety = await clockSafety(language, { offset: SHIFTED_CLOCK.offset!, path: env.PATH ?? '' });
-  return safety.safe ? { shift: SHIFTED_CLOCK } : { shift: { timeZone: SHIFTED_CLOCK.timeZone }, notMoved: safety.why };
+  const sleepFix = await buildSleepFix();
+  const safety = await clockSafety(language, { offset: SHIFTED_CLOCK.offset!, path: env.PATH ?? '', sleepFix });
+  if (!safety.safe) return { shift: { timeZone: SHIFTED_CLOCK.timeZone }, notMoved: safety.why };
+  return { shift: sleepFix ? { ...SHIFTED_CLOCK, sleepFix } : SHIFTED_CLOCK };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Bind, ClockShift, ExecResult, Sandbox } from '../sandbox/index.js';
-import { clockEnv } from './shifted-clock.js';
+import { clockEnv, placeSleepFix } from './shifted-clock.js';
 import { gradeFiles } from '../store/index.js';
 import { readBoundedFile } from '../util/index.js';
 import { stableTestIds } from './stable-test-ids.js';
@@ -62,7 +62,7 @@ export async function runTests(options: RunTestsOptions): Promise<TestRun> {
     const exec = await options.sandbox.exec({
       command: instrumented.command,
       cwd: options.repoDir,
-      env: { ...options.env, ...instrumented.env, ...(options.clock ? clockEnv(options.clock, options.format) : {}) },
+      env: { ...options.env, ...instrumented.env, ...(options.clock ? clockEnv(await placeSleepFix(options.clock, configDir), options.format) : {}) },
       timeoutMs: options.timeoutMs,
       network: options.network ?? 'none',
       outputPath,

@@ -1,5 +1,8 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { ClockShift } from '../sandbox/index.js';
 import { InfraError } from '../errors.js';
 import type { ReportFormat } from './types.js';
@@ -24,8 +27,62 @@ function libfaketime(): string {
  * waits) take their deadline on the monotonic clock the kernel keeps, and a faked one puts that
  * deadline years ahead: they hang.
  */
-function fakeClockEnv(offset: string): Record<string, string> {
-  return { LD_PRELOAD: libfaketime(), FAKETIME: offset, FAKETIME_DONT_FAKE_MONOTONIC: '1' };
+function fakeClockEnv(offset: string, sleepFix: string | undefined): Record<string, string> {
+  const preload = sleepFix ? `${sleepFix}:${libfaketime()}` : libfaketime();
+  return { LD_PRELOAD: preload, FAKETIME: offset, FAKETIME_DONT_FAKE_MONOTONIC: '1' };
+}
+
+/**
+ * bakeoff's sleep fix, preloaded before libfaketime: `clock_nanosleep` on any clock but the wall
+ * clock goes straight to the kernel, as libfaketime 0.9.11 does when the monotonic clock is not
+ * faked (upstream 0c2e3d4); wall-clock sleeps still go through libfaketime, which moves them.
+ */
+const SLEEP_FIX_SOURCE = `#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+int clock_nanosleep(clockid_t clock, int flags, const struct timespec *request, struct timespec *remain) {
+  static int (*next)(clockid_t, int, const struct timespec *, struct timespec *);
+  if (clock != CLOCK_REALTIME) return syscall(SYS_clock_nanosleep, clock, flags, request, remain) == 0 ? 0 : errno;
+  if (!next) next = (int (*)(clockid_t, int, const struct timespec *, struct timespec *))dlsym(RTLD_NEXT, "clock_nanosleep");
+  return next ? next(clock, flags, request, remain) : ENOSYS;
+}
+`;
+
+let sleepFixBuilt: Promise<string | null> | undefined;
+
+/**
+ * Builds the sleep fix with the host's C compiler (`cc`), once per process, into a private
+ * temporary folder; null when there is no compiler or the build fails (then the probes of
+ * {@link clockSafety} decide without it).
+ */
+export function buildSleepFix(): Promise<string | null> {
+  sleepFixBuilt ??= (async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-sleep-fix-'));
+    await writeFile(path.join(dir, 'sleep-fix.c'), SLEEP_FIX_SOURCE);
+    const out = path.join(dir, 'sleep-fix.so');
+    return new Promise<string | null>((resolve) => {
+      execFile('cc', ['-shared', '-fPIC', '-O2', '-o', out, path.join(dir, 'sleep-fix.c'), '-ldl'], { timeout: 60_000 }, (error) => resolve(error ? null : out));
+    });
+  })();
+  return sleepFixBuilt;
+}
+
+/** The name the sleep fix has in a test run's configuration folder (bound read-only into the sandbox). */
+const SLEEP_FIX_NAME = 'bakeoff-sleep-fix.so';
+
+/**
+ * Puts the clock shift's sleep fix into `configDir`, a folder the test command sees: the shift
+ * to use there, its `sleepFix` pointing at the copy.
+ */
+export async function placeSleepFix(clock: ClockShift, configDir: string): Promise<ClockShift> {
+  if (clock.sleepFix === undefined || clock.offset === undefined) return clock;
+  const target = path.join(configDir, SLEEP_FIX_NAME);
+  await copyFile(clock.sleepFix, target);
+  return { ...clock, sleepFix: target };
 }
 
 /**
@@ -37,7 +94,7 @@ function fakeClockEnv(offset: string): Record<string, string> {
  */
 export function clockEnv(clock: ClockShift, format: ReportFormat): Record<string, string> {
   if (clock.offset === undefined) return { TZ: clock.timeZone };
-  const fake = fakeClockEnv(clock.offset);
+  const fake = fakeClockEnv(clock.offset, clock.sleepFix);
   if (format === 'cargo') {
     const triple = `${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}_UNKNOWN_LINUX_GNU`.toUpperCase();
     const runner = ['env', ...Object.entries(fake).map(([k, v]) => `${k}=${v}`)].join(' ');
@@ -71,19 +128,20 @@ const probed = new Map<string, Promise<ClockSafety>>();
  * gets. `why` holds no measured figure, so a lock that records it reads the same on every
  * validate on this machine.
  */
-export function clockSafety(language: string, options: { readonly offset: string; readonly path: string }): Promise<ClockSafety> {
+export function clockSafety(language: string, options: { readonly offset: string; readonly path: string; readonly sleepFix?: string | null }): Promise<ClockSafety> {
   const probe = SLEEP_PROBES[language];
   if (!probe) return Promise.resolve({ safe: true });
-  const key = `${language}\0${options.offset}\0${options.path}`;
+  const key = `${language}\0${options.offset}\0${options.path}\0${options.sleepFix ?? ''}`;
   let found = probed.get(key);
   if (!found) {
     found = new Promise<ClockSafety>((resolve) => {
-      const env = { PATH: options.path, ...fakeClockEnv(options.offset) };
+      const env = { PATH: options.path, ...fakeClockEnv(options.offset, options.sleepFix ?? undefined) };
       execFile(probe.argv[0]!, probe.argv.slice(1), { env, timeout: 30_000 }, (error, _stdout, stderr) => {
         if (!error) return resolve({ safe: true });
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return resolve({ safe: false, why: `${probe.what} could not be checked under a moved clock (${probe.argv[0]} is not on PATH)` });
         const said = /Errno 22|Invalid argument/.test(stderr) ? 'fails with EINVAL (libfaketime before 0.9.11 breaks absolute sleeps on the monotonic clock)' : 'fails';
-        resolve({ safe: false, why: `${probe.what} ${said} under this machine's libfaketime with the clock moved ${options.offset}` });
+        const unfixed = options.sleepFix ? '' : " (bakeoff's fix for it needs a C compiler, cc)";
+        resolve({ safe: false, why: `${probe.what} ${said} under this machine's libfaketime with the clock moved ${options.offset}${unfixed}` });
       });
     });
     probed.set(key, found);
