@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { copyFile, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -56,12 +56,14 @@ let sleepFixBuilt: Promise<string | null> | undefined;
 
 /**
  * Builds the sleep fix with the host's C compiler (`cc`), once per process, into a private
- * temporary folder; null when there is no compiler or the build fails (then the probes of
+ * temporary folder removed when the process exits; null when there is no compiler or the build fails (then the probes of
  * {@link clockSafety} decide without it).
  */
 export function buildSleepFix(): Promise<string | null> {
   sleepFixBuilt ??= (async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-sleep-fix-'));
+    // a few kilobytes, gone with the process (test runs use their own copies)
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     await writeFile(path.join(dir, 'sleep-fix.c'), SLEEP_FIX_SOURCE);
     const out = path.join(dir, 'sleep-fix.so');
     return new Promise<string | null>((resolve) => {
