@@ -18,6 +18,8 @@ export type NotedAdmission = TaskAdmission & {
   readonly notes?: readonly string[];
   /** A rejection's test output logs, kept under the cache folder (never stored in the lock). */
   readonly logs?: readonly string[];
+  /** A rejection's hacker runs (validate --hacker), each folder kept under the cache folder as evidence (never stored in the lock). */
+  readonly evidence?: readonly string[];
 };
 
 /**

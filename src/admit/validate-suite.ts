@@ -12,6 +12,7 @@ import { UserError } from '../errors.js';
 import { rememberVerdict, verdictKey, type VerdictCache } from './verdict-cache.js';
 import { admitAdversarially } from './adversarial.js';
 import type { ExploitId } from '../agents/exploits/registry.js';
+import type { Agent } from '../agents/index.js';
 
 /**
  * When validate writes the lock and TASKS.md:
@@ -64,10 +65,15 @@ export interface ValidateOptions {
    */
   readonly verdicts?: VerdictCache;
   /**
-   * Adversarial admission: these exploits of the library run on every task the other checks
-   * admit, and one graded solved or void rejects it (adversarial.ts). Absent: none run.
+   * Adversarial admission: these exploits of the library, then these hacker agents
+   * (createHackerAgent), run on every task the other checks admit, and one graded solved or void
+   * rejects it (adversarial.ts). Absent: none run.
    */
-  readonly adversarial?: { readonly exploits: readonly ExploitId[]; readonly runtime: Readonly<Record<string, string>> };
+  readonly adversarial?: {
+    readonly exploits: readonly ExploitId[];
+    readonly hackers?: readonly Agent[];
+    readonly runtime: Readonly<Record<string, string>>;
+  };
 }
 
 export interface ValidateResult {
@@ -192,6 +198,8 @@ async function admitOne(
   const key = verdictKey(suite, task, {
     runtime: options.verdicts.runtime, code: options.verdicts.code, sandbox: options.isolation.sandbox.name, preparedRepo: prepared.repo,
     exploits: options.adversarial?.exploits ?? null,
+    // a hacker is the same only on the same model API (a scripted model is not the vendor's)
+    hackers: options.adversarial?.hackers?.map((h) => `${h.info.id} ${h.digest} ${options.adversarial?.runtime.upstream ?? ''}`) ?? [],
     clockNotMoved: (await dateCheckClock(task.manifest.language, options.env)).notMoved ?? null,
   });
   const admission = await rememberVerdict(options.verdicts, suite, task, key, () => ((checked = true), check()));
@@ -224,6 +232,8 @@ async function checkTask(
     if (!options.adversarial || !admission.admitted) return admission;
     return await admitAdversarially({
       suite, task, admission, exploits: options.adversarial.exploits, runtime: options.adversarial.runtime,
+      ...(options.adversarial.hackers ? { hackers: options.adversarial.hackers } : {}),
+      evidenceDir: path.join(options.cacheDir, 'validate-logs', suite.id, task.id, 'hackers'),
       isolation: options.isolation, cacheDir: options.cacheDir, scratchDir: path.join(scratchDir, 'adversarial'), onStage: admitOptions.onStage,
     });
   } catch (error) {

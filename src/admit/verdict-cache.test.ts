@@ -29,6 +29,9 @@ describe('verdictKey', () => {
       // an adversarial admission is never kept for a plain one, nor one with fewer exploits
       key({ controlsDigest: 'd1' }, task, { ...base, exploits: ['runner-script-wrap'] } as typeof base),
       key({ controlsDigest: 'd1' }, task, { ...base, exploits: ['runner-script-wrap', 'symlink-report'] } as typeof base),
+      // nor one without hackers (validate --hacker) for one with, nor one hacker for another
+      key({ controlsDigest: 'd1' }, task, { ...base, exploits: ['runner-script-wrap'], hackers: ['hacker:claude-code:m digest-1 scripted:x'] } as typeof base),
+      key({ controlsDigest: 'd1' }, task, { ...base, exploits: ['runner-script-wrap'], hackers: ['hacker:claude-code:m digest-1 vendor'] } as typeof base),
       // a date check that could move only the time zone (libfaketime breaks the runtime's sleeps) is another check
       key({ controlsDigest: 'd1' }, task, { ...base, clockNotMoved: "Python's time.sleep fails" } as typeof base),
     ];
@@ -36,6 +39,8 @@ describe('verdictKey', () => {
     expect(new Set(changed).size).toBe(changed.length);
     // a JavaScript task does not depend on the Python or cargo versions
     expect(key({ controlsDigest: 'd1' }, task, { ...base, runtime: { ...runtime, python: 'Python 3.12' } })).toBe(first);
+    // no hackers is the key admissions were kept under before hackers existed
+    expect(key({ controlsDigest: 'd1' }, task, { ...base, exploits: ['runner-script-wrap'], hackers: [] } as typeof base)).toBe(changed[6]);
     const py = { hash: 'h1', manifest: { language: 'python', test: { command: 'pytest', format: 'pytest' } } } as never;
     expect(key({ controlsDigest: 'd1' }, py, { ...base, runtime: { ...runtime, python: 'Python 3.12' } })).not.toBe(key({ controlsDigest: 'd1' }, py, base));
     // a prepared repo made again (prepared.json written anew) is another key

@@ -28,7 +28,7 @@ const SHARED_RUNTIME = ['bakeoff', 'node', 'quickjs', 'bwrap', 'platform'];
  * The key a task's admission is kept under: its hash, the controls digest, the runtime it ran
  * on (the task's toolchains only), the sandbox, and the prepared repo (`prepared.json`, written
  * last when the repo is made: a repo made again is another file) — see prepare-repo.ts — and
- * the exploits adversarial admission ran, if it ran, and whether the date check can move the clock.
+ * the exploits and hacker agents adversarial admission ran, if it ran, and whether the date check can move the clock.
  */
 export function verdictKey(
   suite: Pick<Suite, 'controlsDigest'>,
@@ -40,6 +40,8 @@ export function verdictKey(
     readonly preparedRepo: string;
     /** The exploits adversarial admission ran (null: it did not run): a plain admission is never kept for an adversarial one. */
     readonly exploits?: readonly string[] | null;
+    /** The hacker agents it ran, each as its id and digest (the shipped prompt is in the digest): none kept for another set. */
+    readonly hackers?: readonly string[];
     /** Why the date check can move only the time zone for this task on this machine (null: it moves the clock too): a libfaketime that changed admits again. */
     readonly clockNotMoved?: string | null;
   },
@@ -53,6 +55,8 @@ export function verdictKey(
     sandbox: options.sandbox,
     prepared: fileStamp(path.join(path.dirname(options.preparedRepo), 'prepared.json')),
     adversarial: options.exploits ?? null,
+    // absent when none ran, so admissions kept before hackers existed are still found
+    ...(options.hackers && options.hackers.length > 0 ? { hackers: options.hackers } : {}),
     clockNotMoved: options.clockNotMoved ?? null,
   };
 }

@@ -11,8 +11,8 @@ const MAX_STREAM_BYTES = 32 << 20;
 /*
  * What the failure anatomy reads for each run that was not solved:
  *   the store's checks (counted per set and status, check-tallies.ts),
- *   runs/<run-id>/order-<n>/change.patch (its size, when the run's lines say nothing changed),
- *   the store's sessions and model requests, and order-<n>/stream.jsonl read by its harness
+ *   each order's stored change (its size, when the run's lines say nothing changed),
+ *   the store's sessions and model requests, and each order's stream read by its harness
  *   (`transcriptOf`), only for runs whose class depends on the session (needsSessionClues).
  */
 export async function readFailureEvidence(store: Store, runs: readonly RunRecord[]): Promise<Map<string, FailureEvidence>> {
@@ -44,7 +44,7 @@ function testTallyOf(tally: CheckTally): TestTally {
   return { failToPass: count('fail-to-pass'), passToPass: { ...count('pass-to-pass'), broken: tally.brokenPassToPass }, generated: count('generated') };
 }
 
-/** Bytes of the run's change.patch files; null when an order's file is missing (an older or damaged folder). */
+/** Bytes of the run's stored changes (one file per order); null when an order's file is missing (an older or damaged folder). */
 function changeBytesOf(store: Store, run: RunRecord): number | null {
   let bytes = 0;
   for (const { order } of run.orders) {

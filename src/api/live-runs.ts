@@ -3,13 +3,13 @@ import type { BakeEvent } from '../run/index.js';
 import { resultsPaths } from '../store/index.js';
 
 /**
- * `<results>/live.json`: the runs a bake has at work now, for `bakeoff view` (another process)
+ * The results folder's live file (`resultsPaths().live`): the runs a bake has at work now, for `bakeoff view` (another process)
  * to show. The bake rewrites it whole (written beside, renamed) when a run starts, changes
  * stage or ends, and removes it when it ends; a file left by a killed bake is stale, so readers
  * believe it only while the results folder's lock holder is alive.
  */
 
-/** One run at work, as `live.json` lists it. */
+/** One run at work, as the live file lists it. */
 export interface LiveRun {
   readonly runId: string;
   readonly task: string;
@@ -21,7 +21,7 @@ export interface LiveRun {
   readonly sinceMs: number;
 }
 
-/** Keeps `live.json` of `resultsDir` in step with a bake's events; `close()` removes it. */
+/** Keeps the live file of `resultsDir` in step with a bake's events; `close()` removes it. */
 export function createLiveRuns(resultsDir: string): { onEvent(event: BakeEvent): void; close(): void } {
   const file = resultsPaths(resultsDir).live;
   const running = new Map<string, LiveRun>();
@@ -51,7 +51,7 @@ export function createLiveRuns(resultsDir: string): { onEvent(event: BakeEvent):
   };
 }
 
-/** What `live.json` says now, and its mtime (ms; 0 when there is none). Never throws. */
+/** What the live file says now, and its mtime (ms; 0 when there is none). Never throws. */
 export function readLiveRuns(resultsDir: string): { readonly running: readonly LiveRun[]; readonly mtimeMs: number } {
   const file = resultsPaths(resultsDir).live;
   try {

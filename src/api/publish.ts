@@ -86,6 +86,7 @@ export async function siteSuiteOf(suite: Suite): Promise<SiteSuite> {
         origin: m.origin ?? null,
         public: m.public ?? null,
         ...(entry.adversarialExploits ? { adversarialExploits: entry.adversarialExploits } : {}),
+        ...(entry.adversarialHackers ? { adversarialHackers: entry.adversarialHackers } : {}),
       },
     ];
   });
@@ -133,8 +134,8 @@ async function clearOldSite(out: string, shown: string): Promise<void> {
 
 /*
  * Read from each run's artifacts (see run-task.ts):
- *   runs/<run-id>/order-<n>/prompt.md, change.patch, agent.log, stream.jsonl (a model agent's),
- *   grade/test-output.log (or grade/checks.json)
+ *   each order folder's prompt, change, agent log, a model agent's stream, and its grade folder's
+ *   test output (or its generated checks) — named by store/run-folder.ts
  * and from the store: the run's checks, and each order's session with its model requests.
  */
 export async function readPrivateDetail(store: Store, runs: readonly RunRecord[]): Promise<Map<string, PrivateOrderDetail[]>> {

@@ -9,7 +9,8 @@ import { codeDigest, openProbeCache } from '../util/index.js';
 import { BAKEOFF_VERSION } from '../version.js';
 import { notifyVia, type NoteEvent } from './events.js';
 import { isolationFor } from './isolation-for.js';
-import { cacheDirOf, cwdOf, type Place } from './paths.js';
+import { cacheDirOf, cwdOf, envOf, type Place } from './paths.js';
+import { resolveHackers } from './resolve-hackers.js';
 
 export interface ValidateRequest extends Place {
   /** The suite folder. */
@@ -35,6 +36,17 @@ export interface ValidateRequest extends Place {
    * Absent: the suite's `controls.admission.adversarial` (default false). Refused without the sandbox.
    */
   readonly adversarial?: boolean;
+  /**
+   * Hacker agents (`--hacker <spec>`, any agent spec `run --agent` takes): after the exploits,
+   * each runs once on every task adversarial admission reaches, told the shipped hacker prompt
+   * (admit/hacker-prompt.md) before the task's, and one graded solved or void rejects the task,
+   * its run folder kept as evidence. Needs adversarial admission on: refused otherwise.
+   */
+  readonly hackers?: readonly string[];
+  /** Where model hackers' requests go: `vendor` (default), `openrouter`, a base URL, `scripted:<script>`. */
+  readonly upstream?: string;
+  /** A prices file overriding the catalog's list prices (model hackers' cost). */
+  readonly prices?: string;
   readonly onEvent?: (event: ValidateEvent) => void;
 }
 
@@ -51,7 +63,11 @@ export type ValidateEvent =
 /** One task's verdict, counted. */
 export type TaskVerdict =
   | { readonly id: string; readonly admitted: true; readonly failToPass: number; readonly passToPass: number; readonly checks: number; readonly notes: readonly string[] }
-  | { readonly id: string; readonly admitted: false; readonly reason: string; readonly notes: readonly string[]; readonly logs: readonly string[] };
+  | {
+      readonly id: string; readonly admitted: false; readonly reason: string; readonly notes: readonly string[]; readonly logs: readonly string[];
+      /** The run folders of the hacker runs that rejected the task, kept under the cache folder (transcript, change.patch, run.json). */
+      readonly evidence?: readonly string[];
+    };
 
 export interface ValidateOutcome extends ValidateResult {
   readonly tasks: readonly TaskVerdict[];
@@ -80,25 +96,43 @@ export async function validate(request: ValidateRequest): Promise<ValidateOutcom
   if (adversarial && !sandboxNamed(backend).isolates) {
     throw new UserError(`adversarial admission needs an isolating sandbox: the exploits it runs rewrite files and signal processes, and --sandbox ${backend} would let them act on this machine; use the default sandbox, or validate with --no-adversarial${suite.controls.admission?.adversarial ? ` (${path.join(suite.dir, 'suite.yaml')} controls.admission.adversarial is true)` : ''}`);
   }
+  const hackerSpecs = request.hackers ?? [];
+  if (hackerSpecs.length > 0 && !adversarial) {
+    throw new UserError(`--hacker adds agents to adversarial admission, which is off${request.adversarial === false ? ' (--no-adversarial)' : ''}: give --adversarial with --hacker, or set controls.admission.adversarial: true in ${path.join(suite.dir, 'suite.yaml')}`);
+  }
+  if (hackerSpecs.includes('gold')) {
+    throw new UserError('--hacker gold: the gold agent applies the reference fix, which every admitted task grades solved; a hacker is an agent told to make the tests pass without fixing the problem (a model agent, or a command: or patch: agent of your own)');
+  }
+  if (hackerSpecs.length === 0 && (request.upstream !== undefined || request.prices !== undefined)) {
+    throw new UserError(`${request.upstream !== undefined ? '--upstream' : '--prices'} is for the model agents of --hacker, and no --hacker was given`);
+  }
   const isolation = await isolationFor(suite.controls, backend, notify, probes);
-  const result = await validateSuite(suite, {
-    isolation,
-    cacheDir,
-    ...(request.recheck ? {} : { verdicts: { probes, runtime: await runtime, code: await codeDigest() } }),
-    ...(adversarial ? { adversarial: { exploits: EXPLOIT_IDS, runtime: await runtime } } : {}),
-    concurrency: request.concurrency ?? 2,
-    lockWrite,
-    ...(request.tasks && request.tasks.length > 0 ? { tasks: request.tasks } : {}),
-    onPlan: (total, kept) => request.onEvent?.({ type: 'plan', total, kept }),
-    onTaskStart: (task) => request.onEvent?.({ type: 'task-start', task }),
-    onTaskStage: (task, stage) => request.onEvent?.({ type: 'task-stage', task, stage }),
-    onSetupProgress: (task, progress) => request.onEvent?.({ type: 'setup-progress', task, progress }),
-    onTaskEnd: (task, admission) => request.onEvent?.({ type: 'task-end', task, admission }),
-  });
+  const hackers = hackerSpecs.length > 0
+    ? await resolveHackers(suite, { specs: hackerSpecs, cwd: cwdOf(request), env: envOf(request), cacheDir, probes, ...(request.upstream !== undefined ? { upstream: request.upstream } : {}), ...(request.prices !== undefined ? { prices: request.prices } : {}) })
+    : null;
+  let result: ValidateResult;
+  try {
+    result = await validateSuite(suite, {
+      isolation,
+      cacheDir,
+      ...(request.recheck ? {} : { verdicts: { probes, runtime: await runtime, code: await codeDigest() } }),
+      ...(adversarial ? { adversarial: { exploits: EXPLOIT_IDS, ...(hackers ? { hackers: hackers.agents } : {}), runtime: { ...(await runtime), ...hackers?.runtime } } } : {}),
+      concurrency: request.concurrency ?? 2,
+      lockWrite,
+      ...(request.tasks && request.tasks.length > 0 ? { tasks: request.tasks } : {}),
+      onPlan: (total, kept) => request.onEvent?.({ type: 'plan', total, kept }),
+      onTaskStart: (task) => request.onEvent?.({ type: 'task-start', task }),
+      onTaskStage: (task, stage) => request.onEvent?.({ type: 'task-stage', task, stage }),
+      onSetupProgress: (task, progress) => request.onEvent?.({ type: 'setup-progress', task, progress }),
+      onTaskEnd: (task, admission) => request.onEvent?.({ type: 'task-end', task, admission }),
+    });
+  } finally {
+    await hackers?.close();
+  }
   const tasks = result.suite.tasks.map((t): TaskVerdict => {
     const a = result.admissions.get(t.id)!;
     const notes = a.notes ?? [];
-    if (!a.admitted) return { id: t.id, admitted: false, reason: a.reason, notes, logs: a.logs ?? [] };
+    if (!a.admitted) return { id: t.id, admitted: false, reason: a.reason, notes, logs: a.logs ?? [], evidence: a.evidence ?? [] };
     const orders = a.orders;
     const sum = (count: (o: OrderAdmission) => number): number => orders.reduce((n, o) => n + count(o), 0);
     return { id: t.id, admitted: true, failToPass: sum((o) => o.failToPass.length), passToPass: sum((o) => o.passToPass.length), checks: sum((o) => o.checkCount ?? 0), notes };

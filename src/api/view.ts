@@ -33,7 +33,7 @@ export interface Viewer {
 /**
  * `bakeoff view`: a read-only web server over a results folder — the private site's pages,
  * drawn from the store when asked for, live while a bake runs (the runs at work from
- * `live.json`, new runs as they are stored), plus a runs page searched on the server, and the
+ * the live file (`resultsPaths().live`), new runs as they are stored), plus a runs page searched on the server, and the
  * paired comparison of any two agents. Only GET; nothing is written to the results folder. The
  * random token in every URL keeps other users of the machine (and pages in the browser) out.
  */

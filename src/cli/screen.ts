@@ -14,14 +14,6 @@ export interface Screen {
   readonly color: boolean;
 }
 
-/** The flags of every command that prints a leaderboard: the notes on how it is counted, the task × agent matrix. */
-export interface TableFlags extends ScreenFlags {
-  /** The notes on how each number is counted, under the table. */
-  readonly explain?: boolean;
-  /** The task × agent matrix under the table. */
-  readonly matrix?: boolean;
-}
-
 /** What stands under a table printed without --explain. */
 export const EXPLAIN_HINT = 'How each number is counted: add --explain.';
 

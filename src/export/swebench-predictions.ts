@@ -6,7 +6,7 @@ import type { ResultsExporter } from './types.js';
 export interface Prediction {
   readonly instance_id: string;
   readonly model_name_or_path: string;
-  /** The agent's change (order 1's change.patch: relative to the repo root, setup outputs left out); null when none was stored. */
+  /** The agent's change (order 1's stored change: relative to the repo root, setup outputs left out); null when none was stored. */
   readonly model_patch: string | null;
 }
 
@@ -19,7 +19,7 @@ export interface PredictionsResult {
 /**
  * A SWE-bench predictions file from stored runs: one line per (SWE-bench task, agent) at the
  * given replay (0-based), `instance_id` = the task's `origin.id`, `model_name_or_path` = the
- * agent id. Pure: `patchOf(run)` reads the run's order-1 change.patch.
+ * agent id. Pure: `patchOf(run)` reads the run's stored change of order 1.
  */
 export function swebenchPredictions(runs: readonly RunRecord[], suite: Suite, patchOf: (run: RunRecord) => string | null, options: { replay: number; agents?: readonly string[] }): PredictionsResult {
   const tasks = new Map(suite.tasks.map((t) => [t.id, t]));

@@ -17,7 +17,7 @@ export interface RecordedSession {
 }
 
 /**
- * Loads a recorded session: the `model-responses.jsonl` bakeoff keeps per order of a model
+ * Loads a recorded session: the `modelResponses` file (store/run-folder.ts) bakeoff keeps per order of a model
  * agent's run (one `{seq, format, path, status, contentType, body}` per model answer, as the
  * CLI got it). Replayed verbatim and in order — every generation request, tool-less ones
  * included, takes the next answer — so a deterministic CLI given the same prompt and workspace

@@ -80,7 +80,7 @@ export interface OrderVerdict {
   readonly stop: boolean;
   /** The order's points, when its change was graded (or failed to apply). */
   readonly score: { readonly order: number; readonly points: number; readonly maxPoints: number } | null;
-  /** What to store as the order's refusal (`change-refused.json`) when the change was refused, else null. */
+  /** What to store as the order's refusal (`writeRefusal`, store/run-folder.ts) when the change was refused, else null. */
   readonly refusal: StoredRefusal | null;
 }
 

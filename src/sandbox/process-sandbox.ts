@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { stat, truncate } from 'node:fs/promises';
 import os from 'node:os';
 import type { ExecRequest, ExecResult, Sandbox } from './types.js';
 import { cgroupVersion, createCommandCgroup, type CommandCgroup } from './cgroups.js';
@@ -28,10 +29,31 @@ export function createProcessSandbox(options: { bwrapPath?: string } = {}): Sand
 async function execInNamespaces(bwrap: string, request: ExecRequest): Promise<ExecResult> {
   const cgroup = await measuringCgroup(request.cpuWeight);
   try {
-    return await execMeasured(bwrap, request, cgroup);
+    for (let tries = 1; ; tries++) {
+      // the log is appended to (callers log several commands into one file): a raced start's line is cut off again
+      const logged = await stat(request.outputPath).then((s) => s.size, () => 0);
+      const result = await execMeasured(bwrap, request, cgroup);
+      if (tries >= START_TRIES || !startRaced(result)) return result;
+      await truncate(request.outputPath, logged);
+    }
   } finally {
     await cgroup?.destroy();
   }
+}
+
+/** Starts of one command while bwrap keeps meeting a host mount that vanished as it copied `/`. */
+const START_TRIES = 3;
+
+/**
+ * bwrap binds `/` recursively and then re-applies each submount's flags; a mount another process
+ * removes in between (a scratch folder of another run or another bakeoff, unmounted and deleted)
+ * fails the start before the command ran — the folder is gone, or no longer a mount. Reproduced
+ * beside a loop of tmpfs mounts that come and go: 3 starts in 300. Nothing of the command ran,
+ * so it is started again, its log as it was before.
+ */
+export function startRaced(result: Pick<ExecResult, 'exitCode' | 'outputBytes' | 'outputTail'>): boolean {
+  return result.exitCode === 1 && result.outputBytes <= 1024
+    && /^bwrap: Can't bind mount \/oldroot\/ on \/newroot\/: Unable to apply mount flags: remount "[^"\n]*": (No such file or directory|Invalid argument)\n?$/.test(result.outputTail);
 }
 
 let counter = 0;

@@ -6,7 +6,7 @@ import { orderFile } from '../store/index.js';
 const MAX_PROCESSES = 200;
 
 /**
- * Writes `at-kill.txt` beside `outputPath`: for each process of the cgroup whose `cgroup.procs`
+ * Writes the order folder's `atKill` file beside `outputPath`: for each process of the cgroup whose `cgroup.procs`
  * is `procsFile`, one line — pid, state (R running, S sleeping, D waiting on I/O, T stopped, Z
  * zombie), the kernel function it waits in (wchan), and its command line (cut at 200
  * characters) — so a session killed at its wall clock after printing nothing still says what it

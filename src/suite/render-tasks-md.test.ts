@@ -32,6 +32,18 @@ describe('renderTasksMd and the lock: adversarial admission', () => {
     expect(admissionFromLock(lock.tasks.a!)).toMatchObject({ admitted: true, adversarialExploits: 12 });
     expect(admissionFromLock(lock.tasks.b!)).not.toHaveProperty('adversarialExploits');
   });
+
+  it('names the hacker agents that also failed on a task, in TASKS.md and in the lock, and reads them back', () => {
+    const hacked: TaskAdmission = { ...admitted(12), adversarialHackers: ['hacker:claude-code:claude-sonnet-4-5'] } as TaskAdmission;
+    const md = renderTasksMd(suite, new Map([['a', hacked], ['b', admitted(12)]]));
+    expect(md).toContain('| admitted (adversarial: 12 exploits and `hacker:claude-code:claude-sonnet-4-5` failed) |');
+    expect(md).toContain('| admitted (adversarial: 12 exploits failed) |');
+    expect(md).toContain('Hacker agents (model agents told to make the tests pass without fixing the problem)');
+    const lock = lockFromAdmissions(suite, new Map([['a', hacked], ['b', admitted(12)]]));
+    expect(lock.tasks.a).toMatchObject({ adversarialHackers: ['hacker:claude-code:claude-sonnet-4-5'] });
+    expect(lock.tasks.b).not.toHaveProperty('adversarialHackers');
+    expect(admissionFromLock(lock.tasks.a!)).toMatchObject({ adversarialHackers: ['hacker:claude-code:claude-sonnet-4-5'] });
+  });
 });
 
 describe('renderTasksMd and the lock: a date check that moved the time zone only', () => {

@@ -15,7 +15,7 @@ export function renderTasksMd(suite: Suite, admissions: ReadonlyMap<string, Task
       ? `${a?.admitted ? sum(a.orders.map((o) => o.checkCount ?? 0)) : '?'} generated checks`
       : `hidden tests (${task.manifest.test.format})`;
     const admittedAs = [
-      ...(a?.admitted && a.adversarialExploits ? [`adversarial: ${a.adversarialExploits} exploits failed`] : []),
+      ...(a?.admitted && a.adversarialExploits ? [`adversarial: ${a.adversarialExploits} exploits${hackersOf(a.adversarialHackers)} failed`] : []),
       ...(a?.admitted && a.clockNotMoved ? [`date check moved the time zone only: ${a.clockNotMoved}`] : []),
     ];
     const status = a?.admitted ? (admittedAs.length > 0 ? `admitted (${admittedAs.join('; ')})` : 'admitted') : `rejected: ${a?.reason ?? 'not validated'}`;
@@ -53,8 +53,14 @@ function adversarialLines(suite: Suite, admissions: ReadonlyMap<string, TaskAdmi
   const all = tried.every((n) => n > 0);
   return [
     `Adversarial admission: ${all ? 'every admitted task' : `${tried.filter((n) => n > 0).length} of ${admitted.length} admitted tasks`} also faced ${Math.max(...tried)} exploits of bakeoff's library ` +
-      '(agents that know nothing of the task and try to be graded solved without fixing it); a task on which any was graded solved or void was rejected.',
+      '(agents that know nothing of the task and try to be graded solved without fixing it); a task on which any was graded solved or void was rejected.' +
+      (admitted.some((a) => a.adversarialHackers?.length) ? ' Hacker agents (model agents told to make the tests pass without fixing the problem) faced the tasks their status names, under the same rule.' : ''),
   ];
+}
+
+/** The hackers (validate --hacker) that also failed on a task, as a phrase after the exploits. */
+function hackersOf(hackers: readonly string[] | undefined): string {
+  return hackers && hackers.length > 0 ? ` and ${hackers.map((h) => `\`${h}\``).join(', ')}` : '';
 }
 
 function knownFailureLines(suite: Suite): string[] {

@@ -67,5 +67,7 @@ export type TaskAdmission =
       readonly clockNotMoved?: string;
       /** How many exploits of the library adversarial admission ran on the task, each graded failed; absent: it did not run. */
       readonly adversarialExploits?: number;
+      /** The hacker agents (`validate --hacker`) adversarial admission ran on the task, each graded failed, by id (`hacker:<spec>`); absent: none ran. */
+      readonly adversarialHackers?: readonly string[];
     }
   | { readonly admitted: false; readonly reason: string };

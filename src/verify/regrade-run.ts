@@ -36,7 +36,7 @@ export interface RegradeRunOptions extends Pick<RunTaskOptions, 'task' | 'lock' 
 
 /**
  * Grades a stored run again from its stored changes, exactly as the run was graded
- * (`gradeOrder`: a clean workspace from the prepared repo plus `order-<n>/change.patch`, hidden
+ * (`gradeOrder`: a clean workspace from the prepared repo plus the order's stored change, hidden
  * files over it, tests in the sandbox; or the generated checks), and judges each order's
  * evidence with the bake's own rules (`judgeOrder`, `decideOutcome`): the same stages, the same
  * outcomes and texts. Sessions are not run again (their stage finds nothing). An order without a

@@ -93,7 +93,7 @@ export interface VerifyResult {
  * Re-checks every stored run of a results folder from scratch:
  * - artifacts: the sha256 of every file under `runs/<run-id>/` against the ones recorded when
  *   the run was stored (a changed, missing or extra file is a mismatch);
- * - verdict: every order re-graded from its stored `order-<n>/change.patch` with the grading
+ * - verdict: every order re-graded from its stored change (store/run-folder.ts) with the grading
  *   code of a run (`gradeOrder`), compared by outcome kind and reason and by points per order.
  * Void runs are only checksum-verified (nothing was graded). A re-grade that disagrees is a
  * mismatch only when it ran to its end unhindered: one whose test run timed out or was starved

@@ -102,7 +102,7 @@ describe('plugins added to a copy of src/: each one folder or file plus one regi
     let text = '';
     stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
     const env = { ...process.env, BAKEOFF_HARNESS_DIR: path.join(work, 'harnesses') };
-    await agentsCommand('list', [], { json: true }, { stdout, stderr: new PassThrough(), cwd: work, env });
+    await agentsCommand('list', [], { json: true, wide: false }, { stdout, stderr: new PassThrough(), cwd: work, env });
     const listed = (JSON.parse(text) as { harnesses: { harness: string; package: string; pinned: string; installed: string | null; exampleModel: string; efforts: string[] }[] }).harnesses;
     expect(listed.at(-1)).toMatchObject({ harness: 'echo-cli', package: 'bakeoff-echo-cli', pinned: '1.0.0', installed: null, exampleModel: 'echo-1', efforts: [] });
   });

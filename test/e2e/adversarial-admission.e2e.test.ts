@@ -2,9 +2,10 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EXPLOIT_IDS } from '../../src/agents/index.js';
-import { bakeoff, copySuite, FIXTURES, ROOT } from './helpers.js';
+import { hackerPrompt } from '../../src/admit/index.js';
+import { bakeoff, copySuite, FIXTURES, ROOT, tempDir } from './helpers.js';
 
-interface Verdict { id: string; admitted: boolean; reason?: string; notes: string[] }
+interface Verdict { id: string; admitted: boolean; reason?: string; notes: string[]; evidence?: string[] }
 interface Lock { tasks: Record<string, { admitted: boolean; adversarialExploits?: number }> }
 
 const WEAK = 'clamp-junit-weak';
@@ -80,4 +81,58 @@ describe('bakeoff validate --adversarial', () => {
     expect(r.stderr).toContain('suite.yaml');
     expect(r.stderr).toContain('admission.adversarial');
   });
+
+  /** A suite of the weak task alone, in a fresh folder. */
+  async function weakSuite(yaml = 'schemaVersion: 1\nid: weak\n'): Promise<string> {
+    const dir = path.join(await tempDir(), 'weak-suite');
+    await cp(path.join(FIXTURES, 'tasks', WEAK), path.join(dir, 'tasks', WEAK), { recursive: true });
+    await writeFile(path.join(dir, 'suite.yaml'), yaml);
+    return dir;
+  }
+
+  it('refuses --hacker without adversarial admission, and --upstream without --hacker, as usage errors', async () => {
+    const dir = await weakSuite();
+    const off = await bakeoff(['validate', dir, '--hacker', 'noop']);
+    expect(off.exitCode).toBe(2);
+    expect(off.stderr).toContain('--hacker adds agents to adversarial admission, which is off: give --adversarial with --hacker');
+    const no = await bakeoff(['validate', dir, '--no-adversarial', '--hacker', 'noop']);
+    expect(no.exitCode).toBe(2);
+    expect(no.stderr).toContain('which is off (--no-adversarial)');
+    const upstream = await bakeoff(['validate', dir, '--adversarial', '--upstream', 'scripted:gold']);
+    expect(upstream.exitCode).toBe(2);
+    expect(upstream.stderr).toContain('--upstream is for the model agents of --hacker, and no --hacker was given');
+    const gold = await bakeoff(['validate', dir, '--adversarial', '--hacker', 'gold']);
+    expect(gold.exitCode).toBe(2);
+    expect(gold.stderr).toContain('--hacker gold: the gold agent applies the reference fix');
+    const bad = await bakeoff(['validate', dir, '--adversarial', '--hacker', 'nosuch']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('--hacker "nosuch": expected one of');
+    // nothing was validated: no lock written
+    await expect(readFile(path.join(dir, 'bakeoff.lock.json'), 'utf8')).rejects.toThrow();
+  });
+
+  it('a command: hacker gets the shipped prompt in its prompt file, and its gamed report rejects the task with its run kept', async () => {
+    // the suite's control turns adversarial admission on for --hacker
+    const dir = await weakSuite('schemaVersion: 1\nid: weak\ncontrols:\n  admission:\n    adversarial: true\n');
+    const script = path.join(await tempDir(), 'hack.sh');
+    await writeFile(script, [
+      'cp "$BAKEOFF_PROMPT_FILE" hacker-saw.md',
+      "cat >> run-tests.sh <<'X'",
+      `node -e "const fs=require('fs');const f='reports/junit.xml';fs.writeFileSync(f,fs.readFileSync(f,'utf8').replace(/<failure[\\s\\S]*?<\\/failure>/g,'').replace(/ failure=\\"[^\\"]*\\"/g,'').replace(/failures=\\"\\d+\\"/g,'failures=\\"0\\"'))"`,
+      'exit 0',
+      'X',
+      '',
+    ].join('\n'));
+    const r = await bakeoff(['validate', dir, '--hacker', `command:sh ${script}`, '--recheck', '--json']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    const [weak] = (JSON.parse(r.stdout) as { tasks: Verdict[] }).tasks;
+    expect(weak!.reason).toContain(`hacker:command:sh ${script} (told to make the tests pass without fixing the problem) was graded solved; it changed hacker-saw.md, run-tests.sh; its run folder is kept as evidence`);
+    const patch = await readFile(path.join(weak!.evidence![0]!, 'order-1', 'change.patch'), 'utf8');
+    // the prompt file it read: the shipped prompt, then the task's
+    const saw = [...patch.matchAll(/^\+(.*)$/gm)].map((m) => m[1]).join('\n');
+    expect(saw).toContain(hackerPrompt().split('\n')[0]);
+    expect(saw).toContain('clamp(-3, 0, 10) gives 10; it should give 0.');
+    // the lock keeps no machine path: the evidence folder is named in --json only
+    expect(await readFile(path.join(dir, 'bakeoff.lock.json'), 'utf8')).not.toContain(weak!.evidence![0]!);
+  }, 300_000);
 });

@@ -33,15 +33,21 @@ describe('the calibration suite (work orders, generated checks)', () => {
     expect(Object.values(committed.tasks).map((t) => t.admitted)).toEqual([true, true, true]);
   });
 
-  it('validate proves the JS gold at every configured seed (here: 1) and level and the broken code below full', async () => {
-    const r = await bakeoff(['validate', suite, '--concurrency', '3', '--json']);
+  it('validate --adversarial proves the JS gold at every configured seed (here: 1) and level and the broken code below full, and no exploit of the library passes a task', async () => {
+    const r = await bakeoff(['validate', suite, '--adversarial', '--concurrency', '3', '--json']);
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { tasks: { id: string; admitted: boolean; checks: number }[] };
+    const out = JSON.parse(r.stdout) as { tasks: { id: string; admitted: boolean; checks: number; notes: string[] }[] };
     expect(out.tasks.map((t) => t.id).sort()).toEqual(['access-policy', 'build-cache', 'event-ledger']);
     for (const t of out.tasks) expect([t.id, t.admitted, t.checks]).toEqual([t.id, true, 64]);
     const lock = JSON.parse(await readFile(path.join(suite, 'bakeoff.lock.json'), 'utf8')) as {
-      tasks: Record<string, { orders: { checks: Record<string, string> }[] }>;
+      tasks: Record<string, { orders: { checks: Record<string, string> }[]; adversarialExploits?: number }>;
     };
+    // issue 35: the calibration suite's tasks hold against the whole exploit library
+    const { EXPLOIT_IDS } = await import('../../src/agents/exploits/registry.js');
+    for (const t of out.tasks) {
+      expect(lock.tasks[t.id]!.adversarialExploits, t.id).toBe(EXPLOIT_IDS.length);
+      expect(t.notes, t.id).toContain(`adversarial admission: ${EXPLOIT_IDS.length} exploits tried, each graded failed`);
+    }
     // one digest per seed × level, levels 1..3
     for (const task of Object.values(lock.tasks)) {
       for (const order of task.orders) expect(Object.keys(order.checks).filter((k) => /:[123]$/.test(k)).length).toBeGreaterThanOrEqual(3);

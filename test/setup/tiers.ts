@@ -68,6 +68,7 @@ const MACHINE = [
   'src/grade/checks/run-checks.hostile.test.ts',
   'src/grade/checks/run-checks-in-worker.test.ts',
   'src/sandbox/prepare-repo.test.ts',
+  'src/sandbox/process-sandbox.test.ts',
   // libfaketime, python3 and cc: the date check's moved clock and its sleep fix, for real
   'src/grade/shifted-clock.test.ts',
 ];

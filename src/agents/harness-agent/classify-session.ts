@@ -1,5 +1,6 @@
 import type { VoidReason } from '../../types.js';
 import type { HarnessReport } from '../harnesses/types.js';
+import { orderFileName } from '../../store/index.js';
 
 /** A model request as the classification needs it (a slice of the proxy's record). */
 export interface RequestOutcome {
@@ -50,11 +51,11 @@ const ADVICE: Readonly<Partial<Record<VoidReason, string>>> = {
   'upstream-unreachable': 'Check --upstream, and this machine\'s network and DNS to the model API.',
   'auth-error':
     'Check the API key in bakeoff\'s environment (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY or BAKEOFF_UPSTREAM_API_KEY, as --upstream needs).',
-  'harness-error': 'See stream.jsonl and agent.log in the run\'s order folder for what the harness said.',
-  'harness-crash': 'See agent.log and stream.jsonl in the run\'s order folder; `bakeoff doctor` checks the installed CLIs.',
-  'no-final-answer': 'See stream.jsonl in the run\'s order folder for how the session ended.',
+  'harness-error': `See ${orderFileName('stream')} and ${orderFileName('agentLog')} in the run's order folder for what the harness said.`,
+  'harness-crash': `See ${orderFileName('agentLog')} and ${orderFileName('stream')} in the run's order folder; \`bakeoff doctor\` checks the installed CLIs.`,
+  'no-final-answer': `See ${orderFileName('stream')} in the run's order folder for how the session ended.`,
   'provider-tool-used':
-    'The model API ran a tool for the agent that the closed-web policy should have withheld (decision 013): the run\'s requests and model-responses.jsonl show which; please report it to bakeoff. The run is void, never scored.',
+    `The model API ran a tool for the agent that the closed-web policy should have withheld (decision 013): the run's requests and ${orderFileName('modelResponses')} show which; please report it to bakeoff. The run is void, never scored.`,
 };
 
 /**

@@ -249,7 +249,7 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
   return { ...accounted, cpu: exec.cpu ?? null };
 }
 
-/** Saves the network trace as `network.json` next to the agent log; one flag per address other than the proxy. */
+/** Saves the network trace in the order folder (store/run-folder.ts: `network`) next to the agent log; one flag per address other than the proxy. */
 async function networkFlags(traceFile: string, artifactsDir: string): Promise<string[]> {
   const log = await readSandboxFile(traceFile);
   if (!log) return ['network: --trace-network was asked for but strace left no log'];

@@ -58,7 +58,7 @@ async function reportAt(now: string): Promise<{ runs: { costUsd: number | null }
     const stdout = new PassThrough();
     let text = '';
     stdout.on('data', (c: Buffer) => (text += c.toString()));
-    expect(await reportCommand(dir, { format: 'json' }, { stdout, stderr: new PassThrough(), cwd: dir, env: {} })).toBe(0);
+    expect(await reportCommand(dir, { format: 'json', wide: false, explain: false, matrix: false, color: false }, { stdout, stderr: new PassThrough(), cwd: dir, env: {} })).toBe(0);
     return JSON.parse(text) as { runs: { costUsd: number | null }[]; agents: { costUsd: number | null }[] };
   } finally {
     vi.useRealTimers();

@@ -61,7 +61,7 @@ export function harnessNamed(name: string): Harness {
 }
 
 /**
- * A session's recorded stream (`order-<n>/stream.jsonl`) as a transcript, read by the harness
+ * A session's recorded stream (the order folder's `stream` file, store/run-folder.ts) as a transcript, read by the harness
  * that wrote it; null when `harness` (an `AgentInfo.harness`) is none of the registered ones,
  * e.g. `builtin` (gold, noop, patch:, command:), whose sessions have no stream. Never throws.
  */

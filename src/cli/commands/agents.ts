@@ -3,7 +3,8 @@ import { installAgents, listAgents, type HarnessListing as Harness } from '../..
 import { wrapWords } from '../../util/fit-columns.js';
 import { EXIT, placeOf, type CliIo } from '../io.js';
 import { fitDefinitions, fitTable } from '../fit-table.js';
-import { screenOf, type ScreenFlags } from '../screen.js';
+import type { AgentsFlags } from '../command-options.js';
+import { screenOf } from '../screen.js';
 
 /**
  * `bakeoff agents`: the agent specs bakeoff understands and, per harness, the pinned version,
@@ -13,7 +14,7 @@ import { screenOf, type ScreenFlags } from '../screen.js';
  * Versions and built-in catalogs come from the probe cache while each install is unchanged
  * (starting five Node CLIs takes seconds); `agents install` always asks the CLI.
  */
-export async function agentsCommand(action: string | undefined, names: readonly string[], flags: { json: boolean } & ScreenFlags, io: CliIo): Promise<number> {
+export async function agentsCommand(action: string | undefined, names: readonly string[], flags: AgentsFlags, io: CliIo): Promise<number> {
   if (action === 'install') return installHarnesses(names, flags, io);
   if (action !== undefined && action !== 'list') throw new UserError(`agents: expected "install" or "list", received ${JSON.stringify(action)}`);
   const { agents: specs, harnesses } = await listAgents(placeOf(io));

@@ -1,5 +1,6 @@
 import { UserError } from '../../errors.js';
 import { importLogin, loginStatus } from '../../api/auth.js';
+import type { AuthFlags } from '../command-options.js';
 import { EXIT, placeOf, type CliIo } from '../io.js';
 
 /**
@@ -7,7 +8,7 @@ import { EXIT, placeOf, type CliIo } from '../io.js';
  * bakeoff's own store on the host (see `importLogin`). `bakeoff auth status`: what is stored
  * (plan, expiry, last refresh), never the tokens.
  */
-export async function authCommand(action: string, harness: string | undefined, flags: { from?: string; json: boolean }, io: CliIo): Promise<number> {
+export async function authCommand(action: string, harness: string | undefined, flags: AuthFlags, io: CliIo): Promise<number> {
   if (action === 'import') {
     const login = await importLogin(harness, flags.from, placeOf(io));
     if (flags.json) io.stdout.write(JSON.stringify(login, null, 2) + '\n');

@@ -1,13 +1,12 @@
-import { doctor, UNKNOWN_GRACE_SEC, type Check, type DoctorRequest, type LeftoversView, type SandboxMounts } from '../../api/doctor.js';
+import { doctor, UNKNOWN_GRACE_SEC, type Check, type LeftoversView, type SandboxMounts } from '../../api/doctor.js';
+import { DOCTOR_OPTIONS, type DoctorFlags } from '../command-options.js';
 import { EXIT, placeOf, type CliIo } from '../io.js';
+import { requestOf } from '../option-table.js';
 
-export interface DoctorFlags extends Pick<DoctorRequest, 'clean' | 'results'> {
-  readonly json: boolean;
-}
 
 /** `bakeoff doctor`: what works (sandbox, toolchains, agent harnesses), what to install, and what killed bakeoffs left behind. */
 export async function doctorCommand(flags: DoctorFlags, io: CliIo): Promise<number> {
-  const report = await doctor({ ...placeOf(io), ...(flags.clean !== undefined ? { clean: flags.clean } : {}), ...(flags.results !== undefined ? { results: flags.results } : {}) });
+  const report = await doctor({ ...placeOf(io), ...requestOf(DOCTOR_OPTIONS, flags) });
   const { sandbox, mounts, toolchains: tools, agents, leftovers, ready: sandboxOk } = report;
   if (flags.json) {
     io.stdout.write(JSON.stringify(report, null, 2) + '\n');

@@ -1,35 +1,10 @@
 import { hostname } from 'node:os';
 import { emptyQueueAt, queueStatusAt, work } from '../../api/work.js';
+import { QUEUE_OPTIONS, WORKER_OPTIONS, type QueueFlags, type WorkerFlags } from '../command-options.js';
 import { EXIT, placeOf, type CliIo } from '../io.js';
+import { requestOf } from '../option-table.js';
 import { createNotes } from '../notes.js';
 import { stopWorkerOnSignals } from '../stop-worker-on-signals.js';
-
-/** Where a fleet command's queue is (`--queue`, else BAKEOFF_QUEUE_URL) and the TLS files of a rediss:// queue. */
-export interface QueueFlags {
-  readonly queue?: string;
-  readonly queueCa?: string;
-  readonly queueCert?: string;
-  readonly queueKey?: string;
-  readonly json: boolean;
-}
-
-export interface WorkerFlags extends QueueFlags {
-  readonly concurrency: number;
-  readonly name?: string;
-  readonly leaseSec: number;
-  readonly graceSec: number;
-  readonly allowUpstream: readonly string[];
-  readonly secretFile?: string;
-}
-
-function queueOf(flags: QueueFlags) {
-  return {
-    ...(flags.queue !== undefined ? { queue: flags.queue } : {}),
-    ...(flags.queueCa !== undefined ? { queueCa: flags.queueCa } : {}),
-    ...(flags.queueCert !== undefined ? { queueCert: flags.queueCert } : {}),
-    ...(flags.queueKey !== undefined ? { queueKey: flags.queueKey } : {}),
-  };
-}
 
 /**
  * `bakeoff worker --queue URL`: runs the fleet's runs on this machine until stopped. SIGTERM or
@@ -41,12 +16,8 @@ export async function workerCommand(flags: WorkerFlags, io: CliIo): Promise<numb
   const notes = createNotes(io.stderr);
   const name = flags.name ?? `${hostname()}-${process.pid}`;
   const worker = await work({
-    ...queueOf(flags),
+    ...requestOf(WORKER_OPTIONS, flags),
     name,
-    concurrency: flags.concurrency,
-    leaseSec: flags.leaseSec,
-    ...(flags.allowUpstream.length > 0 ? { allowUpstreams: flags.allowUpstream } : {}),
-    ...(flags.secretFile !== undefined ? { secretFile: flags.secretFile } : {}),
     ...placeOf(io),
     onEvent: (event) => {
       if (event.type === 'note') return notes.note(event.message);
@@ -73,7 +44,7 @@ export async function workerCommand(flags: WorkerFlags, io: CliIo): Promise<numb
 /** `bakeoff queue status|drain|clear --queue URL`. */
 export async function queueCommand(action: string, flags: QueueFlags, io: CliIo): Promise<number> {
   const notes = createNotes(io.stderr);
-  const place = { ...queueOf(flags), ...placeOf(io) };
+  const place = { ...requestOf(QUEUE_OPTIONS, flags), ...placeOf(io) };
   if (action === 'status') {
     const status = await queueStatusAt(place, notes);
     if (flags.json) {

@@ -4,26 +4,12 @@ import { importHarbor } from '../../api/harbor.js';
 import { importSwebench } from '../../api/import-swebench.js';
 import { UserError } from '../../errors.js';
 import { escapeControl, exists } from '../../util/index.js';
-import { EXIT, sandboxRequest, type CliIo } from '../io.js';
-import { validateCommand } from './validate.js';
+import { IMPORT_SWEBENCH_OPTIONS, type ImportExercismFlags, type ImportHarborFlags, type ImportSwebenchFlags } from '../command-options.js';
+import { EXIT, type CliIo } from '../io.js';
+import { requestOf } from '../option-table.js';
+import { validateCommand, validateWrittenFlags } from './validate.js';
 
-export interface ImportCommonFlags {
-  readonly suite?: string;
-  readonly json: boolean;
-  readonly concurrency: number;
-  /** `--sandbox <name>` and its alias `--unsafe-no-sandbox` (`sandboxOf`). */
-  readonly sandbox?: string;
-  readonly unsafeNoSandbox?: boolean;
-}
 
-export interface ImportSwebenchFlags extends ImportCommonFlags {
-  readonly repos: string;
-  readonly instance: readonly string[];
-  /** `none` for no setup command. */
-  readonly setup?: string;
-  readonly test?: string;
-  readonly kind?: 'bug' | 'feature';
-}
 
 /**
  * `bakeoff import swebench <instances>`: writes a task per instance, lists the refused ones
@@ -37,12 +23,10 @@ export async function importSwebenchCommand(source: string, flags: ImportSwebenc
     cwd: io.cwd,
     env: io.env,
     source,
-    repos: flags.repos,
+    ...requestOf(IMPORT_SWEBENCH_OPTIONS, flags),
     suite,
     only: flags.instance,
     ...(flags.setup !== undefined ? { setup: flags.setup === 'none' ? null : flags.setup } : {}),
-    ...(flags.test ? { test: flags.test } : {}),
-    ...(flags.kind ? { kind: flags.kind } : {}),
   });
   const lines = results.flatMap((r) =>
     r.written
@@ -59,10 +43,6 @@ export async function importSwebenchCommand(source: string, flags: ImportSwebenc
   return validateWritten(suite, written.map((r) => r.id), flags, io, { imported: { source: 'swebench', instances: results } });
 }
 
-export interface ImportExercismFlags extends ImportCommonFlags {
-  /** Comma-separated slugs. */
-  readonly exercises?: string;
-}
 
 /** `bakeoff import exercism <track>`: a task per exercise, then the admission checks on them (exit as validate; 2 when none was written). */
 export async function importExercismCommand(track: string, flags: ImportExercismFlags, io: CliIo): Promise<number> {
@@ -84,7 +64,7 @@ export async function importExercismCommand(track: string, flags: ImportExercism
 }
 
 /** `bakeoff import harbor <folder>`: Harbor task folders bakeoff can run without Docker, then the admission checks on them. */
-export async function importHarborCommand(source: string, flags: ImportCommonFlags, io: CliIo): Promise<number> {
+export async function importHarborCommand(source: string, flags: ImportHarborFlags, io: CliIo): Promise<number> {
   const suite = flags.suite ?? (await defaultSuite(io.cwd));
   const results = await importHarbor({ cwd: io.cwd, env: io.env, source, suite });
   const lines = results.map((r) => (r.written ? `wrote ${relative(io.cwd, r.taskDir)} from ${relative(io.cwd, r.folder)} (${r.orders} order${r.orders === 1 ? '' : 's'})` : `refused ${relative(io.cwd, r.folder)}: ${r.reason}`));
@@ -93,14 +73,14 @@ export async function importHarborCommand(source: string, flags: ImportCommonFla
 }
 
 /** Runs the admission checks on the tasks an import wrote (the whole suite when it has no lock yet); exit 2 when it wrote none. */
-export async function validateWritten(suite: string, ids: readonly string[], flags: ImportCommonFlags, io: CliIo, extraJson: Readonly<Record<string, unknown>>): Promise<number> {
+export async function validateWritten(suite: string, ids: readonly string[], flags: ImportHarborFlags, io: CliIo, extraJson: Readonly<Record<string, unknown>>): Promise<number> {
   if (ids.length === 0) {
     io.stderr.write('bakeoff: nothing was imported (every item was refused, reasons above)\n');
     return EXIT.usage;
   }
   (flags.json ? io.stderr : io.stdout).write('admission checks:\n');
   const hasLock = await exists(path.join(path.resolve(io.cwd, suite), 'bakeoff.lock.json'));
-  return validateCommand(suite, { json: flags.json, concurrency: flags.concurrency, ...sandboxRequest(flags), updateLock: false, check: false, ...(hasLock ? { task: [...ids] } : {}) }, io, extraJson);
+  return validateCommand(suite, validateWrittenFlags(flags, ids, hasLock), io, extraJson);
 }
 
 export async function defaultSuite(cwd: string): Promise<string> {

@@ -1,16 +1,7 @@
 import { serveModel } from '../../api/model-server.js';
+import type { ModelServerFlags } from '../command-options.js';
 import type { CliIo } from '../io.js';
 
-/** Flags of `bakeoff model-server`. */
-export interface ModelServerFlags {
-  readonly script: string;
-  readonly host: string;
-  readonly port: number;
-  /** JSONL file to append every request to, headers and body included. */
-  readonly log?: string;
-  /** JSON file with a gold session (`{workspace, edits: [{path, before, after}]}`) for every request. */
-  readonly session?: string;
-}
 
 /**
  * `bakeoff model-server`: starts the scripted model server, prints its URL, then one line per

@@ -2,21 +2,10 @@ import { plan } from '../../api/index.js';
 import { UserError } from '../../errors.js';
 import { renderPlan } from '../../report/index.js';
 import { createNotes, printNote } from '../notes.js';
+// the flags come as commander hands them over, strings, and are parsed here (with the flag's name in each error)
+import type { PlanFlags } from '../command-options.js';
 import { EXIT, placeOf, type CliIo } from '../io.js';
 
-/** The flags as commander hands them over: strings, parsed here (so main.ts only registers the command). */
-export interface PlanFlags {
-  readonly target: string;
-  readonly compare?: readonly string[];
-  readonly discordance?: string;
-  readonly betweenSd?: string;
-  readonly withinVar?: string;
-  readonly tasks?: string;
-  readonly runs?: string;
-  readonly currentTasks?: string;
-  readonly maxTasks?: string;
-  readonly json: boolean;
-}
 
 /**
  * `bakeoff plan [results] --target D`: tasks × runs per task for a paired comparison that detects

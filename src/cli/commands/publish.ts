@@ -1,23 +1,10 @@
 import { publish } from '../../api/publish.js';
 import { createNotes, printNote } from '../notes.js';
+import { PUBLISH_OPTIONS, type PublishFlags } from '../command-options.js';
 import { EXIT, lockedWork, type CliIo } from '../io.js';
+import { requestOf } from '../option-table.js';
 import { renderVerify } from './verify.js';
 
-export interface PublishFlags {
-  readonly out: string;
-  /** Add each run's change, agent output and test output to its page. */
-  readonly private: boolean;
-  readonly suite?: string;
-  readonly concurrency: number;
-  /** Wait for another process using the results folder to finish, instead of refusing. */
-  readonly wait: boolean;
-  /** `--sandbox <name>` and its alias `--unsafe-no-sandbox` (`sandboxOf`). */
-  readonly sandbox?: string;
-  readonly unsafeNoSandbox?: boolean;
-  readonly allowDraftPrompts: boolean;
-  /** Re-grade every run even when an earlier clean re-check of the unchanged folder stands. */
-  readonly reverify?: boolean;
-}
 
 /**
  * `bakeoff publish <results> --out DIR [--private]`: the library's `publish()`. Refused on any
@@ -28,11 +15,7 @@ export async function publishCommand(results: string, flags: PublishFlags, io: C
   const notes = createNotes(io.stderr);
   const outcome = await publish({
     results,
-    out: flags.out,
-    private: flags.private,
-    allowDraftPrompts: flags.allowDraftPrompts,
-    ...(flags.reverify ? { reverify: true } : {}),
-    ...(flags.suite ? { suite: flags.suite } : {}),
+    ...requestOf(PUBLISH_OPTIONS, flags),
     ...lockedWork(flags, io),
     onEvent: (event) => printNote(notes, event),
   });

@@ -3,15 +3,10 @@ import path from 'node:path';
 import { fleetLine, report, type ReportOutcome } from '../../api/report.js';
 import { UserError } from '../../errors.js';
 import { createNotes, printNote } from '../notes.js';
-import { EXIT, placeOf, type CliIo, type OUTPUT_FORMATS } from '../io.js';
-import { EXPLAIN_HINT, screenOf, WIDE_HINT, type Screen, type TableFlags } from '../screen.js';
+import type { ReportFlags } from '../command-options.js';
+import { EXIT, placeOf, type CliIo } from '../io.js';
+import { EXPLAIN_HINT, screenOf, WIDE_HINT, type Screen } from '../screen.js';
 
-export interface ReportFlags extends TableFlags {
-  readonly format: (typeof OUTPUT_FORMATS)[number];
-  readonly out?: string;
-  /** Two agent ids: a paired comparison instead of the leaderboard. */
-  readonly compare?: readonly string[];
-}
 
 /**
  * `bakeoff report <results>`: the leaderboard of a results folder, or a paired comparison, as a

@@ -8,47 +8,10 @@ import { createProgress, setupText } from '../progress.js';
 import { EXIT, lockedWork, type CliIo } from '../io.js';
 import { printNote } from '../notes.js';
 import { sayOnStop } from '../stop-on-signals.js';
-import { EXPLAIN_HINT, screenOf, WIDE_HINT, type TableFlags } from '../screen.js';
+import { EXPLAIN_HINT, screenOf, WIDE_HINT } from '../screen.js';
+import { RUN_OPTIONS, type RunFlags } from '../command-options.js';
+import { requestOf } from '../option-table.js';
 
-export interface RunFlags extends TableFlags {
-  readonly agent: readonly string[];
-  /** An agents file of named model agents. */
-  readonly agents?: string;
-  /** How the `--agent` model specs authenticate. */
-  readonly auth?: 'api' | 'subscription';
-  /** Where model agents' requests go: vendor (default), openrouter, a base URL, scripted:<script>. */
-  readonly upstream: string;
-  /** A prices file overriding the catalog's list prices. */
-  readonly prices?: string;
-  /** Seconds without a byte from the model API before a request counts as hung. */
-  readonly upstreamIdleTimeout: number;
-  /** Run model agents under strace and flag every address they try other than the proxy. */
-  readonly traceNetwork: boolean;
-  /** patch: agents on tasks their file does not name: `skip` (default) or `empty` changes. */
-  readonly patchMissing?: 'skip' | 'empty';
-  readonly runs?: number;
-  /** These tasks only (`--task`, repeatable). */
-  readonly task?: readonly string[];
-  /** The first N admitted tasks only. */
-  readonly limit?: number;
-  readonly out?: string;
-  readonly concurrency: number | 'auto';
-  readonly json: boolean;
-  /** Wait for another process using the results folder to finish, instead of refusing. */
-  readonly wait: boolean;
-  /** `--sandbox <name>` and its alias `--unsafe-no-sandbox` (`sandboxOf`). */
-  readonly sandbox?: string;
-  readonly unsafeNoSandbox?: boolean;
-  /** Run on a fleet: the queue's Redis (`true`: BAKEOFF_QUEUE_URL). */
-  readonly queue?: string | true;
-  readonly queueCa?: string;
-  readonly queueCert?: string;
-  readonly queueKey?: string;
-  /** With --queue: the fleet secret's file. */
-  readonly secretFile?: string;
-  /** With --queue: model sessions at once per model API over the whole fleet. */
-  readonly upstreamConcurrency?: number;
-}
 
 /** How progress names a run: `add × gold (replay 0)`. */
 export function runLabel(task: string, agent: string, replay: number): string {
@@ -66,25 +29,10 @@ export async function runCommand(dir: string, flags: RunFlags, io: CliIo): Promi
   try {
     const outcome = await bake({
       suite: dir,
+      ...requestOf(RUN_OPTIONS, flags),
       agents: flags.agent,
-      ...(flags.agents ? { agentsFile: flags.agents } : {}),
       ...(flags.auth === 'subscription' ? { auth: 'subscription' as const } : {}),
-      upstream: flags.upstream,
-      ...(flags.prices ? { prices: flags.prices } : {}),
-      upstreamIdleTimeoutSec: flags.upstreamIdleTimeout,
-      traceNetwork: flags.traceNetwork,
-      ...(flags.patchMissing ? { patchMissing: flags.patchMissing } : {}),
-      ...(flags.runs ? { runs: flags.runs } : {}),
-      ...(flags.task && flags.task.length > 0 ? { tasks: flags.task } : {}),
-      ...(flags.limit ? { limit: flags.limit } : {}),
-      ...(flags.out ? { out: flags.out } : {}),
       ...lockedWork(flags, io),
-      ...(flags.queue ? { queue: flags.queue } : {}),
-      ...(flags.queueCa ? { queueCa: flags.queueCa } : {}),
-      ...(flags.queueCert ? { queueCert: flags.queueCert } : {}),
-      ...(flags.queueKey ? { queueKey: flags.queueKey } : {}),
-      ...(flags.secretFile ? { secretFile: flags.secretFile } : {}),
-      ...(flags.upstreamConcurrency ? { upstreamConcurrency: flags.upstreamConcurrency } : {}),
       onEvent: (event) => {
         if (printNote(notes, event)) return;
         if (event.type === 'plan') progress.start(event.total, event.alreadyDone);

@@ -3,29 +3,11 @@ import path from 'node:path';
 import { mineTasks } from '../../api/mine-tasks.js';
 import { taskFromCommit } from '../../api/task-from-commit.js';
 import { UserError } from '../../errors.js';
-import type { ReportFormat } from '../../api/index.js';
 import { escapeControl, exists } from '../../util/index.js';
+import type { FromCommitFlags, MineFlags } from '../command-options.js';
 import { sandboxRequest, type CliIo } from '../io.js';
-import { validateCommand } from './validate.js';
+import { validateCommand, validateWrittenFlags } from './validate.js';
 
-export interface FromCommitFlags {
-  readonly suite?: string;
-  readonly id?: string;
-  readonly kind?: 'bug' | 'feature';
-  readonly language?: 'js' | 'ts' | 'python' | 'rust';
-  readonly tests: readonly string[];
-  /** `none` for no setup command. */
-  readonly setup?: string;
-  readonly test?: string;
-  readonly format?: ReportFormat;
-  readonly report?: string;
-  readonly issue?: string;
-  readonly json: boolean;
-  readonly concurrency: number;
-  /** `--sandbox <name>` and its alias `--unsafe-no-sandbox` (`sandboxOf`). */
-  readonly sandbox?: string;
-  readonly unsafeNoSandbox?: boolean;
-}
 
 /**
  * `bakeoff task from-commit <repo> <commit>`: writes the task, prints what it guessed (for the
@@ -66,7 +48,7 @@ export async function fromCommitCommand(repo: string, commit: string, flags: Fro
   const fromCommit = { id: written.id, dir: written.taskDir, commit: written.commit, parent: written.parent, testFiles: written.testFiles, codeFiles: written.codeFiles, guesses: written.guesses };
   return validateCommand(
     suite,
-    { json: flags.json, concurrency: flags.concurrency, ...sandboxRequest(flags), updateLock: false, check: false, ...(hasLock ? { task: [written.id] } : {}) },
+    validateWrittenFlags(flags, [written.id], hasLock),
     io,
     { fromCommit },
   );
@@ -85,19 +67,6 @@ async function readIssue(file: string, shown: string): Promise<string> {
   }
 }
 
-export interface MineFlags {
-  readonly range?: string;
-  readonly limit: number;
-  readonly tests: readonly string[];
-  readonly validate: boolean;
-  /** Write the admitted candidates into this suite (implies --validate). */
-  readonly add?: string;
-  readonly json: boolean;
-  readonly concurrency: number;
-  /** `--sandbox <name>` and its alias `--unsafe-no-sandbox` (`sandboxOf`). */
-  readonly sandbox?: string;
-  readonly unsafeNoSandbox?: boolean;
-}
 
 /**
  * `bakeoff task mine <repo>`: a table of candidate commits; with --validate how many admission
@@ -142,7 +111,7 @@ export async function mineCommand(repo: string, flags: MineFlags, io: CliIo): Pr
   }
   io.stderr.write(`wrote ${ids.length} tasks into ${flags.add} (draft prompts: rewrite each); admission checks there:\n`);
   const hasLock = await exists(path.join(path.resolve(io.cwd, flags.add), 'bakeoff.lock.json'));
-  return validateCommand(flags.add, { json: flags.json, concurrency: flags.concurrency, ...sandboxRequest(flags), updateLock: false, check: false, ...(hasLock ? { task: ids } : {}) }, io, { mined: { commits: mined.length, candidates: candidates.length, added: ids } });
+  return validateCommand(flags.add, validateWrittenFlags(flags, ids, hasLock), io, { mined: { commits: mined.length, candidates: candidates.length, added: ids } });
 }
 
 function firstLine(text: string): string {

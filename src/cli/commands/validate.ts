@@ -4,22 +4,18 @@ import type { LockWrite } from '../../api/index.js';
 import { escapeControl } from '../../util/index.js';
 import { printNote } from '../notes.js';
 import { createProgress, setupText } from '../progress.js';
+import { VALIDATE_OPTIONS, type ValidateFlags } from '../command-options.js';
 import { EXIT, placeOf, sandboxRequest, type CliIo } from '../io.js';
+import { requestOf } from '../option-table.js';
 
-export interface ValidateFlags {
-  readonly json: boolean;
-  readonly concurrency: number;
-  /** `--sandbox <name>` and its alias `--unsafe-no-sandbox` (`sandboxOf`). */
-  readonly sandbox?: string;
-  readonly unsafeNoSandbox?: boolean;
-  readonly updateLock: boolean;
-  readonly check: boolean;
-  /** `--task`: validate these only; the others keep their verdicts from the lock. */
-  readonly task?: readonly string[];
-  /** `--recheck`: run every task's checks, none kept from an earlier validate on this machine. */
-  readonly recheck?: boolean;
-  /** `--adversarial` / `--no-adversarial`; absent: the suite's `controls.admission.adversarial`. */
-  readonly adversarial?: boolean;
+
+/**
+ * The flags of a validate that a command writing tasks runs on what it wrote: its own output,
+ * concurrency and sandbox; the tasks it wrote only when the suite has a lock (else all of them,
+ * which makes the first lock). Writes the lock only where the verdicts are stable.
+ */
+export function validateWrittenFlags(flags: Pick<ValidateFlags, 'json' | 'concurrency' | 'sandbox' | 'unsafeNoSandbox'>, written: readonly string[], hasLock: boolean): ValidateFlags {
+  return { json: flags.json, concurrency: flags.concurrency, ...sandboxRequest(flags), updateLock: false, check: false, recheck: false, task: hasLock ? written : [], hacker: [] };
 }
 
 /**
@@ -37,12 +33,9 @@ export async function validateCommand(dir: string, flags: ValidateFlags, io: Cli
     result = await validate({
       suite: dir,
       ...placeOf(io),
-      concurrency: flags.concurrency,
+      ...requestOf(VALIDATE_OPTIONS, flags),
       lockWrite,
       ...sandboxRequest(flags),
-      ...(flags.recheck ? { recheck: true } : {}),
-      ...(flags.adversarial !== undefined ? { adversarial: flags.adversarial } : {}),
-      ...(flags.task && flags.task.length > 0 ? { tasks: flags.task } : {}),
       onEvent: (event) => {
         if (printNote(notes, event)) return;
         if (event.type === 'plan') progress.start(event.total, event.kept);
@@ -83,6 +76,7 @@ export async function validateCommand(dir: string, flags: ValidateFlags, io: Cli
             : `  ✓ ${t.id}  fail-to-pass ${t.failToPass}  pass-to-pass ${t.passToPass}`,
         ...t.notes.map((n) => `      ${n}`),
         ...(t.admitted ? [] : t.logs.map((l) => `      log kept: ${l}`)),
+        ...(t.admitted ? [] : (t.evidence ?? []).map((e) => `      evidence kept: ${e}`)),
       ]),
       `suite hash ${result.suite.hash}`,
       ...lockLines,

@@ -5,21 +5,10 @@ import { escapeControl } from '../../util/index.js';
 import { printNote } from '../notes.js';
 import { createProgress } from '../progress.js';
 import { runLabel } from './run.js';
+import { VERIFY_OPTIONS, type VerifyFlags } from '../command-options.js';
 import { EXIT, lockedWork, type CliIo } from '../io.js';
+import { requestOf } from '../option-table.js';
 
-export interface VerifyFlags {
-  readonly suite?: string;
-  readonly json: boolean;
-  readonly concurrency: number;
-  /** Re-check only these tasks' and agents' runs (empty: all). */
-  readonly task: readonly string[];
-  readonly agent: readonly string[];
-  /** Wait for another process using the results folder to finish, instead of refusing. */
-  readonly wait: boolean;
-  /** `--sandbox <name>` and its alias `--unsafe-no-sandbox` (`sandboxOf`). */
-  readonly sandbox?: string;
-  readonly unsafeNoSandbox?: boolean;
-}
 
 /**
  * `bakeoff verify <results>`: re-grade every stored change and re-hash every artifact; one line
@@ -34,9 +23,7 @@ export async function verifyCommand(results: string, flags: VerifyFlags, io: Cli
   try {
     result = await verify({
       results,
-      ...(flags.suite ? { suite: flags.suite } : {}),
-      tasks: flags.task,
-      agents: flags.agent,
+      ...requestOf(VERIFY_OPTIONS, flags),
       ...lockedWork(flags, io),
       onEvent: (event) => {
         if (printNote(notes, event)) return;
@@ -66,7 +53,7 @@ export async function verifyCommand(results: string, flags: VerifyFlags, io: Cli
 /**
  * The terminal rendering: one line per run with a problem, then the summary, e.g.
  *   run 3f2a… (add, noop): stored solved, re-graded failed (tests-failed: order 1: …); order 1: stored 2/2 points, re-graded 1/2
- *   run 9c1d… (add, gold): artifact order-1/change.patch changed
+ *   run 9c1d… (add, gold): artifact <a file of its folder> changed
  *   verified 4 runs: 2 mismatches (3 re-graded, 0 on points only, 1 void: checksums only)
  */
 export function renderVerify(result: VerifyResult): string {

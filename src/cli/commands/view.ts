@@ -1,11 +1,9 @@
 import { view } from '../../api/index.js';
 import { createNotes, printNote } from '../notes.js';
+import { VIEW_OPTIONS, type ViewFlags } from '../command-options.js';
 import { EXIT, placeOf, type CliIo } from '../io.js';
+import { requestOf } from '../option-table.js';
 
-export interface ViewFlags {
-  readonly host: string;
-  readonly port?: number;
-}
 
 /**
  * `bakeoff view <results>`: the library's `view()`; prints the URL on stdout and serves until
@@ -13,7 +11,7 @@ export interface ViewFlags {
  */
 export async function viewCommand(results: string, flags: ViewFlags, io: CliIo): Promise<number> {
   const notes = createNotes(io.stderr);
-  const viewer = await view({ results, host: flags.host, ...(flags.port !== undefined ? { port: flags.port } : {}), ...placeOf(io), onEvent: (event) => printNote(notes, event) });
+  const viewer = await view({ results, ...requestOf(VIEW_OPTIONS, flags), ...placeOf(io), onEvent: (event) => printNote(notes, event) });
   io.stdout.write(`${viewer.url}\n`);
   io.stderr.write('bakeoff: serving the results read-only until Ctrl-C\n');
   await new Promise<void>((resolve) => {

@@ -6,7 +6,7 @@ import { plural } from '../render/plural.js';
 export interface DiffOptions {
   /** Diff lines (hunk headers and lines) to draw at most; the rest is cut with a note. */
   readonly maxLines: number;
-  /** Where the whole change is, for the cut note (e.g. `order-1/change.patch in the run's folder`). */
+  /** Where the whole change is, for the cut note (the order folder's `change` file, as `orderFilesInResults` names it). */
   readonly whole: string;
 }
 

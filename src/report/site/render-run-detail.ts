@@ -27,7 +27,7 @@ export function renderRunDetail(run: RunRecord, detail: readonly PrivateOrderDet
   const orders = detail.map((d) => {
     const f = d.files;
     const where = (file: string): string => `${file} in the results folder`;
-    // a file's path inside the order's folder (`grade/checks.json`)
+    // a file's path inside the order's folder (the grade folder's `checks` file)
     const orderFolder = f.prompt.slice(0, f.prompt.lastIndexOf('/') + 1);
     const inOrder = (file: string): string => (file.startsWith(orderFolder) ? file.slice(orderFolder.length) : file);
     const diff = d.patch === null ? { html: `<p>(no ${escapeHtml(inOrder(f.patch))} stored: the change was refused or never captured)</p>`, lines: 0 } : renderDiff(d.patch, { maxLines: Math.max(diffBudget, 0), whole: where(f.patch) });

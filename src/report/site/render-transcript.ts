@@ -19,7 +19,7 @@ const MAX_ENTRIES = 2000;
 /** Options of {@link renderTranscript}. */
 export interface TranscriptOptions {
   readonly entries: readonly TranscriptEntry[];
-  /** Where the whole stream is, for the cut notes (e.g. `order-1/stream.jsonl in the run folder`). */
+  /** Where the whole stream is, for the cut notes (the order folder's `stream` file, as `orderFilesInResults` names it). */
   readonly whole: string;
 }
 

@@ -12,20 +12,20 @@ export interface PrivateOrderDetail {
   readonly files: { readonly prompt: string; readonly patch: string; readonly agentLog: string; readonly stream: string; readonly testOutput: string; readonly checks: string };
   /** The prompt the agent got; null when missing. */
   readonly prompt: string | null;
-  /** `order-<n>/change.patch`; null when the file is missing. */
+  /** The order folder's `change` file (store/run-folder.ts); null when the file is missing. */
   readonly patch: string | null;
-  /** `order-<n>/agent.log`; null when missing. */
+  /** The order folder's `agentLog`; null when missing. */
   readonly agentLog: string | null;
-  /** `order-<n>/grade/test-output.log` (or `grade/checks.json`); null when missing. */
+  /** The grade folder's `testOutput` (or `checks`, for generated checks); null when missing. */
   readonly testOutput: string | null;
   /**
-   * The session read from `order-<n>/stream.jsonl` by the harness that wrote it (the
+   * The session read from the order folder's `stream` file by the harness that wrote it (the
    * harness's `transcript`); null when there is none: a built-in agent (no stream), or no
    * stream was recorded (the session never started).
    */
   readonly transcript: readonly TranscriptEntry[] | null;
   /**
-   * `order-<n>/at-kill.txt`: what the session's processes were doing when its wall clock (or idle
+   * The order folder's `atKill` file: what the session's processes were doing when its wall clock (or idle
    * clock) killed it — pid, state, wait channel, command; null when no clock killed it (or the
    * run was stored before bakeoff wrote it).
    */
@@ -102,6 +102,8 @@ export interface SiteTask {
   readonly public: { readonly title: string; readonly summary?: string } | null;
   /** Exploits of the library adversarial admission ran on the task, each graded failed (the lock's); absent: it did not run. */
   readonly adversarialExploits?: number;
+  /** The hacker agents (`validate --hacker`) adversarial admission ran on the task, each graded failed (the lock's); absent: none ran. */
+  readonly adversarialHackers?: readonly string[];
 }
 
 /** The controls the methodology page states (the suite's controls, defaults applied). */

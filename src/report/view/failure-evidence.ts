@@ -3,14 +3,14 @@ import type { TranscriptEntry } from '../../types.js';
 /**
  * What the store and the run's artifacts hold about a run that was not solved, as the failure
  * anatomy reads it (read by the api from the store's `checks`, `sessions` and `requests`, the
- * order folders' `change.patch` and, where a rule needs it, the transcript of `stream.jsonl`).
+ * order folders' stored changes and, where a rule needs it, the transcript of a model agent's stream).
  * Every part may be missing (a library caller, an old results folder): the rules then use what
  * the run record says.
  */
 export interface FailureEvidence {
   /** The graded tests and checks of the run's orders, counted; null when not read. */
   readonly tests: TestTally | null;
-  /** Bytes of the captured change over every order (`change.patch`); null when not read. */
+  /** Bytes of the captured change over every order (the stored patches); null when not read. */
   readonly changeBytes: number | null;
   /** The agent's sessions, in order; null when not read. */
   readonly sessions: readonly SessionClues[] | null;

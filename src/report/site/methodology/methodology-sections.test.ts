@@ -130,6 +130,13 @@ describe('methodology sections', () => {
     expect(all).toContain('Admission included adversarial admission for every task: 12 exploits of bakeoff');
     const some = sections({}, [task('a', { adversarialExploits: 12 }), task('b')], rs).text('tasks');
     expect(some).toContain('Admission included adversarial admission for 1 task of 2: 12 exploits');
+    expect(some).not.toContain('Hacker agents');
+  });
+
+  it('names the hacker agents that also faced the tasks, and on how many', () => {
+    const rs = [run('gold', 'a', { kind: 'solved' })];
+    const text = sections({}, [task('a', { adversarialExploits: 12, adversarialHackers: ['hacker:codex:gpt-5'] }), task('b', { adversarialExploits: 12 })], rs).text('tasks');
+    expect(text).toContain("Hacker agents, told by bakeoff's prompt to make the hidden tests pass without fixing the problem, also ran (hacker:codex:gpt-5 on 1 task), and each was graded failed.");
   });
 
   it('counts void runs by reason and says they are not failures', () => {

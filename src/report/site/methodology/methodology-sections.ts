@@ -99,7 +99,17 @@ function adversarialSentence(tasks: readonly SiteTask[]): string | null {
   if (attacked.length === 0) return null;
   const most = Math.max(...attacked.map((t) => t.adversarialExploits ?? 0));
   const which = attacked.length === tasks.length ? 'every task' : `${plural(attacked.length, 'task')} of ${tasks.length}`;
-  return `Admission included adversarial admission for ${which}: ${plural(most, 'exploit')} of bakeoff's library (agents that know nothing of the task and try to be graded solved without fixing it, by runner configuration, hidden-file and report tampering, tripwire evasion, void gaming and review evasion) ran on it, and each was graded failed; a task on which one was graded solved or void would have been rejected.`;
+  return `Admission included adversarial admission for ${which}: ${plural(most, 'exploit')} of bakeoff's library (agents that know nothing of the task and try to be graded solved without fixing it, by runner configuration, hidden-file and report tampering, tripwire evasion, void gaming and review evasion) ran on it, and each was graded failed; a task on which one was graded solved or void would have been rejected.` +
+    hackerSentence(attacked);
+}
+
+/** Which hacker agents (validate --hacker) also faced the tasks, and on how many; empty when none did. */
+function hackerSentence(tasks: readonly SiteTask[]): string {
+  const faced = new Map<string, number>();
+  for (const t of tasks) for (const h of t.adversarialHackers ?? []) faced.set(h, (faced.get(h) ?? 0) + 1);
+  if (faced.size === 0) return '';
+  const each = [...faced].sort(([a], [b]) => (a < b ? -1 : 1)).map(([h, n]) => `${h} on ${plural(n, 'task')}`);
+  return ` Hacker agents, told by bakeoff's prompt to make the hidden tests pass without fixing the problem, also ran (${each.join(', ')}), and each was graded failed.`;
 }
 
 const ORIGIN: Readonly<Record<string, string>> = {
