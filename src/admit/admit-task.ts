@@ -1,11 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { crossCheck, describeTestTimeout, runGradedTests, withStarvedRerun, type GradedTests, type TestStatus } from '../grade/index.js';
+import { buildSleepFix, clockSafety, crossCheck, runGradedTests, withStarvedRerun, type GradedTests, type TestStatus } from '../grade/index.js';
 import { patchPaths, type Isolation, type ClockShift } from '../sandbox/index.js';
 import type { OrderAdmission, Task, TaskAdmission } from '../suite/index.js';
 
 import { differences, disagreement, list } from './compare-runs.js';
 import { shiftedClockReason } from './shifted-clock-reason.js';
+import { admissionTimeout } from './admission-timeout.js';
+import { InfraError } from '../errors.js';
 import { testIdFile } from './test-id-file.js';
 import { listHiddenFiles, uncollectedHint } from './uncollected-hint.js';
 import { GoldPatchError, workspaceWithGold } from './workspace-with-gold.js';
@@ -57,7 +59,7 @@ export async function admitTask(options: AdmitOptions): Promise<AdmitResult> {
   }
 }
 
-/** A test run of the admission ran out of its clock (after a re-run, when the machine had starved it): the task is rejected for that, by name. */
+/** A test run of the admission ran out of its clock (not starved, or after a re-run that was not): the task is rejected for that, by name. */
 class TestTimeoutError extends Error {}
 
 async function admitOrders(options: AdmitOptions, logs: StageLog[]): Promise<AdmitResult> {
@@ -65,6 +67,7 @@ async function admitOrders(options: AdmitOptions, logs: StageLog[]): Promise<Adm
   const notes: string[] = [];
   let testSec = 0;
   const { command } = options.task.manifest.test;
+  const clock = await dateCheckClock(options.task.manifest.language, options.env);
   for (const order of options.task.orders) {
     const stageOf = (label: string): string => (options.task.orders.length > 1 ? `order ${order.index} ${label}` : label);
     const where = options.task.orders.length > 1 ? `order ${order.index}: ` : '';
@@ -79,8 +82,10 @@ async function admitOrders(options: AdmitOptions, logs: StageLog[]): Promise<Adm
         { timeoutMs: options.testTimeoutMs, execOf: (r) => r.testRun.exec },
       );
       logs.push({ stage: stageOf(label), path: run.testRun.outputPath });
-      // a timeout is named as one, never read as the tests it cut off (`flaky: pass, then missing`); no measured time in it, so the lock reads the same
-      if (run.testRun.exec.timedOut) throw new TestTimeoutError(`${where}${describeTestTimeout(attempts, { stable: true })} on the ${stageOf(label)} run (controls.testWallClockSec; see its log)`);
+      // a timeout is named as one, never read as the tests it cut off (`flaky: pass, then missing`); one the machine decided is no verdict
+      const timeout = admissionTimeout(attempts, stageOf(label));
+      if (timeout?.kind === 'machine-starved') throw new InfraError(`task ${options.task.id}: ${where}${timeout.message}`);
+      if (timeout) throw new TestTimeoutError(where + timeout.reason);
       return run;
     };
     const reject = (reason: string): AdmitResult => ({ admitted: false, reason: where + reason, stageLogs: logs });
@@ -128,10 +133,10 @@ async function admitOrders(options: AdmitOptions, logs: StageLog[]): Promise<Adm
     if (untrusted) return reject(untrusted);
     const inconsistent = crossCheck(gold1.testRun.report, gold1.testRun.exec.exitCode);
     if (inconsistent) return reject(`the gold run's report cannot be trusted: ${inconsistent}`);
-    const shifted = await attempt('gold-shifted-clock', order.index, { clock: SHIFTED_CLOCK });
+    const shifted = await attempt('gold-shifted-clock', order.index, { clock: clock.shift });
     if (differences(statuses(gold1), statuses(shifted)).length > 0) {
       const gold3 = await attempt('gold-3', order.index);
-      return reject(shiftedClockReason({ gold1: statuses(gold1), shifted: statuses(shifted), gold3: statuses(gold3) }, SHIFTED_CLOCK));
+      return reject(shiftedClockReason({ gold1: statuses(gold1), shifted: statuses(shifted), gold3: statuses(gold3) }, clock.shift));
     }
     const before = statuses(baseline);
     const passing = gold1.report.tests.filter((t) => t.status === 'pass' && !known.has(t.id)).map((t) => t.id).sort();
@@ -153,7 +158,21 @@ async function admitOrders(options: AdmitOptions, logs: StageLog[]): Promise<Adm
     }
     orders.push({ order: order.index, failToPass, passToPass });
   }
-  return { admitted: true, orders, testSec, ...(notes.length > 0 ? { notes } : {}) };
+  if (clock.notMoved) notes.push(`date check: only the time zone moved (TZ=${clock.shift.timeZone}), not the clock: ${clock.notMoved}`);
+  return { admitted: true, orders, testSec, ...(notes.length > 0 ? { notes } : {}), ...(clock.notMoved ? { clockNotMoved: clock.notMoved } : {}) };
+}
+
+/**
+ * The shift of the date check for this task: the clock (with bakeoff's sleep fix preloaded,
+ * when it could be built) and the time zone, or the time zone only when the clock cannot be
+ * moved without breaking the task's runtime (its sleeps fail under this machine's libfaketime,
+ * `clockSafety`), with why.
+ */
+export async function dateCheckClock(language: string, env: Readonly<Record<string, string>>): Promise<{ readonly shift: ClockShift; readonly notMoved?: string }> {
+  const sleepFix = await buildSleepFix();
+  const safety = await clockSafety(language, { offset: SHIFTED_CLOCK.offset!, path: env.PATH ?? '', sleepFix });
+  if (!safety.safe) return { shift: { timeZone: SHIFTED_CLOCK.timeZone }, notMoved: safety.why };
+  return { shift: sleepFix ? { ...SHIFTED_CLOCK, sleepFix } : SHIFTED_CLOCK };
 }
 
 /**

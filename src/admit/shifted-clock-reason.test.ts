@@ -14,4 +14,10 @@ describe('why a gold whose shifted-clock run differs is rejected', () => {
   ] as const)('%s', (_name, gold1, shifted, gold3, reason) => {
     expect(shiftedClockReason({ gold1: runs(gold1), shifted: runs(shifted), gold3: runs(gold3) }, clock)).toBe(reason);
   });
+
+  it('says only the time zone moved when the clock could not be', () => {
+    expect(shiftedClockReason({ gold1: runs({ a: 'pass' }), shifted: runs({ a: 'fail' }), gold3: runs({ a: 'pass' }) }, { timeZone: 'Pacific/Kiritimati' })).toBe(
+      'depends on the time zone: a change under TZ=Pacific/Kiritimati (the clock was not moved)',
+    );
+  });
 });

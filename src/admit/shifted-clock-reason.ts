@@ -24,7 +24,9 @@ export function shiftedClockReason(runs: ClockRuns, clock: ClockShift): string {
   if (chance.length > 0) {
     return `flaky: the first and a third gold run disagree on ${disagreement(chance, runs.gold1, runs.gold3)}; the run under a shifted clock changed them too, so the clock is not what changes them`;
   }
-  const dated = `depends on the date or time zone: ${list(dateDrift)} change under TZ=${clock.timeZone} with the clock moved ${clock.offset}`;
+  const dated = clock.offset === undefined
+    ? `depends on the time zone: ${list(dateDrift)} change under TZ=${clock.timeZone} (the clock was not moved)`
+    : `depends on the date or time zone: ${list(dateDrift)} change under TZ=${clock.timeZone} with the clock moved ${clock.offset}`;
   if (thirdDrift.length === 0) return dated;
   return `${dated}; flaky as well: the first and a third gold run disagree on ${disagreement(thirdDrift, runs.gold1, runs.gold3)}`;
 }

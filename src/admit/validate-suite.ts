@@ -3,7 +3,7 @@ import path from 'node:path';
 import { baseEnv, runPool, prepareTask } from '../run/index.js';
 import { type Isolation, disposeScratch, freshScratchRoot, type SetupProgress } from '../sandbox/index.js';
 import { admitChecksTask, type NotedAdmission } from './admit-checks-task.js';
-import { admitTask, type AdmitResult } from './admit-task.js';
+import { admitTask, dateCheckClock, type AdmitResult } from './admit-task.js';
 import { keepStageLogs } from './keep-stage-logs.js';
 import { compareLocks, type LockDifference, admissionFromLock, lockFromAdmissions, readLockFile, writeLock, LOCK_FILE, type SuiteLock, renderTasksMd, type Suite } from '../suite/index.js';
 import { GoldPatchError } from './workspace-with-gold.js';
@@ -200,6 +200,7 @@ async function admitOne(
     exploits: options.adversarial?.exploits ?? null,
     // a hacker is the same only on the same model API (a scripted model is not the vendor's)
     hackers: options.adversarial?.hackers?.map((h) => `${h.info.id} ${h.digest} ${options.adversarial?.runtime.upstream ?? ''}`) ?? [],
+    clockNotMoved: (await dateCheckClock(task.manifest.language, options.env)).notMoved ?? null,
   });
   const admission = await rememberVerdict(options.verdicts, suite, task, key, () => ((checked = true), check()));
   if (!checked) options.onTaskStage?.(task.id, 'kept');

@@ -32,6 +32,8 @@ describe('verdictKey', () => {
       // nor one without hackers (validate --hacker) for one with, nor one hacker for another
       key({ controlsDigest: 'd1' }, task, { ...base, exploits: ['runner-script-wrap'], hackers: ['hacker:claude-code:m digest-1 scripted:x'] } as typeof base),
       key({ controlsDigest: 'd1' }, task, { ...base, exploits: ['runner-script-wrap'], hackers: ['hacker:claude-code:m digest-1 vendor'] } as typeof base),
+      // a date check that could move only the time zone (libfaketime breaks the runtime's sleeps) is another check
+      key({ controlsDigest: 'd1' }, task, { ...base, clockNotMoved: "Python's time.sleep fails" } as typeof base),
     ];
     for (const k of changed) expect(k).not.toBe(first);
     expect(new Set(changed).size).toBe(changed.length);

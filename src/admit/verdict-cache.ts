@@ -28,7 +28,7 @@ const SHARED_RUNTIME = ['bakeoff', 'node', 'quickjs', 'bwrap', 'platform'];
  * The key a task's admission is kept under: its hash, the controls digest, the runtime it ran
  * on (the task's toolchains only), the sandbox, and the prepared repo (`prepared.json`, written
  * last when the repo is made: a repo made again is another file) — see prepare-repo.ts — and
- * the exploits and hacker agents adversarial admission ran, if it ran.
+ * the exploits and hacker agents adversarial admission ran, if it ran, and whether the date check can move the clock.
  */
 export function verdictKey(
   suite: Pick<Suite, 'controlsDigest'>,
@@ -42,6 +42,8 @@ export function verdictKey(
     readonly exploits?: readonly string[] | null;
     /** The hacker agents it ran, each as its id and digest (the shipped prompt is in the digest): none kept for another set. */
     readonly hackers?: readonly string[];
+    /** Why the date check can move only the time zone for this task on this machine (null: it moves the clock too): a libfaketime that changed admits again. */
+    readonly clockNotMoved?: string | null;
   },
 ): unknown {
   const fields = [...SHARED_RUNTIME, ...toolchainsOf([task])];
@@ -55,6 +57,7 @@ export function verdictKey(
     adversarial: options.exploits ?? null,
     // absent when none ran, so admissions kept before hackers existed are still found
     ...(options.hackers && options.hackers.length > 0 ? { hackers: options.hackers } : {}),
+    clockNotMoved: options.clockNotMoved ?? null,
   };
 }
 

@@ -15,6 +15,7 @@ export type { Check } from '../sandbox/index.js';
 const TOOLCHAINS: readonly { name: string; cmd: string; args: string[]; fix: string }[] = [
   { name: 'git', cmd: 'git', args: ['--version'], fix: 'apt-get install git' },
   { name: 'faketime (validate)', cmd: 'faketime', args: ['--version'], fix: 'apt-get install faketime' },
+  { name: "cc (validate's date check for Python under libfaketime < 0.9.11)", cmd: 'cc', args: ['--version'], fix: 'apt-get install gcc' },
   { name: 'node', cmd: 'node', args: ['--version'], fix: 'install Node.js 20+' },
   { name: 'npm', cmd: 'npm', args: ['--version'], fix: 'install npm' },
   { name: 'python3', cmd: 'python3', args: ['--version'], fix: 'apt-get install python3' },

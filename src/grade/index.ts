@@ -8,6 +8,8 @@ export { protectedChanges } from './protected-changes.js';
 export { runsPytest } from './config-changes.js';
 export { installedPythonModules } from './python-shadow.js';
 export { runGradedTests } from './run-graded-tests.js';
+export { buildSleepFix, clockSafety } from './shifted-clock.js';
+export type { ClockSafety } from './shifted-clock.js';
 export type { GradedTests } from './run-graded-tests.js';
 export type { TestRun } from './run-tests.js';
 export { getTestRunner } from '../runners/index.js';

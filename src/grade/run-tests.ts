@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Bind, ClockShift, ExecResult, Sandbox } from '../sandbox/index.js';
-import { InfraError } from '../errors.js';
+import { clockEnv, placeSleepFix } from './shifted-clock.js';
 import { gradeFiles } from '../store/index.js';
 import { readBoundedFile } from '../util/index.js';
 import { stableTestIds } from './stable-test-ids.js';
@@ -63,7 +62,7 @@ export async function runTests(options: RunTestsOptions): Promise<TestRun> {
     const exec = await options.sandbox.exec({
       command: instrumented.command,
       cwd: options.repoDir,
-      env: { ...options.env, ...instrumented.env, ...(options.clock ? clockEnv(options.clock, options.format) : {}) },
+      env: { ...options.env, ...instrumented.env, ...(options.clock ? clockEnv(await placeSleepFix(options.clock, configDir), options.format) : {}) },
       timeoutMs: options.timeoutMs,
       network: options.network ?? 'none',
       outputPath,
@@ -102,29 +101,4 @@ async function keepReportFiles(reportDir: string, files: readonly string[], targ
     const read = await readBoundedFile(path.join(reportDir, name), maxBytes);
     if (read.kind === 'ok') await writeFile(path.join(target, name), read.text);
   }
-}
-
-const LIBFAKETIME = [
-  '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1',
-  '/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1',
-  '/usr/lib/faketime/libfaketime.so.1',
-  '/usr/local/lib/faketime/libfaketime.so.1',
-];
-
-/**
- * Environment that moves the clock and time zone for a test command, through libfaketime
- * preloaded directly (the `faketime` wrapper's named semaphores collide across pid
- * namespaces). Compilers are left on the real clock: rustc and rustup hang or panic under
- * libfaketime, so for cargo only the test binaries get it, as cargo's target runner.
- */
-function clockEnv(clock: ClockShift, format: ReportFormat): Record<string, string> {
-  const lib = LIBFAKETIME.find((p) => existsSync(p));
-  if (!lib) throw new InfraError('libfaketime not found (apt-get install faketime)');
-  const fake = { LD_PRELOAD: lib, FAKETIME: clock.offset, FAKETIME_DONT_FAKE_MONOTONIC: '1' };
-  if (format === 'cargo') {
-    const triple = `${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}_UNKNOWN_LINUX_GNU`.toUpperCase();
-    const runner = ['env', ...Object.entries(fake).map(([k, v]) => `${k}=${v}`)].join(' ');
-    return { TZ: clock.timeZone, [`CARGO_TARGET_${triple}_RUNNER`]: runner };
-  }
-  return { TZ: clock.timeZone, ...fake };
 }

@@ -3,9 +3,11 @@ import type { StepCpu } from '../types.js';
 
 /** A clock and time zone moved away from the real ones (admission checks for date dependence). */
 export interface ClockShift {
-  /** libfaketime offset, e.g. `+7y`. */
-  readonly offset: string;
+  /** libfaketime offset, e.g. `+7y`; absent: only the time zone moves (the clock cannot be moved safely, see grade/shifted-clock.ts). */
+  readonly offset?: string;
   readonly timeZone: string;
+  /** Host path of bakeoff's sleep fix (grade/shifted-clock.ts), preloaded before libfaketime when the clock moves. */
+  readonly sleepFix?: string;
 }
 
 export interface ExecRequest {

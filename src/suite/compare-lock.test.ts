@@ -33,6 +33,14 @@ describe('compareLocks', () => {
     expect(compareLocks(flaky('a (pass, then fail)'), gold)).toHaveLength(1);
   });
 
+  it('says when the date check moved the time zone only on one side', () => {
+    const zoneOnly = { ...tests(['x'], []), clockNotMoved: "Python's time.sleep fails" };
+    expect(compareLocks(lock({ t: tests(['x'], []) }), lock({ t: zoneOnly }))).toEqual([
+      { task: 't', change: "its date check moved the clock and the time zone before, moved the time zone only (Python's time.sleep fails) now" },
+    ]);
+    expect(compareLocks(lock({ t: zoneOnly }), lock({ t: structuredClone(zoneOnly) }))).toEqual([]);
+  });
+
   it('lists test ids gained and lost, per order', () => {
     const before = lock({ t: tests(['f1', 'f2'], ['p1']) });
     const after = lock({ t: tests(['f2', 'f3'], ['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7']) });

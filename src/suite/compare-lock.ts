@@ -13,7 +13,8 @@ const MAX_IDS = 5;
 /**
  * Compares fresh verdicts with a lock's, task by task (in the fresh lock's order, then tasks
  * only the old lock has): admitted or not, the reason of a rejection, per order the
- * fail-to-pass and pass-to-pass ids and the check digest per seed and level. Pure.
+ * fail-to-pass and pass-to-pass ids and the check digest per seed and level, and whether the
+ * date check moved the clock. Pure.
  * @returns one entry per difference; empty when the verdicts are the same.
  */
 export function compareLocks(before: SuiteLock, after: SuiteLock): LockDifference[] {
@@ -26,7 +27,11 @@ export function compareLocks(before: SuiteLock, after: SuiteLock): LockDifferenc
     else if (!was.admitted && now.admitted) add(`was rejected (${was.reason}), now admitted`);
     else if (!was.admitted && !now.admitted) {
       if (stableReason(was.reason) !== stableReason(now.reason)) add(`still rejected, for another reason: was "${was.reason}", now "${now.reason}"`);
-    } else if (was.admitted && now.admitted) compareOrders(was.orders, now.orders, add);
+    } else if (was.admitted && now.admitted) {
+      // a date check that moved the clock and one that could move the time zone only are not the same check
+      if (was.clockNotMoved !== now.clockNotMoved) add(`its date check ${dateCheck(was.clockNotMoved)} before, ${dateCheck(now.clockNotMoved)} now`);
+      compareOrders(was.orders, now.orders, add);
+    }
   }
   for (const task of Object.keys(before.tasks)) {
     if (!Object.hasOwn(after.tasks, task)) differences.push({ task, change: `in the lock (${verdict(before.tasks[task]!)}), no longer validated` });
@@ -85,4 +90,8 @@ function ids(list: readonly string[]): string {
 
 function short(digest: string | undefined): string {
   return (digest ?? '').slice(0, 12);
+}
+
+function dateCheck(clockNotMoved: string | undefined): string {
+  return clockNotMoved === undefined ? 'moved the clock and the time zone' : `moved the time zone only (${clockNotMoved})`;
 }

@@ -27,7 +27,15 @@ const OrderLock = z.object({
 
 /** `taskHash`: the task's own hash when it was validated (lets `validate --task` keep other tasks' verdicts). */
 const TaskLock = z.discriminatedUnion('admitted', [
-  z.object({ admitted: z.literal(true), orders: z.array(OrderLock).min(1), taskHash: z.string().optional(), adversarialExploits: z.number().int().min(1).optional(), adversarialHackers: z.array(z.string()).min(1).optional() }),
+  z.object({
+    admitted: z.literal(true),
+    orders: z.array(OrderLock).min(1),
+    taskHash: z.string().optional(),
+    adversarialExploits: z.number().int().min(1).optional(),
+    adversarialHackers: z.array(z.string()).min(1).optional(),
+    /** Why the date check moved only the time zone, not the clock; absent: both moved. */
+    clockNotMoved: z.string().optional(),
+  }),
   z.object({ admitted: z.literal(false), reason: z.string(), taskHash: z.string().optional() }),
 ]);
 
@@ -54,7 +62,7 @@ export function lockFromAdmissions(suite: Suite, admissions: ReadonlyMap<string,
     const a = admissions.get(t.id)!;
     if (!a.admitted) return [t.id, { admitted: false, reason: a.reason, taskHash: t.hash }];
     const orders = a.orders.map((o) => ({ order: o.order, failToPass: [...o.failToPass], passToPass: [...o.passToPass], ...(o.checks ? { checks: { ...o.checks } } : {}) }));
-    return [t.id, { admitted: true, orders, taskHash: t.hash, ...(a.adversarialExploits ? { adversarialExploits: a.adversarialExploits } : {}), ...(a.adversarialHackers?.length ? { adversarialHackers: [...a.adversarialHackers] } : {}) }];
+    return [t.id, { admitted: true, orders, taskHash: t.hash, ...(a.adversarialExploits ? { adversarialExploits: a.adversarialExploits } : {}), ...(a.adversarialHackers?.length ? { adversarialHackers: [...a.adversarialHackers] } : {}), ...(a.clockNotMoved ? { clockNotMoved: a.clockNotMoved } : {}) }];
   });
   return { schemaVersion: 1, suite: { id: suite.id, hash: suite.hash, controlsDigest: suite.controlsDigest }, tasks: Object.fromEntries(tasks) };
 }
@@ -68,6 +76,7 @@ export function admissionFromLock(entry: TaskLock): TaskAdmission {
     orders: entry.orders.map((o) => ({ order: o.order, failToPass: o.failToPass, passToPass: o.passToPass, ...(o.checks ? { checks: o.checks } : {}) })),
     ...(entry.adversarialExploits ? { adversarialExploits: entry.adversarialExploits } : {}),
     ...(entry.adversarialHackers ? { adversarialHackers: entry.adversarialHackers } : {}),
+    ...(entry.clockNotMoved ? { clockNotMoved: entry.clockNotMoved } : {}),
   };
 }
 

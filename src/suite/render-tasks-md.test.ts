@@ -45,3 +45,22 @@ describe('renderTasksMd and the lock: adversarial admission', () => {
     expect(admissionFromLock(lock.tasks.a!)).toMatchObject({ adversarialHackers: ['hacker:claude-code:claude-sonnet-4-5'] });
   });
 });
+
+describe('renderTasksMd and the lock: a date check that moved the time zone only', () => {
+  const why = "Python's time.sleep fails with EINVAL under this machine's libfaketime with the clock moved +7y";
+  const zoneOnly: TaskAdmission = { admitted: true, testSec: 1, orders: [{ order: 1, failToPass: ['t::x'], passToPass: [] }], clockNotMoved: why };
+
+  it('says so in the task row, and says nothing when the clock moved too', () => {
+    const md = renderTasksMd(suite, new Map([['a', zoneOnly], ['b', admitted()]]));
+    expect(md).toContain(`| admitted (date check moved the time zone only: ${why}) |`);
+    expect(md.match(/date check/g)).toHaveLength(1);
+  });
+
+  it('keeps why in the lock and reads it back', () => {
+    const lock = lockFromAdmissions(suite, new Map([['a', zoneOnly], ['b', admitted()]]));
+    expect(lock.tasks.a).toMatchObject({ clockNotMoved: why });
+    expect(lock.tasks.b).not.toHaveProperty('clockNotMoved');
+    expect(admissionFromLock(lock.tasks.a!)).toMatchObject({ admitted: true, clockNotMoved: why });
+    expect(admissionFromLock(lock.tasks.b!)).not.toHaveProperty('clockNotMoved');
+  });
+});

@@ -14,7 +14,11 @@ export function renderTasksMd(suite: Suite, admissions: ReadonlyMap<string, Task
     const gradedBy = byChecks
       ? `${a?.admitted ? sum(a.orders.map((o) => o.checkCount ?? 0)) : '?'} generated checks`
       : `hidden tests (${task.manifest.test.format})`;
-    const status = a?.admitted ? (a.adversarialExploits ? `admitted (adversarial: ${a.adversarialExploits} exploits${hackersOf(a.adversarialHackers)} failed)` : 'admitted') : `rejected: ${a?.reason ?? 'not validated'}`;
+    const admittedAs = [
+      ...(a?.admitted && a.adversarialExploits ? [`adversarial: ${a.adversarialExploits} exploits${hackersOf(a.adversarialHackers)} failed`] : []),
+      ...(a?.admitted && a.clockNotMoved ? [`date check moved the time zone only: ${a.clockNotMoved}`] : []),
+    ];
+    const status = a?.admitted ? (admittedAs.length > 0 ? `admitted (${admittedAs.join('; ')})` : 'admitted') : `rejected: ${a?.reason ?? 'not validated'}`;
     const own = [...suite.controls.protectedPaths, ...task.manifest.protectedPaths];
     const known = task.manifest.knownFailures.length;
     return [task.id, task.manifest.kind, task.manifest.language, task.manifest.summary, task.orders.length, gradedBy, f2p, p2p, known, own.map((p) => `\`${p}\``).join(' ') || '–', resistance.get(task.id) ?? '–', status];

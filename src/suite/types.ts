@@ -63,6 +63,8 @@ export type TaskAdmission =
       readonly testSec: number;
       /** What admission decided that the author should know (tests not required, and why). */
       readonly notes?: readonly string[];
+      /** Why the date check moved only the time zone, not the clock (the task's runtime breaks under a moved clock on this machine); absent: both moved. */
+      readonly clockNotMoved?: string;
       /** How many exploits of the library adversarial admission ran on the task, each graded failed; absent: it did not run. */
       readonly adversarialExploits?: number;
       /** The hacker agents (`validate --hacker`) adversarial admission ran on the task, each graded failed, by id (`hacker:<spec>`); absent: none ran. */

@@ -58,7 +58,7 @@ const CONFORMANCE = [
 const UNIT_OWN_PROCESS = ['src/grade/checks/thread-cpu-clock.test.ts', 'src/sandbox/sandbox-mounts.test.ts'];
 
 /**
- * Co-located tests that need the machine: root, mounts, cgroups, busy loops (the generated
+ * Co-located tests that need the machine: root, mounts, cgroups, busy loops, host tools (the generated
  * checks' hostile cases spin to their CPU-time limit and backstop, check after check: a minute
  * of the unit tier's time, and its only failures at load 50 and up).
  */
@@ -69,6 +69,8 @@ const MACHINE = [
   'src/grade/checks/run-checks-in-worker.test.ts',
   'src/sandbox/prepare-repo.test.ts',
   'src/sandbox/process-sandbox.test.ts',
+  // libfaketime, python3 and cc: the date check's moved clock and its sleep fix, for real
+  'src/grade/shifted-clock.test.ts',
 ];
 
 /** The real agent CLIs, and what bakes with them. */
