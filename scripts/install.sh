@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what bakeoff needs on a Debian/Ubuntu machine: system tools (bubblewrap for the
-# sandbox, faketime for the admission checks, git, strace for --trace-network, chromium for the
+# sandbox, faketime and a C compiler for the admission checks, git, strace for --trace-network, chromium for the
 # site's end-to-end tests)
 # and the npm packages (which also builds).
 set -euo pipefail
@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 missing=()
 command -v bwrap >/dev/null || missing+=(bubblewrap)
 command -v faketime >/dev/null || missing+=(faketime)
+# a C compiler: the shifted-clock admission check builds a small shim for libfaketime (src/grade/shifted-clock.ts), and cargo links with it
+command -v cc >/dev/null || missing+=(gcc)
 command -v git >/dev/null || missing+=(git)
 # strace: `bakeoff run --trace-network` records every address a model agent tries to reach.
 command -v strace >/dev/null || missing+=(strace)
