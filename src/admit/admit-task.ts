@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { crossCheck, describeTestTimeout, runGradedTests, withStarvedRerun, type GradedTests, type TestStatus } from '../grade/index.js';
 import { patchPaths, type Isolation, type ClockShift } from '../sandbox/index.js';
-import type { OrderAdmission, Task, TaskAdmission } from '../suite/index.js';
+import type { ObservedTest, OrderAdmission, Task, TaskAdmission } from '../suite/index.js';
 
 import { differences, disagreement, list } from './compare-runs.js';
 import { shiftedClockReason } from './shifted-clock-reason.js';
@@ -151,9 +151,19 @@ async function admitOrders(options: AdmitOptions, logs: StageLog[]): Promise<Adm
         return reject(`the task's origin.expected lists (the source's fail-to-pass and pass-to-pass tests) differ from what admission found, test by test: ${mismatches.join('; ')}`);
       }
     }
-    orders.push({ order: order.index, failToPass, passToPass });
+    orders.push({ order: order.index, failToPass, passToPass, observed: observedAt(baseline, failToPass) });
   }
   return { admitted: true, orders, testSec, ...(notes.length > 0 ? { notes } : {}) };
+}
+
+/** How the fail-to-pass tests ran on the unchanged repo: status and failure message each. */
+function observedAt(baseline: GradedTests, failToPass: readonly string[]): ObservedTest[] {
+  const byId = new Map(baseline.report.tests.map((t) => [t.id, t] as const));
+  return failToPass.map((id): ObservedTest => {
+    const t = byId.get(id);
+    if (t === undefined || t.status === 'pass') return { id, status: 'missing' };
+    return { id, status: t.status, ...(t.message !== undefined ? { message: t.message } : {}) };
+  });
 }
 
 /**

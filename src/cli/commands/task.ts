@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { mineTasks } from '../../api/mine-tasks.js';
-import { taskFromCommit } from '../../api/task-from-commit.js';
+import { addObservedToDrafts, taskFromCommit } from '../../api/task-from-commit.js';
 import { UserError } from '../../errors.js';
 import type { ReportFormat } from '../../api/index.js';
 import { escapeControl, exists } from '../../util/index.js';
 import { sandboxRequest, type CliIo } from '../io.js';
-import { validateCommand } from './validate.js';
+import { validateCommand, type Revise } from './validate.js';
 
 export interface FromCommitFlags {
   readonly suite?: string;
@@ -57,7 +57,7 @@ export async function fromCommitCommand(repo: string, commit: string, flags: Fro
     `  hidden tests (orders/1/hidden/): ${written.testFiles.join(', ')}`,
     `  gold.patch: ${written.codeFiles.length} file${written.codeFiles.length === 1 ? '' : 's'} (${written.codeFiles.join(', ')})`,
     ...written.guesses.map((g) => `  ${g.field}: ${g.value}  (guessed: ${g.why})`),
-    `  prompt.md is a DRAFT from the commit message: rewrite it as the owner would state the problem, then delete its first line`,
+    `  prompt.md is a DRAFT from the commit message (admission adds the tests that fail at the parent, and how): rewrite it as the owner would state the problem, then delete its first line`,
     'admission checks:',
   ];
   if (flags.json) for (const line of lines) io.stderr.write(`${escapeControl(line)}\n`);
@@ -69,7 +69,13 @@ export async function fromCommitCommand(repo: string, commit: string, flags: Fro
     { json: flags.json, concurrency: flags.concurrency, ...sandboxRequest(flags), updateLock: false, check: false, ...(hasLock ? { task: [written.id] } : {}) },
     io,
     { fromCommit },
+    observeIn(suite, [written.id], io),
   );
+}
+
+/** Adds to the tasks' draft prompts what their admission observed on the parent (then the suite is validated again). */
+function observeIn(suite: string, tasks: readonly string[], io: CliIo): Revise {
+  return async (outcome) => (await addObservedToDrafts({ cwd: io.cwd, env: io.env, suite, tasks, admissions: outcome.admissions })).length > 0;
 }
 
 async function defaultSuite(cwd: string): Promise<string> {
@@ -142,7 +148,13 @@ export async function mineCommand(repo: string, flags: MineFlags, io: CliIo): Pr
   }
   io.stderr.write(`wrote ${ids.length} tasks into ${flags.add} (draft prompts: rewrite each); admission checks there:\n`);
   const hasLock = await exists(path.join(path.resolve(io.cwd, flags.add), 'bakeoff.lock.json'));
-  return validateCommand(flags.add, { json: flags.json, concurrency: flags.concurrency, ...sandboxRequest(flags), updateLock: false, check: false, ...(hasLock ? { task: ids } : {}) }, io, { mined: { commits: mined.length, candidates: candidates.length, added: ids } });
+  return validateCommand(
+    flags.add,
+    { json: flags.json, concurrency: flags.concurrency, ...sandboxRequest(flags), updateLock: false, check: false, ...(hasLock ? { task: ids } : {}) },
+    io,
+    { mined: { commits: mined.length, candidates: candidates.length, added: ids } },
+    observeIn(flags.add, ids, io),
+  );
 }
 
 function firstLine(text: string): string {
