@@ -1,6 +1,6 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { LOCK_FILE, type TaskAdmission } from '../suite/index.js';
+import { loadSuite, LOCK_FILE, type TaskAdmission } from '../suite/index.js';
 import { taskFromCommit as writeTaskFromCommit, withObserved, type FromCommitOptions, type FromCommitResult } from '../importers/index.js';
 import { cwdOf, type Place } from './paths.js';
 
@@ -28,16 +28,16 @@ export function taskFromCommit(request: TaskFromCommitRequest): Promise<FromComm
  * prompt).
  */
 export async function addObservedToDrafts(request: Place & { readonly suite: string; readonly tasks: readonly string[]; readonly admissions: ReadonlyMap<string, TaskAdmission> }): Promise<string[]> {
-  const suiteDir = path.resolve(cwdOf(request), request.suite);
+  const suite = await loadSuite(path.resolve(cwdOf(request), request.suite));
   const rewritten: string[] = [];
-  for (const id of request.tasks) {
-    const admission = request.admissions.get(id);
+  for (const task of suite.tasks.filter((t) => request.tasks.includes(t.id))) {
+    const admission = request.admissions.get(task.id);
     if (admission?.admitted !== true) continue;
     for (const order of admission.orders) {
-      const file = path.join(suiteDir, 'tasks', id, 'orders', String(order.order), 'prompt.md');
-      const prompt = await readFile(file, 'utf8').catch(() => null);
+      const file = task.orders.find((o) => o.index === order.order)?.promptPath;
+      const prompt = file === undefined ? null : await readFile(file, 'utf8');
       const next = prompt === null ? null : withObserved(prompt, order.observed ?? []);
-      if (next === null) continue;
+      if (next === null || file === undefined) continue;
       await writeFile(file, next);
       rewritten.push(file);
     }
