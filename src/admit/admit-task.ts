@@ -156,12 +156,15 @@ async function admitOrders(options: AdmitOptions, logs: StageLog[]): Promise<Adm
   return { admitted: true, orders, testSec, ...(notes.length > 0 ? { notes } : {}) };
 }
 
-/** How the fail-to-pass tests ran on the unchanged repo: status and failure message each. */
+/** How the fail-to-pass tests ran on the unchanged repo: status and failure message each (a missing test's, its file's error). */
 function observedAt(baseline: GradedTests, failToPass: readonly string[]): ObservedTest[] {
   const byId = new Map(baseline.report.tests.map((t) => [t.id, t] as const));
   return failToPass.map((id): ObservedTest => {
     const t = byId.get(id);
-    if (t === undefined || t.status === 'pass') return { id, status: 'missing' };
+    if (t === undefined || t.status === 'pass') {
+      const file = byId.get(testIdFile(id));
+      return { id, status: 'missing', ...(file?.status === 'error' && file.message !== undefined ? { message: file.message } : {}) };
+    }
     return { id, status: t.status, ...(t.message !== undefined ? { message: t.message } : {}) };
   });
 }

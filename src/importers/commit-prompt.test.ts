@@ -27,6 +27,7 @@ describe('draft prompts', () => {
     { id: 'test/a.test.js::raises values below', status: 'fail' as const, message: 'Expected values to be strictly equal: 10 !== 0' },
     { id: 'test/a.test.js::throws on `NaN`', status: 'error' as const, message: 'ReferenceError: lower is not defined at `clamp`' },
     { id: 'test/a.test.js::new file', status: 'missing' as const },
+    { id: 'test/b.test.js::imports a new export', status: 'missing' as const, message: "SyntaxError: The requested module '../src/b.js' does not provide an export named 'b'" },
   ];
 
   it('adds each fail-to-pass test and how it failed at the parent, once, to a draft only', () => {
@@ -36,7 +37,8 @@ describe('draft prompts', () => {
     expect(added.startsWith(draft.trimEnd())).toBe(true);
     expect(added).toContain('- `test/a.test.js::raises values below` fails: `Expected values to be strictly equal: 10 !== 0`');
     expect(added).toContain('- `test/a.test.js::throws on `NaN`` errors: `` ReferenceError: lower is not defined at `clamp` ``');
-    expect(added).toContain('- `test/a.test.js::new file` does not run');
+    expect(added).toContain('- `test/a.test.js::new file` does not run (no result for it)');
+    expect(added).toContain("- `test/b.test.js::imports a new export` does not run: its file fails: `SyntaxError: The requested module '../src/b.js' does not provide an export named 'b'`");
     expect(withObserved(added, observed)).toBeNull();
     expect(withObserved('Rewritten by its owner.\n', observed)).toBeNull();
     expect(withObserved(draft, [])).toBeNull();

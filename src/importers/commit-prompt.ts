@@ -75,7 +75,7 @@ function howItFailed(t: ObservedTest): string {
     case 'skip':
       return 'is skipped';
     case 'missing':
-      return 'does not run (no result for it)';
+      return t.message === undefined ? 'does not run (no result for it)' : `does not run: its file fails${message}`;
   }
 }
 
