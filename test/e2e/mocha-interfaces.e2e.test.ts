@@ -8,7 +8,8 @@ import { bakeoff, FIXTURES, tempDir } from './helpers.js';
  * mocha's four interfaces (bdd is every other mocha test's): a bug fix on each becomes a task
  * through `task from-commit`, and admission — gold and noop graded with bakeoff's tripwires in
  * the test files, twice each — admits it with the fix's tests as fail-to-pass. Under qunit the
- * tests belong to the last flat `suite('…')` before them (so do the tripwire groups' copies);
+ * tests belong to the last flat `suite('…')` before them (so do the tripwire groups' copies), and
+ * the repository's `--bail` must not cut the run at bakeoff's must-fail tripwire;
  * under exports they are the functions of `module.exports` (so are the wires). Each file has
  * tests with statement bodies, so the fail-to-pass test can be made a tripwire group.
  */
@@ -49,13 +50,13 @@ describe("mocha's interfaces: a task on each is admitted, with the tripwires rec
     const base = { 'package.json': await readFile(path.join(npm, 'package.json'), 'utf8'), 'package-lock.json': await readFile(path.join(npm, 'package-lock.json'), 'utf8') };
     for (const ui of Object.keys(TESTS)) {
       const repo = await tempDir(`bakeoff-mocha-${ui}-`);
-      // qunit's interface as the command line gives it (jshttp's packages do); the others from .mocharc.json
+      // qunit's interface as the command line gives it, with --bail as jshttp's packages do (bakeoff runs on past failures); the others from .mocharc.json
       const config: Record<string, string> = ui === 'qunit' ? {} : { '.mocharc.json': JSON.stringify({ ui }) + '\n' };
       await commitAll(repo, [
         { message: 'clamp', files: { ...base, ...config, 'src/clamp.js': clamp(false), 'test/clamp.js': TESTS[ui]!(false) } },
         { message: 'Fix clamp() below the range', files: { 'src/clamp.js': clamp(true), 'test/clamp.js': TESTS[ui]!(true) } },
       ]);
-      const test = ui === 'qunit' ? ['--test', 'npx mocha --ui qunit'] : [];
+      const test = ui === 'qunit' ? ['--test', 'npx mocha --bail --check-leaks --ui qunit'] : [];
       made.set(ui, await bakeoff(['task', 'from-commit', repo, 'HEAD', '--suite', suite, '--id', `clamp-${ui}`, ...test, '--json']));
     }
   }, 600_000);
