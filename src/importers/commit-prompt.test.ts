@@ -7,6 +7,8 @@ describe('cleanCommitMessage', () => {
       'fix(test): fixed up preferred encoding tests (#42)',
       '',
       'The parent threw in every encoding call.',
+      'fixes #103',
+      'Closes jshttp/cookie#104, #105',
       'Signed-off-by: A Person <a@example.com>',
       '',
       '(cherry picked from commit 0123456789abcdef)',

@@ -15,8 +15,8 @@ export const OBSERVED_HEADING = '## What happens now';
 const TRAILER = /^(signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|helped-by|cc|change-id|pr-url|reviewed-on|merged-by|closes|fixes|refs|see-also|backport-pr-url):\s/i;
 /** Any `Key: value` line (a trailer block is a last paragraph made of these only). */
 const ANY_TRAILER = /^[A-Za-z][A-Za-z0-9-]*:\s+\S/;
-/** Lines the tools write into a message: cherry-picks, squash and merge summaries. */
-const TOOL_LINE = /^(\(cherry picked from commit [0-9a-f]+\)|Merge (pull request|branch|remote-tracking branch) .*|git-svn-id: .*)$/i;
+/** Lines the tools write into a message: cherry-picks, squash and merge summaries, a forge's closing keywords (`closes #104`). */
+const TOOL_LINE = /^(\(cherry picked from commit [0-9a-f]+\)|Merge (pull request|branch|remote-tracking branch) .*|git-svn-id: .*|(fix(e[sd])?|close[sd]?|resolve[sd]?|refs?)\s+([\w.-]+\/[\w.-]+)?#\d+([\s,]+(and\s+)?([\w.-]+\/[\w.-]+)?#\d+)*\.?)$/i;
 /** A conventional-commit type in front of the subject: `fix(test): `, `feat!: `. */
 const CONVENTIONAL = /^[a-z]+(\([^)]*\))?!?:\s+/i;
 
