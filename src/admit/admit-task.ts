@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { buildSleepFix, clockSafety, crossCheck, runGradedTests, withStarvedRerun, type GradedTests, type TestStatus } from '../grade/index.js';
 import { patchPaths, type Isolation, type ClockShift } from '../sandbox/index.js';
-import type { OrderAdmission, Task, TaskAdmission } from '../suite/index.js';
+import type { ObservedTest, OrderAdmission, Task, TaskAdmission } from '../suite/index.js';
 
 import { differences, disagreement, list } from './compare-runs.js';
 import { shiftedClockReason } from './shifted-clock-reason.js';
@@ -156,7 +156,7 @@ async function admitOrders(options: AdmitOptions, logs: StageLog[]): Promise<Adm
         return reject(`the task's origin.expected lists (the source's fail-to-pass and pass-to-pass tests) differ from what admission found, test by test: ${mismatches.join('; ')}`);
       }
     }
-    orders.push({ order: order.index, failToPass, passToPass });
+    orders.push({ order: order.index, failToPass, passToPass, observed: observedAt(baseline, failToPass) });
   }
   if (clock.notMoved) notes.push(`date check: only the time zone moved (TZ=${clock.shift.timeZone}), not the clock: ${clock.notMoved}`);
   return { admitted: true, orders, testSec, ...(notes.length > 0 ? { notes } : {}), ...(clock.notMoved ? { clockNotMoved: clock.notMoved } : {}) };
@@ -173,6 +173,19 @@ export async function dateCheckClock(language: string, env: Readonly<Record<stri
   const safety = await clockSafety(language, { offset: SHIFTED_CLOCK.offset!, path: env.PATH ?? '', sleepFix });
   if (!safety.safe) return { shift: { timeZone: SHIFTED_CLOCK.timeZone }, notMoved: safety.why };
   return { shift: sleepFix ? { ...SHIFTED_CLOCK, sleepFix } : SHIFTED_CLOCK };
+}
+
+/** How the fail-to-pass tests ran on the unchanged repo: status and failure message each (a missing test's, its file's error). */
+function observedAt(baseline: GradedTests, failToPass: readonly string[]): ObservedTest[] {
+  const byId = new Map(baseline.report.tests.map((t) => [t.id, t] as const));
+  return failToPass.map((id): ObservedTest => {
+    const t = byId.get(id);
+    if (t === undefined || t.status === 'pass') {
+      const file = byId.get(testIdFile(id));
+      return { id, status: 'missing', ...(file?.status === 'error' && file.message !== undefined ? { message: file.message } : {}) };
+    }
+    return { id, status: t.status, ...(t.message !== undefined ? { message: t.message } : {}) };
+  });
 }
 
 /**

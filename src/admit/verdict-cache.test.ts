@@ -14,14 +14,14 @@ describe('verdictKey', () => {
     await mkdir(repo, { recursive: true });
     await writeFile(path.join(dir, 'prepared', 'prepared.json'), '{"setupSec":0}');
     const runtime = { bakeoff: '0.1.0', node: 'v20', quickjs: 'q', bwrap: 'b', platform: 'linux-x64', python: 'Python 3.11', cargo: 'cargo 1.80' };
-    const task = { hash: 'h1', manifest: { language: 'js', test: { command: 'node --test', format: 'node-test' } } } as never;
+    const task = { admissionHash: 'h1', manifest: { language: 'js', test: { command: 'node --test', format: 'node-test' } } } as never;
     const base = { runtime, code: 'c1', sandbox: 'bwrap', preparedRepo: repo };
     const key = (s: { controlsDigest: string }, t: never, o: typeof base): string => canonicalJson(verdictKey(s, t, o));
     const first = key({ controlsDigest: 'd1' }, task, base);
     expect(key({ controlsDigest: 'd1' }, task, base)).toBe(first);
     const changed = [
       key({ controlsDigest: 'd2' }, task, base),
-      key({ controlsDigest: 'd1' }, { ...(task as object), hash: 'h2' } as never, base),
+      key({ controlsDigest: 'd1' }, { ...(task as object), admissionHash: 'h2' } as never, base),
       key({ controlsDigest: 'd1' }, task, { ...base, code: 'c2' }),
       key({ controlsDigest: 'd1' }, task, { ...base, sandbox: 'none' }),
       key({ controlsDigest: 'd1' }, task, { ...base, runtime: { ...runtime, node: 'v22' } }),
@@ -41,7 +41,7 @@ describe('verdictKey', () => {
     expect(key({ controlsDigest: 'd1' }, task, { ...base, runtime: { ...runtime, python: 'Python 3.12' } })).toBe(first);
     // no hackers is the key admissions were kept under before hackers existed
     expect(key({ controlsDigest: 'd1' }, task, { ...base, exploits: ['runner-script-wrap'], hackers: [] } as typeof base)).toBe(changed[6]);
-    const py = { hash: 'h1', manifest: { language: 'python', test: { command: 'pytest', format: 'pytest' } } } as never;
+    const py = { admissionHash: 'h1', manifest: { language: 'python', test: { command: 'pytest', format: 'pytest' } } } as never;
     expect(key({ controlsDigest: 'd1' }, py, { ...base, runtime: { ...runtime, python: 'Python 3.12' } })).not.toBe(key({ controlsDigest: 'd1' }, py, base));
     // a prepared repo made again (prepared.json written anew) is another key
     await writeFile(path.join(dir, 'prepared', 'prepared.json.new'), '{"setupSec":1}');

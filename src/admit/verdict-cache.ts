@@ -5,8 +5,8 @@ import { fileStamp, sha256, type ProbeCache } from '../util/index.js';
 import type { NotedAdmission } from './admit-checks-task.js';
 
 /*
- * A task's admission is a function of the task (its hash: repo, manifest, prompts, hidden
- * files, gold), the controls (their digest: limits, seeds, levels), the prepared repo the
+ * A task's admission is a function of the task (its admission hash: repo, manifest, hidden
+ * files, gold — not the prompts, which no check reads), the controls (their digest: limits, seeds, levels), the prepared repo the
  * checks ran on, the sandbox, and the runtimes that ran them (bakeoff, node, QuickJS, bwrap and
  * the task's own toolchains), and bakeoff's own code. When none of those changed since this machine admitted the task,
  * the admission would be the same: validate keeps it instead of running every stage again.
@@ -32,7 +32,7 @@ const SHARED_RUNTIME = ['bakeoff', 'node', 'quickjs', 'bwrap', 'platform'];
  */
 export function verdictKey(
   suite: Pick<Suite, 'controlsDigest'>,
-  task: Pick<Task, 'hash' | 'manifest'>,
+  task: Pick<Task, 'admissionHash' | 'manifest'>,
   options: {
     readonly runtime: Readonly<Record<string, string>>;
     readonly code: string;
@@ -48,7 +48,7 @@ export function verdictKey(
 ): unknown {
   const fields = [...SHARED_RUNTIME, ...toolchainsOf([task])];
   return {
-    taskHash: task.hash,
+    taskHash: task.admissionHash,
     controlsDigest: suite.controlsDigest,
     runtime: Object.fromEntries(fields.map((f) => [f, options.runtime[f] ?? null])),
     code: options.code,
@@ -63,9 +63,10 @@ export function verdictKey(
 
 /**
  * The kept admission of `task` under `key`, else runs `admit` and keeps what it returns when
- * admitted. Filed by task hash and controls, not by id: a task written twice under two ids (a
- * mined commit checked in a scratch suite, then added to the real one) is admitted once.
+ * admitted. Filed by admission hash and controls, not by id: a task written twice under two ids
+ * (a mined commit checked in a scratch suite, then added to the real one) is admitted once, and
+ * so is a task whose draft prompt was rewritten (task from-commit adds what admission observed).
  */
-export function rememberVerdict(cache: VerdictCache, suite: Pick<Suite, 'controlsDigest'>, task: Pick<Task, 'hash'>, key: unknown, admit: () => Promise<NotedAdmission>): Promise<NotedAdmission> {
-  return cache.probes.remember(`verdict-${sha256(`${task.hash}\n${suite.controlsDigest}`).slice(0, 32)}`, key, admit, (admission) => admission.admitted);
+export function rememberVerdict(cache: VerdictCache, suite: Pick<Suite, 'controlsDigest'>, task: Pick<Task, 'admissionHash'>, key: unknown, admit: () => Promise<NotedAdmission>): Promise<NotedAdmission> {
+  return cache.probes.remember(`verdict-${sha256(`${task.admissionHash}\n${suite.controlsDigest}`).slice(0, 32)}`, key, admit, (admission) => admission.admitted);
 }

@@ -1,5 +1,7 @@
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { taskFromCommit as writeTaskFromCommit, type FromCommitOptions, type FromCommitResult } from '../importers/index.js';
+import { loadSuite, LOCK_FILE, type TaskAdmission } from '../suite/index.js';
+import { taskFromCommit as writeTaskFromCommit, withObserved, type FromCommitOptions, type FromCommitResult } from '../importers/index.js';
 import { cwdOf, type Place } from './paths.js';
 
 export interface TaskFromCommitRequest extends Place, Omit<FromCommitOptions, 'repo' | 'suiteDir'> {
@@ -16,4 +18,48 @@ export function taskFromCommit(request: TaskFromCommitRequest): Promise<FromComm
   const cwd = cwdOf(request);
   const { repo, suite, ...rest } = request;
   return writeTaskFromCommit({ ...rest, repo: path.resolve(cwd, repo), suiteDir: path.resolve(cwd, suite) });
+}
+
+/**
+ * Adds to the draft prompt of each of `tasks` what its admission observed on the commit's
+ * parent: the fail-to-pass tests and how each failed (importers' commit-prompt.ts). A prompt
+ * its owner has rewritten (no draft marker) is left alone. Returns the prompt files rewritten:
+ * the suite changed, so the caller validates again (the admissions are kept: no check reads a
+ * prompt).
+ */
+export async function addObservedToDrafts(request: Place & { readonly suite: string; readonly tasks: readonly string[]; readonly admissions: ReadonlyMap<string, TaskAdmission> }): Promise<string[]> {
+  const suite = await loadSuite(path.resolve(cwdOf(request), request.suite));
+  const rewritten: string[] = [];
+  for (const task of suite.tasks.filter((t) => request.tasks.includes(t.id))) {
+    const admission = request.admissions.get(task.id);
+    if (admission?.admitted !== true) continue;
+    for (const order of admission.orders) {
+      const file = task.orders.find((o) => o.index === order.order)?.promptPath;
+      const prompt = file === undefined ? null : await readFile(file, 'utf8');
+      const next = prompt === null ? null : withObserved(prompt, order.observed ?? []);
+      if (next === null || file === undefined) continue;
+      await writeFile(file, next);
+      rewritten.push(file);
+    }
+  }
+  return rewritten;
+}
+
+/** Files validate writes into a suite, as they were (null: absent), to be put back before it validates again. */
+export interface SavedOutputs {
+  readonly files: ReadonlyMap<string, string | null>;
+}
+
+export async function saveValidateOutputs(request: Place & { readonly suite: string }): Promise<SavedOutputs> {
+  const suiteDir = path.resolve(cwdOf(request), request.suite);
+  const files = new Map<string, string | null>();
+  for (const name of [LOCK_FILE, 'TASKS.md']) files.set(path.join(suiteDir, name), await readFile(path.join(suiteDir, name), 'utf8').catch(() => null));
+  return { files };
+}
+
+export async function restoreValidateOutputs(saved: SavedOutputs): Promise<void> {
+  for (const [file, text] of saved.files) {
+    if (text === null) await rm(file, { force: true });
+    else await writeFile(file, text);
+  }
 }

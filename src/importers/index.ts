@@ -5,6 +5,7 @@
  */
 export { taskFromCommit, type FromCommitOptions, type FromCommitResult, type Guess } from './task-from-commit.js';
 export { testPathRule } from './test-paths.js';
+export { cleanCommitMessage, withObserved } from './commit-prompt.js';
 export { mineCommits, type MineOptions, type MinedCommit } from './mine-commits.js';
 export { importSwebench, type ImportSwebenchOptions, type ImportedInstance } from './import-swebench.js';
 export { readSwebenchInstances, type SwebenchInstance } from './swebench-instances.js';

@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { UserError } from '../errors.js';
-import { draftLine, ID_PATTERN, TaskManifestSchema } from '../suite/index.js';
+import { ID_PATTERN, TaskManifestSchema } from '../suite/index.js';
 import type { ReportFormat } from '../runners/index.js';
 import { exists, maskUrlPasswords } from '../util/index.js';
+import { draftPrompt } from './commit-prompt.js';
 import { openGitRepo, type ChangedPath, type GitRepo, type TreeEntry } from './git-repo.js';
 import { guessKind } from './guess-kind.js';
 import { PYTHON_FILES } from './infer-python.js';
@@ -71,7 +72,8 @@ const LFS_POINTER_MAX_BYTES = 1024;
  * Writes `<suite>/tasks/<id>/` from one commit of a git repository: `repo/` is the parent's
  * tree (no history), `orders/1/hidden/` the post-image of the test files the commit added or
  * changed, `orders/1/gold.patch` the rest of the commit, `orders/1/prompt.md` a draft from the
- * commit message (or the issue), and `task.yaml` with the guesses it prints. Refuses, saying
+ * commit message without its trailers (or the issue; commit-prompt.ts: admission's callers add
+ * what it observed on the parent), and `task.yaml` with the guesses it prints. Refuses, saying
  * why and writing nothing, a root or merge commit, a parent missing from a shallow clone, a
  * commit without a test change or without a code change, one that deletes a test file (or
  * renames one: a rename is a deletion here), binary files, submodules and Git LFS files. The
@@ -114,7 +116,7 @@ export async function taskFromCommit(options: FromCommitOptions): Promise<FromCo
     repo: treeFiles(before, blobs, short),
     orders: [
       {
-        prompt: `${draftLine(source)}\n\n${(options.issue?.text ?? message).trim()}\n`,
+        prompt: draftPrompt(source, options.issue ? { issue: options.issue.text } : { message }),
         gold,
         hidden: new Map(treeFiles(after.filter((e) => testSet.has(e.path)), blobs, short).map((f) => [f.path, f.content])),
       },

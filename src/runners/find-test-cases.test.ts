@@ -100,4 +100,23 @@ describe('findTestCases', () => {
     expect(await findTestCases('tests/test_x.py', 'def test_a(:\n')).toBeNull();
     expect(await findTestCases('test/x.go', 'package x')).toBeNull();
   });
+  it("reads mocha's qunit interface: a suite('title') without a function holds the tests after it, up to the next one", async () => {
+    const text = [
+      "const assert = require('node:assert');",
+      "test('before any suite', function () { assert.equal(f(0), 0); });",
+      "suite('first');",
+      "test('a', function () { assert.equal(f(1), 1); });",
+      "suite('second');",
+      "test('b', function () { assert.equal(f(2), 2); });",
+      "describe('nested', function () { it('c', function () { assert.equal(f(3), 3); }); });",
+    ].join('\n');
+    expect(outline(await findTestCases('test/q.js', text))).toEqual(['before any suite: 0', 'first > a: 1', 'second > b: 2', 'second > nested > c: 3']);
+  });
+
+  it("puts bakeoff's tests after the last `module.exports =` (mocha's exports interface: tests before it would be replaced)", async () => {
+    const text = ["const assert = require('node:assert');", 'const x = 1;', "module.exports = { s: { 't': function () { assert.equal(x, 1); } } };", 'const y = 2;'].join('\n');
+    const cases = await findTestCases('test/e.js', text);
+    expect(cases!.cases).toEqual([]);
+    expect(cases!.insertPoints.map((p) => text.slice(0, p).split('\n').length)).toEqual([3, 4]);
+  });
 });

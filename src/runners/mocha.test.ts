@@ -9,13 +9,13 @@ const goldenReport = () => parseGolden(mochaRunner, 'mocha');
 const tempDir = useTempDirs();
 
 describe('mochaRunner', () => {
-  it('adds its own reporter (copied into the report folder) and report file, quoted, after the bare command, and records the repo root first', async () => {
+  it('adds --no-bail and its own reporter (copied into the report folder) and report file, quoted, after the bare command, and records the repo root first', async () => {
     const reportDir = path.join(await tempDir('bakeoff-mocha-'), 'report dir');
     await mkdir(reportDir);
     const { command } = mochaRunner.instrument('npx mocha', { reportDir });
     expect(command).toBe(
       `{ pwd; pwd -P; } > '${reportDir}/root.txt'; ` +
-        `npx mocha --reporter '${reportDir}/mocha-reporter.cjs' --reporter-option 'output=${reportDir}/mocha.jsonl'`,
+        `npx mocha --no-bail --reporter '${reportDir}/mocha-reporter.cjs' --reporter-option 'output=${reportDir}/mocha.jsonl'`,
     );
     expect(await readFile(path.join(reportDir, 'mocha-reporter.cjs'), 'utf8')).toContain('BakeoffMochaReporter');
   });

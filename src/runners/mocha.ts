@@ -51,7 +51,8 @@ export const mochaRunner = reportFileRunner({
   what: 'mocha report',
   addReporter(command, reportDir, report) {
     const reporter = copyReporter(REPORTER_FILE, path.join(reportDir, REPORTER_FILE));
-    return { command: `${command} --reporter ${quoteShellArg(reporter)} --reporter-option ${quoteShellArg(`output=${report}`)}`, env: {} };
+    // --no-bail: a `bail` of the command or the configuration would end the run at the first failure — a must-fail tripwire — and leave the tests after it unreported
+    return { command: `${command} --no-bail --reporter ${quoteShellArg(reporter)} --reporter-option ${quoteShellArg(`output=${report}`)}`, env: {} };
   },
   parseReport: (text, roots) => parseMochaReport(text, roots),
 });

@@ -35,6 +35,8 @@ const SUBTEST = /^\s*# Subtest: (.*?)\s*$/;
 export interface TapOutputOptions {
   /** Whether a name is a file of the repo (node-tap names each test file's subtest by its path). */
   readonly isFile: (name: string) => boolean;
+  /** The file of each `# name` heading, called heading after heading (tape; tape-files.ts); null: none known. */
+  readonly headingFile?: (name: string) => string | null;
 }
 
 /**
@@ -46,8 +48,8 @@ export interface TapOutputOptions {
  * with none of them failing: a hook, a plan, a timeout). Test points that close no subtest are
  * tests of their own, named by their description — except in a stream without subtests (tape),
  * where a `# name` comment names the test that the test points after it (its assertions) make
- * up, failed when one of them is `not ok`. `# SKIP` and `# TODO` (and tape's `# SKIP name`) are
- * skips. Ids are the names from the top down, `group > test`; under a top-level subtest named
+ * up, failed when one of them is `not ok`, its id `<file>::name` when `headingFile` knows the
+ * file (tape-files.ts). `# SKIP` and `# TODO` (and tape's `# SKIP name`) are skips. Ids are the names from the top down, `group > test`; under a top-level subtest named
  * by a file of the repo (node-tap runs each file as one), `<file>::group > test`, or the file
  * alone when the file's assertions are not in subtests. A second test of the same id is
  * `… #2`.
@@ -66,7 +68,7 @@ export function parseTapOutput(text: string, options: TapOutputOptions): ParsedR
   parser.end(stream);
   const problems = [...streamProblems(stream), ...levelProblems(root, true)];
   const hasSubtests = points(root).some((e) => e.body !== undefined);
-  const results = hasSubtests ? groupResults(root, { file: null, path: [] }, options, true, problems) : headingResults(root, problems);
+  const results = hasSubtests ? groupResults(root, { file: null, path: [] }, options, true, problems) : headingResults(root, problems, options.headingFile);
   return mergeTestResults(numberRepeats(results), problems);
 }
 
@@ -172,8 +174,8 @@ function aggregate(id: string, assertions: readonly Result[], own: Result | unde
   return { id, status, ...(message === undefined ? {} : { message }) };
 }
 
-/** A stream without subtests (tape): `# name` comments group the test points after them. */
-function headingResults(level: Level, problems: string[]): TestResult[] {
+/** A stream without subtests (tape): `# name` comments group the test points after them, `<file>::name` when its file is known. */
+function headingResults(level: Level, problems: string[], headingFile: TapOutputOptions['headingFile']): TestResult[] {
   const out: TestResult[] = [];
   let group: { id: string; skip: boolean; assertions: Result[] } | undefined;
   const close = (): void => {
@@ -185,7 +187,9 @@ function headingResults(level: Level, problems: string[]): TestResult[] {
     if (entry.kind === 'heading') {
       close();
       const directive = /^(SKIP|TODO) (.+)$/.exec(entry.text);
-      group = { id: directive ? directive[2]! : entry.text, skip: directive?.[1] === 'SKIP', assertions: [] };
+      const name = directive ? directive[2]! : entry.text;
+      const file = headingFile?.(name) ?? null;
+      group = { id: idOf(file, [name]), skip: directive?.[1] === 'SKIP', assertions: [] };
     } else if (group !== undefined) {
       group.assertions.push(entry.result);
     } else {

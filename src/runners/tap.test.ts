@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +13,8 @@ const noFiles = { isFile: () => false };
 async function golden(sample: string): Promise<{ report: ReturnType<typeof parseTapOutput>; expected: { tests: TestResult[]; problems: string[] } }> {
   const text = await readFile(path.join(REPORTS, sample, 'report/tap.out'), 'utf8');
   const project = path.join(REPORTS, sample, 'project');
-  const report = parseTapOutput(text, { isFile: (name) => existsSync(path.join(project, name)) });
+  // as the runner reads it: tape's names get their files from the project's test files
+  const report = await tapRunner.parse({ reportDir: '/none', output: text, repoDir: project });
   return { report, expected: JSON.parse(await readFile(path.join(REPORTS, sample, 'expected.json'), 'utf8')) };
 }
 
@@ -43,9 +43,11 @@ describe('parseTapOutput on golden streams', () => {
 
   it("tape: a test is its `# name` comment with the assertions after it, failed by its first failing one", async () => {
     const { report } = await golden('tap-tape');
-    expect(report.tests.find((t) => t.id === 'fails')).toEqual({ id: 'fails', status: 'fail', message: 'adds wrong' });
-    expect(report.tests.find((t) => t.id === 'rejects')).toEqual({ id: 'rejects', status: 'fail', message: 'Error: async boom' });
-    expect(report.tests.find((t) => t.id === 'same name #2')).toMatchObject({ status: 'fail' });
+    expect(report.tests.find((t) => t.id === 'test/sample.js::fails')).toEqual({ id: 'test/sample.js::fails', status: 'fail', message: 'adds wrong' });
+    expect(report.tests.find((t) => t.id === 'test/sample.js::rejects')).toEqual({ id: 'test/sample.js::rejects', status: 'fail', message: 'Error: async boom' });
+    // tape prints names only: each keeps its file, so one name in two files is two tests, and only a repeat in one file is `#2`
+    expect(report.tests.find((t) => t.id === 'test/other.js::same name')).toMatchObject({ status: 'pass' });
+    expect(report.tests.find((t) => t.id === 'test/sample.js::same name #2')).toMatchObject({ status: 'fail' });
   });
 
   it("node-tap: ids start with the file node-tap names each file's subtest by; a file of bare assertions is one test", async () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { TestRunner } from './types.js';
 import { JS_SHARED_CONFIG } from './js-config.js';
 import { parseTapOutput } from './parse-tap-output.js';
+import { createTapeFileNamer, readTapeFiles } from './tape-files.js';
 import { tapTripwires } from './tripwire-sources.js';
 import { quoteShellArg } from '../util/index.js';
 
@@ -36,17 +37,24 @@ export const tapRunner: TestRunner = {
   forgeableReport: true,
   testNamePrefix: '',
   tripwireSource: tapTripwires,
-  // tape names a test by its title alone (node-tap and node:test nest theirs under the file: no groups there)
-  testIds: (_file, path, name, text) => (tapLibrary(text) === 'tape' ? [[...path, name].join(' > ')] : []),
+  // tape's tests under their file, as parse names them (node-tap and node:test nest theirs under the file: no groups there)
+  testIds: (file, path, name, text) => (tapLibrary(text) === 'tape' ? [`${file}::${[...path, name].join(' > ')}`] : []),
   holdsTripwires: (text) => tapLibrary(text) !== null,
   instrument(command, { reportDir }) {
     // a new line before the brace: the command may end in a comment
     return { command: `{ ${command}\n} 2> ${quoteShellArg(path.join(reportDir, STDERR_FILE))}`, env: {} };
   },
   async parse({ output, repoDir }) {
-    return parseTapOutput(output, { isFile: (name) => isRepoFile(repoDir, name) });
+    // tape prints names only: the files are read to tell whose each name is (tape-files.ts)
+    const tape = mayBeTape(output) ? await readTapeFiles(repoDir, TAP_TEST_FILES, (text) => tapLibrary(text) === 'tape') : [];
+    return parseTapOutput(output, { isFile: (name) => isRepoFile(repoDir, name), headingFile: createTapeFileNamer(tape) });
   },
 };
+
+/** Whether a TAP stream may be tape's: no subtests (node-tap and node:test nest every test in one). */
+function mayBeTape(output: string): boolean {
+  return !/^\s*# Subtest: /m.test(output);
+}
 
 /** Which TAP library a JavaScript test file uses (`tape`, node-tap's `tap`, or node:test with its TAP reporter), from its imports. */
 export function tapLibrary(text: string): 'tape' | 'tap' | 'node:test' | null {

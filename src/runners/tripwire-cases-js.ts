@@ -4,7 +4,10 @@ import { indentAt, normalized, type Leaf, type Site, type Span, type TestCase, t
 /*
  * JavaScript and TypeScript test files (node:test, vitest, jest, mocha, tape): calls of `test`,
  * `it` or `specify` (tape's `test` or `tape`) with a plain title and a function, at the top
- * level or in the function of a `describe`/`suite`/`context` call with a plain title. Sites, as
+ * level or in the function of a `describe`/`suite`/`context` call with a plain title, or after a
+ * `suite('title')` call without a function (mocha's qunit interface: the tests up to the next
+ * such call are that suite's). mocha's exports interface (tests as the functions of
+ * `module.exports`) has no test calls: no cases, so wires. Sites, as
  * statements of the test function's own body: `expect(a).toBe|toEqual|toStrictEqual(b)`, chai's
  * `expect(a).to[.deep].equal|eql(b)`, and `<x>.equal|equals|strictEqual|deepEqual|
  * deepStrictEqual|same|strictSame|isEqual|deepEquals(a, b[, msg])` (node:assert, tape's and
@@ -23,12 +26,15 @@ const ASSERT_METHODS = new Set(['equal', 'equals', 'strictEqual', 'deepEqual', '
 export function jsTestCases(root: SyntaxNode, text: string, language: SourceLanguage): TestFileCases {
   const cases: TestCase[] = [];
   const names = new Set<string>();
-  const visit = (statements: readonly SyntaxNode[], path: readonly string[]): void => {
+  const visit = (statements: readonly SyntaxNode[], outer: readonly string[]): void => {
+    // mocha's qunit interface: `suite('title')` without a function holds the tests after it, up to the next one
+    let path = outer;
     for (const statement of statements) {
       const call = callOf(statement);
       if (call === null) continue;
       const { callee, title, fn } = call;
       if (title !== null) names.add(title.value);
+      if (callee === 'suite' && title !== null && fn === null && call.args === 1) path = [...outer, title.value];
       if (title === null || fn === null) continue;
       const body = fn.childForFieldName('body');
       if (GROUP_FUNCTIONS.has(callee) && body?.type === 'statement_block') visit(named(body), [...path, title.value]);
@@ -51,6 +57,8 @@ interface TestCall {
   readonly callee: string;
   readonly title: { readonly value: string; readonly span: Span } | null;
   readonly fn: SyntaxNode | null;
+  /** How many arguments it is given. */
+  readonly args: number;
 }
 
 /** `name('title', [options,] fn)` as a statement, with `name` a plain identifier. */
@@ -65,7 +73,7 @@ function callOf(statement: SyntaxNode): TestCall | null {
   const value = first ? plainString(first) : null;
   // the test function: after the title (node:test puts options between, jest a timeout after)
   const fn = args.slice(1).find((a) => a.type === 'arrow_function' || a.type === 'function_expression' || a.type === 'function') ?? null;
-  return { callee: callee.text, title: first && value !== null ? { value, span: { start: first.startIndex, end: first.endIndex } } : null, fn };
+  return { callee: callee.text, title: first && value !== null ? { value, span: { start: first.startIndex, end: first.endIndex } } : null, fn, args: args.length };
 }
 
 /** The value of a string or template string with no escapes and no substitutions, else null. */
@@ -160,9 +168,13 @@ function all(nodes: readonly (SyntaxNode | null)[]): Leaf[] | null {
   return out;
 }
 
-/** After each top-level statement from the last import on. */
+/**
+ * After each top-level statement from the last import on, and from the last `module.exports =`
+ * on (mocha's exports interface: tests added before it would be replaced with the object).
+ */
 function insertPoints(root: SyntaxNode): number[] {
   const statements = named(root).filter((s) => s.type !== 'comment' && s.type !== 'hash_bang_line');
   const lastImport = lastIndexOf(statements, (s) => s.type === 'import_statement' || /require\(/.test(s.type === 'lexical_declaration' || s.type === 'variable_declaration' ? s.text : ''));
-  return statements.slice(Math.max(0, lastImport)).map((s) => s.endIndex);
+  const lastExports = lastIndexOf(statements, (s) => s.type === 'expression_statement' && /^\(?\s*module\.exports\s*=[^=]/.test(s.text));
+  return statements.slice(Math.max(0, lastImport, lastExports)).map((s) => s.endIndex);
 }

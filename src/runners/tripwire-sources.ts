@@ -106,15 +106,22 @@ export function rustTripwires(t: TripwireTarget): string {
   ].join('\n');
 }
 
-/** mocha's `it` (BDD) or `test` (TDD) is a global in every test file; node:assert, both flavours, as the tests use it. */
+/**
+ * mocha's `it` (bdd) or `test` (tdd, qunit) is a global in every test file; under the exports
+ * interface (no globals: the tests are the functions of `module.exports`, CommonJS only) the
+ * wires are functions of `module.exports` (placed after its assignment, tripwire-cases-js.ts).
+ * node:assert, both flavours, as the tests use it.
+ */
 export function mochaTripwires(t: TripwireTarget): string {
   const id = ident(t.pass);
-  const { g } = globalsOf(t);
+  const { typed, g } = globalsOf(t);
   const imports =
     t.moduleKind === 'esm'
       ? [`import a_${id} from 'node:assert';`, `import s_${id} from 'node:assert/strict';`]
       : [`const a_${id} = require('node:assert');`, `const s_${id} = require('node:assert/strict');`];
-  return ['', ...imports, `const t_${id} = ${g}.it ?? ${g}.test;`, ...nodeAssertTripwires(t), ''].join('\n');
+  const exported = typed ? '(n: string, f: () => void) => { module.exports[n] = f; }' : '(n, f) => { module.exports[n] = f; }';
+  const test = t.moduleKind === 'esm' ? `${g}.it ?? ${g}.test` : `${g}.it ?? ${g}.test ?? (${exported})`;
+  return ['', ...imports, `const t_${id} = ${test};`, ...nodeAssertTripwires(t), ''].join('\n');
 }
 
 /**

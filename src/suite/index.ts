@@ -6,6 +6,6 @@ export type { TaskLock } from './lock.js';
 export { MAX_PROMPT_BYTES } from './read-prompt.js';
 export { renderTasksMd } from './render-tasks-md.js';
 export { Controls } from './schema.js';
-export type { Order, OrderAdmission, Suite, Task, TaskAdmission } from './types.js';
+export type { Order, ObservedTest, OrderAdmission, Suite, Task, TaskAdmission } from './types.js';
 export { DRAFT_MARKER, draftLine, isDraftPrompt } from './draft-prompt.js';
 export { ID_PATTERN, TaskManifest as TaskManifestSchema } from './schema.js';

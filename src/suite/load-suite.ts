@@ -82,8 +82,8 @@ async function loadTask(dir: string, id: string, issues: InputIssue[]): Promise<
   if (!(await isDir(repoDir))) issues.push({ file: repoDir, field: '', expected: 'the task repo folder', received: 'no such folder' });
   const orders = await loadOrders(path.join(dir, 'orders'), issues);
   if (!manifest || issues.length > before) return undefined;
-  const { hash, repoHash } = await hashTask(dir, manifest);
-  return { id, dir, repoDir, manifest, orders, hash, repoHash, protectedPaths: [], allowedPaths: [] };
+  const { hash, repoHash, admissionHash } = await hashTask(dir, manifest);
+  return { id, dir, repoDir, manifest, orders, hash, repoHash, admissionHash, protectedPaths: [], allowedPaths: [] };
 }
 
 async function loadOrders(ordersDir: string, issues: InputIssue[]): Promise<Order[]> {

@@ -24,11 +24,14 @@ import type { SuiteManifest, TaskManifest } from './schema.js';
  * Hashes of one task: `hash` over its manifest and every file the agent or grader will see;
  * `repoHash` over what its prepared repo is made from — the setup command and the repo/ lines
  * of the listing — so tasks of one tree and setup (copies, a mined commit written twice) share
- * one prepared repo, and editing a prompt or a hidden test does not run the setup again.
+ * one prepared repo, and editing a prompt or a hidden test does not run the setup again;
+ * `admissionHash` over the listing without the prompts (`orders/<n>/prompt.md`), which no
+ * admission check reads, so rewriting a prompt keeps the task's kept admission.
  */
-export async function hashTask(taskDir: string, manifest: TaskManifest): Promise<{ readonly hash: string; readonly repoHash: string }> {
+export async function hashTask(taskDir: string, manifest: TaskManifest): Promise<{ readonly hash: string; readonly repoHash: string; readonly admissionHash: string }> {
   const lines = [`manifest ${canonicalJson(manifest)}`];
   const repoLines = [`setup ${JSON.stringify(manifest.setup)}`];
+  const admissionLines = [lines[0]!];
   for (const sub of ['repo', 'orders']) {
     const root = path.join(taskDir, sub);
     for (const entry of await listTree(root)) {
@@ -36,9 +39,11 @@ export async function hashTask(taskDir: string, manifest: TaskManifest): Promise
       const line = `${tag} ${sub}/${entry.rel} ${sha256(await readEntry(root, entry))}`;
       lines.push(line);
       if (sub === 'repo') repoLines.push(line);
+      if (!(sub === 'orders' && /^[^/]+\/prompt\.md$/.test(entry.rel))) admissionLines.push(line);
     }
   }
-  return { hash: sha256(lines.join('\n') + '\n'), repoHash: sha256(repoLines.join('\n') + '\n') };
+  const hashOf = (list: readonly string[]): string => sha256(list.join('\n') + '\n');
+  return { hash: hashOf(lines), repoHash: hashOf(repoLines), admissionHash: hashOf(admissionLines) };
 }
 
 /** Hash of the whole suite from its manifest and its tasks' hashes. */

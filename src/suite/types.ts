@@ -24,6 +24,8 @@ export interface Task {
   readonly hash: string;
   /** sha256 over its setup command and repo/ files: the cache key of its prepared repo (shared by tasks of one tree). */
   readonly repoHash: string;
+  /** sha256 over the same as `hash` but the prompts, which no admission check reads: what a kept admission is filed by. */
+  readonly admissionHash: string;
   /** Suite-wide, task and always-protected globs together (grading adds the runner's configuration files). */
   readonly protectedPaths: readonly string[];
   /** Suite-wide and task globs of compiled or binary files a change may hold. */
@@ -53,6 +55,18 @@ export interface OrderAdmission {
   readonly checks?: Readonly<Record<string, string>>;
   /** Checks-graded orders: how many checks the order has (the same at every seed and level). */
   readonly checkCount?: number;
+  /**
+   * The fail-to-pass tests as the unchanged repo ran them (admission's first baseline run): how
+   * each failed, for a draft prompt (never in the lock: messages can hold paths and times).
+   */
+  readonly observed?: readonly ObservedTest[];
+}
+
+/** A fail-to-pass test on the unchanged repo: its status there (`missing`: not reported) and its failure message. */
+export interface ObservedTest {
+  readonly id: string;
+  readonly status: 'fail' | 'error' | 'skip' | 'missing';
+  readonly message?: string;
 }
 
 export type TaskAdmission =

@@ -51,10 +51,10 @@ describe('a task per new test format, validated and baked', () => {
     });
   });
 
-  it("tap: tape's tests by their names, each made of its assertions", () => {
+  it("tap: tape's tests by their files and names, each made of its assertions", () => {
     expect(order('tape-clamp')).toMatchObject({
-      failToPass: ['limits a value below the range'],
-      passToPass: ['keeps a value inside the range', 'keeps the bounds themselves', 'limits a value above the range'],
+      failToPass: ['test/clamp-below.js::limits a value below the range'],
+      passToPass: ['test/clamp-below.js::keeps the bounds themselves', 'test/clamp.js::keeps a value inside the range', 'test/clamp.js::limits a value above the range'],
     });
   });
 
@@ -84,6 +84,6 @@ describe('a task per new test format, validated and baked', () => {
       'unittest-roman gold': 'solved',
       'unittest-roman noop': 'failed tests-failed',
     });
-    expect(runs.find((r) => r.task === 'tape-clamp' && r.agent === 'noop')!.outcomeDetail).toContain('limits a value below the range (fail)');
+    expect(runs.find((r) => r.task === 'tape-clamp' && r.agent === 'noop')!.outcomeDetail).toContain('test/clamp-below.js::limits a value below the range (fail)');
   });
 });

@@ -34,12 +34,12 @@ describe('bakeoff validate --task', () => {
 
   it('validates only the named task after it changed, keeps the other verdict, and updates the lock for the new suite', async () => {
     const before = await readLock(suite);
-    await appendFile(path.join(suite, 'tasks/py-add/orders/1/prompt.md'), '\nThe owner adds: negative numbers too.\n');
+    await appendFile(path.join(suite, 'tasks/py-add/orders/1/hidden/tests/test_calc_hidden.py'), '\n# the owner adds: negative numbers too\n');
     const started = Date.now();
     const r = await bakeoff(['validate', suite, '--task', 'py-add', '--json']);
     const taskSec = (Date.now() - started) / 1000;
     expect(r.exitCode, r.stderr).toBe(0);
-    // its prompt changed, so its hash: checked again, not kept
+    // a hidden file changed, so its admission hash: checked again, not kept
     expect((JSON.parse(r.stdout) as { keptVerdicts: string[] }).keptVerdicts).toEqual([]);
     const after = await readLock(suite);
     expect(after.suite.hash).not.toBe(before.suite.hash);
@@ -49,6 +49,12 @@ describe('bakeoff validate --task', () => {
     // a run can use the lock at once
     const run = await bakeoff(['run', suite, '--agent', 'gold', '--runs', '1', '--out', path.join(path.dirname(suite), 'out'), '--json']);
     expect(run.exitCode, run.stderr).toBe(0);
+    // a prompt is part of the task hash (the lock follows it) but no check reads one: the admission is kept
+    await appendFile(path.join(suite, 'tasks/py-add/orders/1/prompt.md'), '\nThe owner adds: negative numbers too.\n');
+    const prompted = await bakeoff(['validate', suite, '--task', 'py-add', '--json']);
+    expect(prompted.exitCode, prompted.stderr).toBe(0);
+    expect((JSON.parse(prompted.stdout) as { keptVerdicts: string[] }).keptVerdicts).toEqual(['py-add']);
+    expect((await readLock(suite)).tasks['py-add']?.taskHash).not.toBe(after.tasks['py-add']?.taskHash);
     // the time saved is a figure, not an assertion: on a loaded machine one task's admission can take as long as two (CI saw 22.1 s vs 21.0 s)
     console.log(`validate: whole suite (2 tasks) ${wholeSec.toFixed(1)} s, --task py-add ${taskSec.toFixed(1)} s`);
   });

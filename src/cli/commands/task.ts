@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { mineTasks } from '../../api/mine-tasks.js';
-import { taskFromCommit } from '../../api/task-from-commit.js';
+import { addObservedToDrafts, taskFromCommit } from '../../api/task-from-commit.js';
 import { UserError } from '../../errors.js';
 import type { TaskVerdict } from '../../api/index.js';
 import { escapeControl, exists } from '../../util/index.js';
 import type { FromCommitFlags, MineFlags } from '../command-options.js';
 import { sandboxRequest, type CliIo } from '../io.js';
-import { validateCommand, validateWrittenFlags } from './validate.js';
+import { validateCommand, validateWrittenFlags, type Revise } from './validate.js';
 
 
 /**
@@ -40,7 +40,7 @@ export async function fromCommitCommand(repo: string, commit: string, flags: Fro
     `  hidden tests (orders/1/hidden/): ${written.testFiles.join(', ')}`,
     `  gold.patch: ${written.codeFiles.length} file${written.codeFiles.length === 1 ? '' : 's'} (${written.codeFiles.join(', ')})`,
     ...written.guesses.map((g) => `  ${g.field}: ${g.value}  (guessed: ${g.why})`),
-    `  prompt.md is a DRAFT from the commit message: rewrite it as the owner would state the problem, then delete its first line`,
+    `  prompt.md is a DRAFT from the commit message (admission adds the tests that fail at the parent, and how): rewrite it as the owner would state the problem, then delete its first line`,
     'admission checks:',
   ];
   if (flags.json) for (const line of lines) io.stderr.write(`${escapeControl(line)}\n`);
@@ -52,7 +52,13 @@ export async function fromCommitCommand(repo: string, commit: string, flags: Fro
     validateWrittenFlags(flags, [written.id], hasLock),
     io,
     { fromCommit },
+    observeIn(suite, [written.id], io),
   );
+}
+
+/** Adds to the tasks' draft prompts what their admission observed on the parent (then the suite is validated again). */
+function observeIn(suite: string, tasks: readonly string[], io: CliIo): Revise {
+  return async (outcome) => (await addObservedToDrafts({ cwd: io.cwd, env: io.env, suite, tasks, admissions: outcome.admissions })).length > 0;
 }
 
 async function defaultSuite(cwd: string): Promise<string> {
@@ -116,7 +122,7 @@ export async function mineCommand(repo: string, flags: MineFlags, io: CliIo): Pr
   }
   io.stderr.write(`wrote ${ids.length} tasks into ${flags.add} (draft prompts: rewrite each); admission checks there:\n`);
   const hasLock = await exists(path.join(path.resolve(io.cwd, flags.add), 'bakeoff.lock.json'));
-  return validateCommand(flags.add, validateWrittenFlags(flags, ids, hasLock), io, { mined: minedJson });
+  return validateCommand(flags.add, validateWrittenFlags(flags, ids, hasLock), io, { mined: minedJson }, observeIn(flags.add, ids, io));
 }
 
 /** A mined candidate's verdict for `--json`: admitted with its counts, or rejected with the reason. */

@@ -1,5 +1,6 @@
 import { UserError } from '../../errors.js';
 import { validate, type ValidateOutcome } from '../../api/validate.js';
+import { restoreValidateOutputs, saveValidateOutputs } from '../../api/task-from-commit.js';
 import type { LockWrite } from '../../api/index.js';
 import { escapeControl } from '../../util/index.js';
 import { printNote } from '../notes.js';
@@ -7,7 +8,6 @@ import { createProgress, setupText } from '../progress.js';
 import { VALIDATE_OPTIONS, type ValidateFlags } from '../command-options.js';
 import { EXIT, placeOf, sandboxRequest, type CliIo } from '../io.js';
 import { requestOf } from '../option-table.js';
-
 
 /**
  * The flags of a validate that a command writing tasks runs on what it wrote: its own output,
@@ -19,38 +19,28 @@ export function validateWrittenFlags(flags: Pick<ValidateFlags, 'json' | 'concur
 }
 
 /**
+ * Looks at a first validation's outcome and may change the suite; true when it did (the checks
+ * then run again, quickly: admissions are kept by the admission hash, which no prompt is part of).
+ */
+export type Revise = (outcome: ValidateOutcome) => Promise<boolean>;
+
+/**
  * `bakeoff validate <suite>`: admission checks, suite hash, TASKS.md and the lock file.
  * Exit 1 when a task is rejected, when the verdicts differ from the lock of the same suite and
  * were not written (no `--update-lock`), and with `--check` on any difference from the lock.
+ * `revise` (task from-commit, task mine --add) may change the suite after the checks: then the
+ * lock and TASKS.md are put back as they were and the suite is validated again.
  */
-export async function validateCommand(dir: string, flags: ValidateFlags, io: CliIo, extraJson: Readonly<Record<string, unknown>> = {}): Promise<number> {
+export async function validateCommand(dir: string, flags: ValidateFlags, io: CliIo, extraJson: Readonly<Record<string, unknown>> = {}, revise?: Revise): Promise<number> {
   if (flags.check && flags.updateLock) throw new UserError('--check writes nothing and --update-lock writes the lock: give one of them, not both');
-  const progress = createProgress(io.stderr, !flags.json, { noun: 'tasks', tallies: ['admitted', 'rejected'] });
-  const { notes } = progress;
-  const lockWrite: LockWrite = flags.check ? 'never' : flags.updateLock ? 'update' : 'stable';
-  let result: ValidateOutcome;
-  try {
-    result = await validate({
-      suite: dir,
-      ...placeOf(io),
-      ...requestOf(VALIDATE_OPTIONS, flags),
-      lockWrite,
-      ...sandboxRequest(flags),
-      onEvent: (event) => {
-        if (printNote(notes, event)) return;
-        if (event.type === 'plan') progress.start(event.total, event.kept);
-        else if (event.type === 'task-start') progress.itemStarted(event.task, event.task);
-        else if (event.type === 'task-stage') progress.itemStage(event.task, event.stage);
-        else if (event.type === 'setup-progress') progress.itemStage(event.task, `setup: ${setupText(event.progress)}`);
-        else {
-          const a = event.admission;
-          progress.itemEnded(event.task, event.task, a.admitted ? { verdict: 'admitted', tally: ['admitted'] } : { verdict: 'REJECTED', tally: ['rejected'], detail: a.reason });
-        }
-      },
-    });
-  } finally {
-    progress.finish();
+  const saved = revise ? await saveValidateOutputs({ ...placeOf(io), suite: dir }) : null;
+  let run = await checkSuite(dir, flags, io);
+  if (revise && saved && (await revise(run.result))) {
+    await restoreValidateOutputs(saved);
+    run = await checkSuite(dir, flags, io);
   }
+  const { result, notes } = run;
+  const lockWrite = lockWriteOf(flags);
   const { tasks, rejected, comparison, written } = result;
   if (result.keptVerdicts.length > 0) {
     const n = result.keptVerdicts.length;
@@ -84,6 +74,40 @@ export async function validateCommand(dir: string, flags: ValidateFlags, io: Cli
     io.stdout.write(lines.join('\n') + '\n');
   }
   return result.ok ? EXIT.ok : EXIT.checksFailed;
+}
+
+function lockWriteOf(flags: ValidateFlags): LockWrite {
+  return flags.check ? 'never' : flags.updateLock ? 'update' : 'stable';
+}
+
+/** One validation, its progress on stderr. */
+async function checkSuite(dir: string, flags: ValidateFlags, io: CliIo): Promise<{ result: ValidateOutcome; notes: ReturnType<typeof createProgress>['notes'] }> {
+  const progress = createProgress(io.stderr, !flags.json, { noun: 'tasks', tallies: ['admitted', 'rejected'] });
+  const { notes } = progress;
+  let result: ValidateOutcome;
+  try {
+    result = await validate({
+      suite: dir,
+      ...placeOf(io),
+      ...requestOf(VALIDATE_OPTIONS, flags),
+      lockWrite: lockWriteOf(flags),
+      ...sandboxRequest(flags),
+      onEvent: (event) => {
+        if (printNote(notes, event)) return;
+        if (event.type === 'plan') progress.start(event.total, event.kept);
+        else if (event.type === 'task-start') progress.itemStarted(event.task, event.task);
+        else if (event.type === 'task-stage') progress.itemStage(event.task, event.stage);
+        else if (event.type === 'setup-progress') progress.itemStage(event.task, `setup: ${setupText(event.progress)}`);
+        else {
+          const a = event.admission;
+          progress.itemEnded(event.task, event.task, a.admitted ? { verdict: 'admitted', tally: ['admitted'] } : { verdict: 'REJECTED', tally: ['rejected'], detail: a.reason });
+        }
+      },
+    });
+  } finally {
+    progress.finish();
+  }
+  return { result, notes };
 }
 
 /** Differences from the lock listed in the terminal; --json lists all. */

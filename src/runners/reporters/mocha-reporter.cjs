@@ -21,6 +21,23 @@ function firstLine(text) {
   return line === undefined ? undefined : line.trim().slice(0, 500);
 }
 
+/**
+ * The message of a node:assert failure that wrote its own message (`generatedMessage`: "Expected
+ * values to be strictly equal:", then the values or a diff on the next lines) as one line, its
+ * first lines joined, so that the values are kept (a draft prompt names them); any other
+ * message's first line, after the error's class when it is a built-in one (`TypeError: …`).
+ */
+function messageOf(error, text) {
+  if (error === null || typeof error !== 'object') return firstLine(text);
+  if (error.generatedMessage !== true) {
+    const line = firstLine(text);
+    const name = typeof error.name === 'string' && /^(Type|Reference|Range|Syntax|URI|Eval)Error$/.test(error.name) ? error.name : null;
+    return line !== undefined && name !== null && !line.startsWith(name) ? `${name}: ${line}`.slice(0, 500) : line;
+  }
+  const lines = String(text ?? '').split('\n').map((l) => l.trim()).filter((l) => l !== '' && l !== '...');
+  return lines.length === 0 ? undefined : lines.slice(0, 8).join(' ').slice(0, 500);
+}
+
 function titlePath(runnable) {
   if (typeof runnable.titlePath === 'function') return runnable.titlePath();
   return [typeof runnable.fullTitle === 'function' ? runnable.fullTitle() : String(runnable.title)];
@@ -71,7 +88,7 @@ function BakeoffMochaReporter(runner, options) {
   runner.on('fail', (runnable, error) => {
     passed.delete(runnable);
     failures += 1;
-    const message = firstLine(error && error.message !== undefined ? error.message : error);
+    const message = messageOf(error, error && error.message !== undefined ? error.message : error);
     const base = { file: fileOf(runnable), path: titlePath(runnable), ...(message === undefined ? {} : { message }) };
     if (runnable.type === 'hook') write({ event: 'hook', ...base });
     else {

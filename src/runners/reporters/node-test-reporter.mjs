@@ -24,12 +24,29 @@ function firstLine(text) {
   return line === undefined ? undefined : line.trim().slice(0, 500);
 }
 
+/**
+ * The message of a node:assert failure that wrote its own message (`generatedMessage`: "Expected
+ * values to be strictly equal:", then the values or a diff on the next lines) as one line, its
+ * first lines joined, so that the values are kept (a draft prompt names them); any other
+ * message's first line, after the error's class when it is a built-in one (`TypeError: …`).
+ */
+function messageOf(error, text) {
+  if (error === null || typeof error !== 'object') return firstLine(text);
+  if (error.generatedMessage !== true) {
+    const line = firstLine(text);
+    const name = typeof error.name === 'string' && /^(Type|Reference|Range|Syntax|URI|Eval)Error$/.test(error.name) ? error.name : null;
+    return line !== undefined && name !== null && !line.startsWith(name) ? `${name}: ${line}`.slice(0, 500) : line;
+  }
+  const lines = String(text ?? '').split('\n').map((l) => l.trim()).filter((l) => l !== '' && l !== '...');
+  return lines.length === 0 ? undefined : lines.slice(0, 8).join(' ').slice(0, 500);
+}
+
 function failureMessage(error) {
   if (error === undefined || error === null) return undefined;
   const cause = error.cause;
-  if (cause !== null && typeof cause === 'object' && 'message' in cause) return firstLine(cause.message);
+  if (cause !== null && typeof cause === 'object' && 'message' in cause) return messageOf(cause, cause.message);
   if (typeof cause === 'string') return firstLine(cause);
-  return firstLine(error.message);
+  return messageOf(error, error.message);
 }
 
 function isFileLevel(data) {
