@@ -3,11 +3,13 @@ import { LongestFirstSequencer } from './test/setup/sequencer.js';
 import { TIER_PROJECTS } from './test/setup/tiers.js';
 
 // One project per tier (test/setup/tiers.ts). Everything but the `alone` projects runs first,
-// four files at a time on CI's two cores (vitest's default there is one): those files mostly
-// wait on sandboxed subprocesses — quiet full runs used a third of two cores' CPU time at two
-// files and three — and bakeoff's numbers must hold on a busy machine anyway (CPU-time limits,
-// busy-machine.e2e). The `alone` projects (the real agent CLIs, the leftovers test) run after
-// them, one file at a time, with the machine to themselves.
+// four files at a time on CI's two cores (vitest's default there is one): a file waits on
+// sandboxed subprocesses between bursts of CPU, and bakeoff's numbers must hold on a busy
+// machine anyway (CPU-time limits, busy-machine.e2e). Two files at a time took 32 min 7 s in a
+// quiet full run, three 26 min 13 s; at three and four the machine is busy throughout (two e2e
+// files alone keep both cores 97 % busy), so more files at once buy little more. The `alone`
+// projects (the real agent CLIs, the leftovers test) run after them, one file at a time, with
+// the machine to themselves.
 /** Files at once before the alone projects. */
 const FILES_AT_ONCE = 4;
 
