@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, it } from 'vitest';
 import { bakeoff, tempDir } from '../helpers.js';
 import { AGENT_SPECS, oneTaskSuite, readStore, requireHarnesses } from './agent-helpers.js';
 
@@ -16,13 +16,32 @@ interface JsonRun {
 // session-timeout. 24 s leaves a slow start 20 s.
 const WALL_CLOCK_SEC = 24;
 
+/**
+ * Two bakes at once (ten CLIs): each case mostly waits out its wall clock while the harnesses
+ * back off and retry, so six cases one after another were two minutes of waiting. Ten CLIs
+ * starting together on two cores still send their first request within a few seconds.
+ */
+const BAKES_AT_ONCE = 2;
+let running = 0;
+const waiting: (() => void)[] = [];
+async function oneOfTwo<T>(bake: () => Promise<T>): Promise<T> {
+  if (running >= BAKES_AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  try {
+    return await bake();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
 /*
  * The model API failing is the instrument breaking: every such run is void with the reason the
  * proxy saw, never failed — including pi, which exits 0 after giving up — and it ends within the
  * session wall clock (no hidden retries by bakeoff; the harness's own retries are the harness).
  * Its failure class says whose failure it was: the model's (its API), never the harness's.
  */
-describe('a failing model API voids the run with the right reason, for every harness', () => {
+describe.concurrent('a failing model API voids the run with the right reason, for every harness', () => {
   let suite = '';
   beforeAll(async () => {
     await requireHarnesses();
@@ -36,7 +55,7 @@ describe('a failing model API voids the run with the right reason, for every har
     ['malformed', 'upstream-malformed', 'api-malformed'],
   ];
   for (const [script, reason, cause] of cases) {
-    it(`scripted:${script} → void ${reason}, failure class model error (${cause})`, async () => {
+    it(`scripted:${script} → void ${reason}, failure class model error (${cause})`, ({ expect }) => oneOfTwo(async () => {
       const out = await tempDir();
       const args = ['run', suite, '--upstream', `scripted:${script}`, '--upstream-idle-timeout', '4', '--runs', '1', '--concurrency', '5', '--out', out, '--json'];
       for (const spec of Object.values(AGENT_SPECS)) args.push('--agent', spec);
@@ -52,7 +71,7 @@ describe('a failing model API voids the run with the right reason, for every har
       for (const run of runs) expect(r.stderr.split('\n').filter((l) => l.startsWith(`bakeoff: error: run ${run.id} (`) && l.includes(`) is void ${reason}: `)), run.agent).toHaveLength(1);
       const { requests } = readStore(out);
       for (const run of runs) expect(requests.filter((q) => q.run_id === run.id).length, `${run.agent} made requests`).toBeGreaterThan(0);
-    }, 600_000);
+    }), 600_000);
   }
 });
 
@@ -61,7 +80,7 @@ describe('a failing model API voids the run with the right reason, for every har
  * the model's; requests the API refuses as malformed (HTTP 400) were built by the harness. The
  * same five CLIs, each bake answered by a replay file of bakeoff's scripted model.
  */
-describe('a refusal is the model\'s failure, a request the API refuses is the harness\'s, for every harness', () => {
+describe.concurrent('a refusal is the model\'s failure, a request the API refuses is the harness\'s, for every harness', () => {
   let suite = '';
   beforeAll(async () => {
     await requireHarnesses();
@@ -74,7 +93,7 @@ describe('a refusal is the model\'s failure, a request the API refuses is the ha
     ['HTTP 400 to every request', Array(40).fill({ status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'scripted 400: tools.0.input_schema: invalid' } } }), 'harness-error', 'harness', 'request-rejected'],
   ];
   for (const [name, replies, cls, side, cause] of cases) {
-    it(`${name} → ${cls} (${side}: ${cause})`, async () => {
+    it(`${name} → ${cls} (${side}: ${cause})`, ({ expect }) => oneOfTwo(async () => {
       const out = await tempDir();
       const script = path.join(out, 'replies.json');
       await writeFile(script, JSON.stringify({ replies }));
@@ -86,6 +105,6 @@ describe('a refusal is the model\'s failure, a request the API refuses is the ha
       expect(runs).toHaveLength(5);
       const wrong = runs.filter((run) => run.failure?.class !== cls || run.failure.side !== side || run.failure.cause !== cause);
       expect(wrong.map((w) => `${w.agent}: ${w.outcome} ${w.voidReason ?? w.failReason} — ${JSON.stringify(w.failure)} — ${w.outcomeDetail}`)).toEqual([]);
-    }, 600_000);
+    }), 600_000);
   }
 });
