@@ -5,7 +5,8 @@ import { addObservedToDrafts, taskFromCommit } from '../../api/task-from-commit.
 import { UserError } from '../../errors.js';
 import type { TaskVerdict } from '../../api/index.js';
 import { escapeControl, exists } from '../../util/index.js';
-import type { FromCommitFlags, MineFlags } from '../command-options.js';
+import { FROM_COMMIT_OPTIONS, MINE_OPTIONS, type FromCommitFlags, type MineFlags } from '../command-options.js';
+import { requestOf } from '../option-table.js';
 import { sandboxRequest, type CliIo } from '../io.js';
 import { validateCommand, validateWrittenFlags, type Revise } from './validate.js';
 
@@ -24,14 +25,8 @@ export async function fromCommitCommand(repo: string, commit: string, flags: Fro
     repo,
     commit,
     suite,
-    tests: flags.tests,
-    ...(flags.id ? { id: flags.id } : {}),
-    ...(flags.kind ? { kind: flags.kind } : {}),
-    ...(flags.language ? { language: flags.language } : {}),
+    ...requestOf(FROM_COMMIT_OPTIONS, flags),
     ...(flags.setup !== undefined ? { setup: flags.setup === 'none' ? null : flags.setup } : {}),
-    ...(flags.test ? { test: flags.test } : {}),
-    ...(flags.format ? { format: flags.format } : {}),
-    ...(flags.report ? { report: flags.report } : {}),
     ...(issue ? { issue } : {}),
   });
   const rel = (p: string): string => (path.relative(io.cwd, p).startsWith('..') ? p : path.relative(io.cwd, p) || '.');
@@ -85,13 +80,10 @@ export async function mineCommand(repo: string, flags: MineFlags, io: CliIo): Pr
     cwd: io.cwd,
     env: io.env,
     repo,
-    limit: flags.limit,
-    tests: flags.tests,
+    ...requestOf(MINE_OPTIONS, flags),
     validate: check,
-    ...(flags.add !== undefined ? { addTo: flags.add } : {}),
     concurrency: flags.concurrency,
     ...sandboxRequest(flags),
-    ...(flags.range ? { range: flags.range } : {}),
     onEvent: (event) => {
       if (event.type === 'task-end') io.stderr.write(`checked ${event.task}: ${event.admission.admitted ? 'admitted' : 'rejected'}\n`);
       else if (event.type === 'error') io.stderr.write(`bakeoff: ${escapeControl(event.message)}\n`);
