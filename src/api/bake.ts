@@ -1,8 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
-import { openModelUpstream, parseHarnessSpec, resolveAgents, type Agent, type HostFile } from '../agents/index.js';
+import { parseHarnessSpec, resolveAgents, type Agent, type HostFile } from '../agents/index.js';
 import { UserError } from '../errors.js';
-import type { PriceBook } from '../meter/index.js';
 import type { LeaderboardView } from '../report/view/leaderboard-view.js';
 import { summarize } from '../report/view/summarize.js';
 import { selectTasks, type TaskSelection } from '../plan/index.js';
@@ -21,6 +20,7 @@ import { lockResultsFor } from './lock-results-for.js';
 import { refuseOtherSuite } from './one-suite-per-folder.js';
 import { cacheDirOf, cwdOf, envOf, type Place } from './paths.js';
 import { readFailureEvidence } from './failure-evidence.js';
+import { pricedUpstream } from './priced-upstream.js';
 
 export interface BakeRequest extends Place {
   /** The suite folder (validated: its lock file says which tasks are admitted). */
@@ -145,8 +145,7 @@ export async function openRunParts(request: RunPartsRequest, notify: Notify, for
   const suite = await loadSuite(path.resolve(cwd, request.suite));
   const lock = await readLock(suite);
   const forbiddenRoots = [suite.dir, cacheDir, path.join(os.tmpdir(), 'bakeoff-scratch'), ...forbidden(suite)];
-  // The price catalog is large: loaded only when a model agent is asked for (it opens the upstream first).
-  let prices: PriceBook | undefined;
+  const metered = pricedUpstream({ upstream: request.upstream ?? 'vendor', pricesFile: request.prices ? pricesFile(path.resolve(cwd, request.prices), request.hostFile) : undefined, cwd, env: envOf(request) });
   const { agents, upstream } = await resolveAgents(request.agents, {
     cwd,
     forbiddenRoots,
@@ -154,17 +153,8 @@ export async function openRunParts(request: RunPartsRequest, notify: Notify, for
     suiteInstances: new Map(suite.tasks.flatMap((t) => (t.manifest.origin?.kind === 'swebench' && t.manifest.origin.id ? [[t.manifest.origin.id, t.id] as const] : []))),
     ...(request.agentsFile ? { agentsFile: request.agentsFile } : {}),
     ...(request.hostFile ? { hostFile: request.hostFile } : {}),
-    openUpstream: async (formats) => {
-      // the upstream first: one that cannot be reached stops the bake before the catalog is read
-      const opened = await openModelUpstream(request.upstream ?? 'vendor', { cwd, env: envOf(request), formats });
-      const { openPriceBook } = await import('../meter/index.js');
-      prices = await openPriceBook(request.prices ? pricesFile(path.resolve(cwd, request.prices), request.hostFile) : undefined).catch(async (error: unknown) => {
-        await opened.close();
-        throw error;
-      });
-      return opened;
-    },
-    priceOf: (model, at) => prices!.priceOf(model, undefined, at),
+    openUpstream: metered.openUpstream,
+    priceOf: metered.priceOf,
     idleTimeoutMs: (request.upstreamIdleTimeoutSec ?? 120) * 1000,
     traceNetwork: request.traceNetwork === true,
     env: envOf(request),
@@ -178,7 +168,7 @@ export async function openRunParts(request: RunPartsRequest, notify: Notify, for
   try {
     await requireTools([...new Set(['bwrap', 'git', ...sandboxNamed(request.sandbox ?? DEFAULT_SANDBOX).requires, ...(request.traceNetwork ? ['strace'] : [])])]);
     const isolation = await isolationFor(suite.controls, request.sandbox ?? DEFAULT_SANDBOX, notify, probes);
-    const modelRuntime: Record<string, string> = upstream && prices ? { upstream: upstream.name, prices: prices.source } : {};
+    const modelRuntime: Record<string, string> = upstream && metered.pricesSource() !== undefined ? { upstream: upstream.name, prices: metered.pricesSource()! } : {};
     const runtime = { ...(await versions), ...modelRuntime };
     return { suite, lock, agents, isolation, runtime, cacheDir, close };
   } catch (error) {

@@ -1,10 +1,10 @@
 import os from 'node:os';
 import path from 'node:path';
-import { openModelUpstream, resolveAgents, type Agent } from '../agents/index.js';
+import { resolveAgents, type Agent } from '../agents/index.js';
 import { createHackerAgent } from '../admit/index.js';
-import type { PriceBook } from '../meter/index.js';
 import type { ProbeCache } from '../util/index.js';
 import type { Suite } from '../suite/index.js';
+import { pricedUpstream } from './priced-upstream.js';
 
 export interface HackersRequest {
   /** `--hacker` specs: any agent spec `bakeoff run --agent` takes. */
@@ -36,21 +36,13 @@ export interface Hackers {
  * prompt before the task's (admit/hacker-agent.ts).
  */
 export async function resolveHackers(suite: Suite, request: HackersRequest): Promise<Hackers> {
-  let prices: PriceBook | undefined;
+  const metered = pricedUpstream({ upstream: request.upstream ?? 'vendor', pricesFile: request.prices ? path.resolve(request.cwd, request.prices) : undefined, cwd: request.cwd, env: request.env });
   const { agents, upstream } = await resolveAgents(request.specs, {
     cwd: request.cwd,
     forbiddenRoots: [suite.dir, request.cacheDir, path.join(os.tmpdir(), 'bakeoff-scratch')],
     suiteTasks: new Map(suite.tasks.map((t) => [t.id, t.orders.length])),
-    openUpstream: async (formats) => {
-      const opened = await openModelUpstream(request.upstream ?? 'vendor', { cwd: request.cwd, env: request.env, formats });
-      const { openPriceBook } = await import('../meter/index.js');
-      prices = await openPriceBook(request.prices ? path.resolve(request.cwd, request.prices) : undefined).catch(async (error: unknown) => {
-        await opened.close();
-        throw error;
-      });
-      return opened;
-    },
-    priceOf: (model, at) => prices!.priceOf(model, undefined, at),
+    openUpstream: metered.openUpstream,
+    priceOf: metered.priceOf,
     idleTimeoutMs: (request.upstreamIdleTimeoutSec ?? 120) * 1000,
     env: request.env,
     probes: request.probes,
@@ -59,7 +51,7 @@ export async function resolveHackers(suite: Suite, request: HackersRequest): Pro
   });
   return {
     agents: agents.map((agent) => createHackerAgent(agent)),
-    runtime: upstream && prices ? { upstream: upstream.name, prices: prices.source } : {},
+    runtime: upstream && metered.pricesSource() !== undefined ? { upstream: upstream.name, prices: metered.pricesSource()! } : {},
     close: async () => upstream?.close(),
   };
 }
