@@ -69,6 +69,36 @@ parentPort.postMessage({ type: 'ready' });`,
     expect(outcomes[1]).toMatchObject({ failure: 'code-error', message: expect.stringContaining('RuntimeError: Aborted()') });
   });
 
+  it('runs the next call in the same idle thread, with that call\'s program; never in a thread a check ended', async () => {
+    // answers each check with its thread and the program's entry; `die` ends the thread
+    const workerUrl = fakeWorker(
+      'which-thread.mjs',
+      `import { threadId } from 'node:worker_threads';
+parentPort.on('message', ({ program, requests }) => {
+  for (const { call } of requests) {
+    if (call === 'die') process.exit(3);
+    parentPort.postMessage({ type: 'outcome', outcome: { kind: 'value', json: JSON.stringify(threadId + ' ' + program.entry), durationMs: 1 } });
+  }
+});
+parentPort.postMessage({ type: 'ready' });`,
+    );
+    const program = (entry: string): CheckWorkerData => ({ ...data(500), files: { [entry]: 'export const ok = (x) => x;\n' }, entry });
+    const answer = async (entry: string, calls: string[]): Promise<string[]> =>
+      (await runChecksInWorker({ data: program(entry), requests: calls.map((call) => ({ call, inputJson: 'null' })), backstop: { cpuMs: 5000, wallMs: 5000 }, workerUrl })).map((o) =>
+        o.kind === 'value' ? (JSON.parse(o.json!) as string) : o.failure,
+      );
+    const [first] = await answer('a.js', ['ok']);
+    const [second] = await answer('b.js', ['ok']);
+    const thread = first!.split(' ')[0];
+    expect(first).toBe(`${thread} a.js`);
+    expect(second).toBe(`${thread} b.js`);
+    const [, died] = await answer('c.js', ['ok', 'die']);
+    expect(died).toBe('code-error');
+    const [after] = await answer('d.js', ['ok']);
+    expect(after).toMatch(/ d\.js$/);
+    expect(after!.split(' ')[0]).not.toBe(thread);
+  });
+
   it('throws when the worker cannot start, since then the instrument is broken', async () => {
     const workerUrl = fakeWorker('crashes.mjs', "throw new Error('cannot load the WASM module');");
     await expect(runChecksInWorker({ data: data(500), requests: [{ call: 'ok', inputJson: '1' }], backstop: { cpuMs: 5000, wallMs: 5000 }, workerUrl })).rejects.toThrow(

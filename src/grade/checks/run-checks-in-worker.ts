@@ -1,5 +1,5 @@
 import type { CheckWorkerData, CheckWorkerRequest, VmOutcome } from './check-worker-protocol.js';
-import { startCheckWorker, type CheckWorker, type HostBackstop } from './start-check-worker.js';
+import { resolveCheckWorker, startCheckWorker, type CheckWorker, type HostBackstop } from './start-check-worker.js';
 
 export interface RunChecksInWorkerOptions {
   readonly data: CheckWorkerData;
@@ -11,9 +11,9 @@ export interface RunChecksInWorkerOptions {
 }
 
 /**
- * Runs the checks one after another in a check worker. When a check ends its worker (the
- * backstop fired, or the worker broke or died), the remaining checks go to a new worker, so a
- * failure affects only its own check.
+ * Runs the checks one after another in a check worker, an idle one when there is one. When a
+ * check ends its worker (the backstop fired, or the worker broke or died), the remaining checks
+ * go to a new worker, so a failure affects only its own check.
  * @returns one outcome per request, in order.
  * @throws Error when a worker cannot start at all.
  */
@@ -22,7 +22,7 @@ export async function runChecksInWorker(options: RunChecksInWorkerOptions): Prom
   let worker: CheckWorker | undefined;
   try {
     while (outcomes.length < options.requests.length) {
-      worker ??= await startCheckWorker({ data: options.data, backstop: options.backstop, ...(options.workerUrl ? { workerUrl: options.workerUrl } : {}) });
+      worker ??= await idleWorker(options) ?? (await startCheckWorker({ data: options.data, backstop: options.backstop, ...(options.workerUrl ? { workerUrl: options.workerUrl } : {}) }));
       const run = await worker.run(options.requests.slice(outcomes.length));
       outcomes.push(...run.outcomes);
       if (!run.reusable) {
@@ -31,7 +31,42 @@ export async function runChecksInWorker(options: RunChecksInWorkerOptions): Prom
       }
     }
   } finally {
-    await worker?.stop();
+    if (worker) await putBack(worker, options);
   }
   return outcomes;
+}
+
+/**
+ * Check workers that finished a batch with their thread intact, by worker file, waiting for the
+ * next call (a grading runs checks once per order, a calibration validate hundreds of times):
+ * starting a worker, its thread and QuickJS with it, costs about 100–250 ms, a batch of 32
+ * checks about 15 ms. Idle workers do not keep the process alive.
+ */
+const idle = new Map<string, CheckWorker[]>();
+/** Most workers kept idle per worker file: more than the gradings that run checks at once is memory for nothing. */
+const MAX_IDLE = 4;
+
+function idleWorker(options: RunChecksInWorkerOptions): CheckWorker | undefined {
+  const waiting = idle.get(workerKey(options));
+  for (let worker = waiting?.pop(); worker !== undefined; worker = waiting?.pop()) {
+    if (!worker.alive) continue;
+    worker.bind(options.data, options.backstop);
+    worker.hold(true);
+    return worker;
+  }
+  return undefined;
+}
+
+async function putBack(worker: CheckWorker, options: RunChecksInWorkerOptions): Promise<void> {
+  const key = workerKey(options);
+  const waiting = idle.get(key) ?? [];
+  if (!worker.alive || waiting.length >= MAX_IDLE) return worker.stop();
+  worker.hold(false);
+  waiting.push(worker);
+  idle.set(key, waiting);
+}
+
+let defaultWorker: string | undefined;
+function workerKey(options: RunChecksInWorkerOptions): string {
+  return options.workerUrl?.href ?? (defaultWorker ??= resolveCheckWorker().href);
 }

@@ -29,8 +29,18 @@ export interface CheckWorkerRun {
 
 /** A started check worker; it runs one batch at a time, one check after another. */
 export interface CheckWorker {
-  /** Runs a batch of checks. Never rejects: a worker that dies or hangs becomes a failed check. */
+  /** Runs a batch of checks of the program it was started or last bound with. Never rejects: a worker that dies or hangs becomes a failed check. */
   run(requests: readonly CheckWorkerRequest[]): Promise<CheckWorkerRun>;
+  /**
+   * The same thread for another program and its limits: QuickJS stays loaded (starting a worker
+   * costs far more than a batch of 32 checks), and each check still runs in a fresh runtime and
+   * context, as every check of one program does.
+   */
+  bind(data: CheckWorkerData, backstop: HostBackstop): void;
+  /** False once the thread has exited or been terminated (a check ended it): never run again. */
+  readonly alive: boolean;
+  /** Whether the worker keeps the process alive: false while it idles in a pool. */
+  hold(on: boolean): void;
   /** Terminates the worker. */
   stop(): Promise<void>;
   /** The worker thread's kernel thread id, when the worker reported it. */
@@ -68,23 +78,30 @@ type Listener = (event: WorkerEvent) => void;
 export async function startCheckWorker(options: StartCheckWorkerOptions): Promise<CheckWorker> {
   const wasmModule = options.data.wasmModule ?? (await compiledQuickJS());
   const worker = new Worker(options.workerUrl ?? resolveCheckWorker(), {
-    workerData: { ...options.data, wasmModule },
+    workerData: { wasmModule },
     resourceLimits: { stackSizeMb: WORKER_STACK_MB },
     execArgv: [],
     stdout: true,
     stderr: true,
   });
-  let stderr = '';
-  worker.stdout.resume();
-  worker.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);
-  });
+  // Neither stream is read while the worker lives: a stdio stream that is read keeps the process
+  // alive even after `unref()`, and an idle worker must not. Nothing in the VM prints (its
+  // console is a no-op); stderr is read once the worker is gone, for the message.
+  worker.stderr.setEncoding('utf8');
+  const stderrTail = (): string => String(worker.stderr.read() ?? '').slice(-STDERR_TAIL_CHARS).trim();
   /** Receives every message, error and exit; replaced per phase. */
   let listener: Listener = () => undefined;
-  const died = (message: string) => listener({ type: 'died', message: stderr.trim() ? `${message}; stderr: ${stderr.trim()}` : message });
+  const died = (message: string) => {
+    const stderr = stderrTail();
+    listener({ type: 'died', message: stderr ? `${message}; stderr: ${stderr}` : message });
+  };
   worker.on('message', (message: CheckWorkerMessage) => listener(message));
   worker.on('error', (error) => died(`the check worker threw ${error.name}: ${error.message}`));
-  worker.on('exit', (code) => died(`the check worker exited with code ${code}`));
+  let alive = true;
+  worker.on('exit', (code) => {
+    alive = false;
+    died(`the check worker exited with code ${code}`);
+  });
 
   const startupTimeoutMs = options.startupTimeoutMs ?? 30_000;
   const tid = await new Promise<number | undefined>((resolve, reject) => {
@@ -101,10 +118,24 @@ export async function startCheckWorker(options: StartCheckWorkerOptions): Promis
   });
 
   const clock = tid === undefined ? undefined : openTaskCpuClock(tid);
+  let { data, backstop } = options;
   return {
     tid,
-    run: (requests) => runBatch({ worker, clock, backstop: options.backstop }, requests, (l) => (listener = l)),
+    get alive() {
+      return alive;
+    },
+    bind: (nextData, nextBackstop) => {
+      data = nextData;
+      backstop = nextBackstop;
+    },
+    hold: (on) => (on ? worker.ref() : worker.unref()),
+    run: (requests) =>
+      runBatch({ worker, clock, backstop, program: { files: data.files, entry: data.entry, limits: data.limits } }, requests, (l) => (listener = l), () => {
+        // a check that ended the worker: it never runs another batch
+        alive = false;
+      }),
     stop: async () => {
+      alive = false;
       listener = () => undefined;
       clock?.close();
       await worker.terminate();
@@ -116,6 +147,8 @@ interface Watched {
   readonly worker: Worker;
   readonly clock: TaskCpuClock | undefined;
   readonly backstop: HostBackstop;
+  /** The program the batch's checks call (sent with the batch: a thread serves many programs). */
+  readonly program: Omit<CheckWorkerData, 'wasmModule'>;
 }
 
 /**
@@ -124,7 +157,7 @@ interface Watched {
  * check. The backstop looks at the check when its CPU or wall limit could first have passed
  * (the thread's CPU time cannot grow faster than wall time), and again until one has.
  */
-function runBatch({ worker, clock, backstop }: Watched, requests: readonly CheckWorkerRequest[], listen: (l: Listener) => void): Promise<CheckWorkerRun> {
+function runBatch({ worker, clock, backstop, program }: Watched, requests: readonly CheckWorkerRequest[], listen: (l: Listener) => void, ended: () => void): Promise<CheckWorkerRun> {
   const outcomes: VmOutcome[] = [];
   if (requests.length === 0) return Promise.resolve({ outcomes, reusable: true });
   return new Promise((resolve) => {
@@ -138,6 +171,7 @@ function runBatch({ worker, clock, backstop }: Watched, requests: readonly Check
     const finish = (reusable: boolean) => {
       clearTimeout(timer);
       listen(() => undefined);
+      if (!reusable) ended();
       resolve({ outcomes, reusable });
     };
     const fail = (failure: 'timeout' | 'wall-backstop' | 'code-error', message: string, cpu = cpuMs()) => {
@@ -174,7 +208,7 @@ function runBatch({ worker, clock, backstop }: Watched, requests: readonly Check
       else if (event.type === 'died') fail('code-error', `the grader's QuickJS worker died on this check: ${event.message}`);
     });
     arm();
-    worker.postMessage({ requests });
+    worker.postMessage({ program, requests });
   });
 }
 
