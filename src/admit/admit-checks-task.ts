@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { loadSources, runChecks, DEFAULT_CHECK_LIMITS, type CheckResult } from '../grade/index.js';
-import { generateChecks, GeneratorError, type GeneratedSet } from '../run/index.js';
+import { generateChecks, GeneratorError, keepGeneratedChecks, type GeneratedChecksCache, type GeneratedSet } from '../run/index.js';
 import type { AdmitOptions, OrderAdmission, TaskAdmission } from './admit-task.js';
 import { goldAttemptNotes, goldFailureReason, heaviestGoldNote, type GoldAttempt } from './gold-attempts.js';
 import { workspaceWithGold } from './workspace-with-gold.js';
@@ -29,7 +29,7 @@ export type NotedAdmission = TaskAdmission & {
  * sometimes is load-sensitive, and rejected with the numbers); the starting code, and the code
  * with only the earlier orders' gold, score below full. Proves the test design, not an agent.
  */
-export async function admitChecksTask(options: AdmitOptions & { readonly controls: Controls }): Promise<NotedAdmission> {
+export async function admitChecksTask(options: AdmitOptions & { readonly controls: Controls; readonly keptChecks?: GeneratedChecksCache }): Promise<NotedAdmission> {
   const { task, controls } = options;
   const spec = task.manifest.checks!;
   const orders: OrderAdmission[] = [];
@@ -48,6 +48,8 @@ export async function admitChecksTask(options: AdmitOptions & { readonly control
           first = await generateChecks(order.hiddenDir, seed, level);
           const second = await generateChecks(order.hiddenDir, seed, level);
           if (second.digest !== first.digest) return { admitted: false, reason: `${where}the check generator is not deterministic at ${at}` };
+          // proved deterministic: the task's bakes take this set instead of generating it again
+          if (options.keptChecks) keepGeneratedChecks(options.keptChecks, task, order.index, seed, level, first);
         } catch (error) {
           if (error instanceof GeneratorError) return { admitted: false, reason: where + error.message };
           throw error;

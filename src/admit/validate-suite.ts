@@ -1,6 +1,6 @@
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { baseEnv, runPool, prepareTask } from '../run/index.js';
+import { baseEnv, runPool, prepareTask, type GeneratedChecksCache } from '../run/index.js';
 import { type Isolation, disposeScratch, freshScratchRoot, type SetupProgress } from '../sandbox/index.js';
 import { admitChecksTask, type NotedAdmission } from './admit-checks-task.js';
 import { admitTask, dateCheckClock, type AdmitResult } from './admit-task.js';
@@ -64,6 +64,8 @@ export interface ValidateOptions {
    * admission instead of running its checks again. Absent: every task is checked.
    */
   readonly verdicts?: VerdictCache;
+  /** Where the generated check sets admission proves deterministic are kept for the tasks' bakes (run's GeneratedChecksCache); absent: none kept. */
+  readonly keptChecks?: GeneratedChecksCache;
   /**
    * Adversarial admission: these exploits of the library, then these hacker agents
    * (createHackerAgent), run on every task the other checks admit, and one graded solved or void
@@ -227,7 +229,7 @@ async function checkTask(
       onStage: (stage: string) => options.onTaskStage?.(task.id, stage),
     };
     const admission = task.manifest.grading === 'checks'
-      ? await admitChecksTask({ ...admitOptions, controls: suite.controls })
+      ? await admitChecksTask({ ...admitOptions, controls: suite.controls, ...(options.keptChecks ? { keptChecks: options.keptChecks } : {}) })
       : await withKeptLogs(await admitTask(admitOptions), { cacheDir: options.cacheDir, suiteId: suite.id, taskId: task.id });
     if (!options.adversarial || !admission.admitted) return admission;
     return await admitAdversarially({

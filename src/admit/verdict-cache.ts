@@ -6,7 +6,8 @@ import type { NotedAdmission } from './admit-checks-task.js';
 
 /*
  * A task's admission is a function of the task (its admission hash: repo, manifest, hidden
- * files, gold — not the prompts, which no check reads), the controls (their digest: limits, seeds, levels), the prepared repo the
+ * files, gold — not the prompts, the manifest's words for people or where the task came from,
+ * which no check reads; suite-hash.ts), the controls (their digest: limits, seeds, levels), the prepared repo the
  * checks ran on, the sandbox, and the runtimes that ran them (bakeoff, node, QuickJS, bwrap and
  * the task's own toolchains), and bakeoff's own code. When none of those changed since this machine admitted the task,
  * the admission would be the same: validate keeps it instead of running every stage again.

@@ -116,6 +116,7 @@ export async function validate(request: ValidateRequest): Promise<ValidateOutcom
       isolation,
       cacheDir,
       ...(request.recheck ? {} : { verdicts: { probes, runtime: await runtime, code: await codeDigest() } }),
+      keptChecks: { probes, runtime: await runtime },
       ...(adversarial ? { adversarial: { exploits: EXPLOIT_IDS, ...(hackers ? { hackers: hackers.agents } : {}), runtime: { ...(await runtime), ...hackers?.runtime } } } : {}),
       concurrency: request.concurrency ?? 2,
       lockWrite,

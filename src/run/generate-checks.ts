@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { Check } from '../grade/index.js';
-import { canonicalJson, sha256, execFileWithParent } from '../util/index.js';
+import type { Task } from '../suite/index.js';
+import { canonicalJson, sha256, execFileWithParent, type ProbeCache } from '../util/index.js';
 
 const run = execFileWithParent;
 
@@ -59,6 +60,40 @@ export async function generateChecks(hiddenDir: string, seed: number, level: num
   if (duplicate) throw new GeneratorError(`${script}: check id ${JSON.stringify(duplicate)} appears twice`);
   const checks = parsed.data.checks as Check[];
   return { checks, digest: sha256(canonicalJson(checks)) };
+}
+
+/**
+ * Generated sets kept on this machine (in the probe cache), so that a set is generated once per
+ * machine instead of once per bake: a set is a function of the task's files (its admission hash
+ * covers the generator and everything beside it in hidden/), the order, the seed and level, and
+ * the Python and bakeoff that ran and read the generator. Admission keeps every set it proved
+ * deterministic (generated twice, the same checks), and never takes a kept one: each validate
+ * runs the generator again, twice. A bake and adversarial admission's runs take the kept set
+ * (runs of an admitted task, whose generator admission proved deterministic at these seeds and
+ * levels); one not kept is generated and kept. `bakeoff verify` never takes a kept set.
+ */
+export interface GeneratedChecksCache {
+  readonly probes: ProbeCache;
+  /** The runtime versions (runtimeVersions): `python` and `bakeoff` are part of what a set is kept under. */
+  readonly runtime: Readonly<Record<string, string>>;
+}
+
+/** Where the set of `task`'s order at seed and level is kept, and under what. */
+function keptSetOf(cache: GeneratedChecksCache, task: Pick<Task, 'admissionHash'>, order: number, seed: number, level: number): { name: string; key: unknown } {
+  const key = { task: task.admissionHash, order, seed, level, python: cache.runtime.python ?? null, bakeoff: cache.runtime.bakeoff ?? null };
+  return { name: `checks-${sha256(canonicalJson(key)).slice(0, 32)}`, key };
+}
+
+/** Keeps a set admission proved deterministic, for the bakes of the task (GeneratedChecksCache). */
+export function keepGeneratedChecks(cache: GeneratedChecksCache, task: Pick<Task, 'admissionHash'>, order: number, seed: number, level: number, set: GeneratedSet): void {
+  const { name, key } = keptSetOf(cache, task, order, seed, level);
+  cache.probes.keep(name, key, set);
+}
+
+/** The kept set of the order at seed and level, else the generator's, then kept (GeneratedChecksCache). */
+export function keptOrGeneratedChecks(cache: GeneratedChecksCache, task: Pick<Task, 'admissionHash'>, order: { index: number; hiddenDir: string }, seed: number, level: number): Promise<GeneratedSet> {
+  const { name, key } = keptSetOf(cache, task, order.index, seed, level);
+  return cache.probes.remember(name, key, () => generateChecks(order.hiddenDir, seed, level));
 }
 
 /** The generator failed or printed something unusable: the suite's fault, never the agent's. */

@@ -1,7 +1,7 @@
 export { agentsOrOurs } from './agents-or-ours.js';
 export { baseEnv } from './base-env.js';
-export { GeneratorError, generateChecks } from './generate-checks.js';
-export type { GeneratedSet } from './generate-checks.js';
+export { GeneratorError, generateChecks, keepGeneratedChecks, keptOrGeneratedChecks } from './generate-checks.js';
+export type { GeneratedChecksCache, GeneratedSet } from './generate-checks.js';
 export { gradeOrder } from './grade-order.js';
 export { orderGrading } from './order-grading.js';
 export { autoConcurrencyMax, runPool } from './pool.js';

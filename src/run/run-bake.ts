@@ -6,7 +6,7 @@ import type { CheckRow, RequestRow, ResultsLock, SessionRow, Store } from '../st
 import type { SuiteLock, Order, Suite, Task } from '../suite/index.js';
 import { stoppedSentence, stopsPass } from '../report/view/budget-use.js';
 import { createPasses, type Pass } from './budget.js';
-import { generateChecks, type GeneratedSet } from './generate-checks.js';
+import { keptOrGeneratedChecks, type GeneratedChecksCache, type GeneratedSet } from './generate-checks.js';
 import type { RunRecord } from '../types.js';
 import { baseEnv } from './base-env.js';
 import { runPool, type Concurrency } from './pool.js';
@@ -15,6 +15,7 @@ import { probeWorkspaceMode } from './probe-workspace-mode.js';
 import { runTask, type RunStage } from './run-task.js';
 import { buildRunRecord } from './run-record.js';
 import { isStorageFailure } from './storage.js';
+import { openProbeCache } from '../util/index.js';
 
 export interface BakeOptions {
   readonly suite: Suite;
@@ -231,7 +232,7 @@ export async function openRunner(options: RunnerOptions): Promise<Runner> {
   const env = baseEnv();
   const prepared = new Map<string, Promise<{ repo: string } | { error: string }>>();
   const byId = new Map(suite.tasks.map((t) => [t.id, t]));
-  const shared: Shared = { env, scratch, seed, level, workspaceMode, passOf: createPasses(suite.controls, options.recorded ?? []), checks: new Map<string, Promise<GeneratedSet>>() };
+  const shared: Shared = { env, scratch, seed, level, workspaceMode, passOf: createPasses(suite.controls, options.recorded ?? []), checks: new Map<string, Promise<GeneratedSet>>(), keptChecks: { probes: openProbeCache(options.cacheDir), runtime: options.runtime } };
   const prepareOne = (taskId: string, emit: (event: BakeEvent) => void): Promise<{ repo: string } | { error: string }> => {
     const known = prepared.get(taskId);
     if (known) return known;
@@ -328,6 +329,8 @@ interface Shared {
   readonly passOf: (agentId: string, replay: number) => Pass;
   /** Generated checks by task, order, seed and level (generated once per bake). */
   readonly checks: Map<string, Promise<GeneratedSet>>;
+  /** Sets kept on this machine: generated once per machine, not per bake (GeneratedChecksCache). */
+  readonly keptChecks: GeneratedChecksCache;
 }
 
 /** Runs use one seed and one level: the controls' `seed` (default: the first of `seeds`) and `level`. */
@@ -339,7 +342,7 @@ export function runSeedAndLevel(suite: Suite): { seed: number | null; level: num
 
 function checksFor(task: Task, order: Order, shared: Shared): Promise<GeneratedSet> {
   const key = `${task.id}:${order.index}:${shared.seed}:${shared.level}`;
-  if (!shared.checks.has(key)) shared.checks.set(key, generateChecks(order.hiddenDir, shared.seed ?? 0, shared.level ?? 1));
+  if (!shared.checks.has(key)) shared.checks.set(key, keptOrGeneratedChecks(shared.keptChecks, task, order, shared.seed ?? 0, shared.level ?? 1));
   return shared.checks.get(key)!;
 }
 

@@ -2,6 +2,7 @@ import { cp, mkdtemp, readFile, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { InputError } from '../errors.js';
 import { loadSuite } from './load-suite.js';
 
@@ -107,6 +108,28 @@ describe('suite hash', () => {
       await edit(dir);
       expect((await loadSuite(dir)).hash).not.toBe(a.hash);
     }
+  });
+
+  it("keeps the admission hash when only a prompt, the task's words for people or its provenance change, not when its source's test lists or its tests do", async () => {
+    const a = (await loadSuite(starter)).tasks[0]!;
+    const edited = async (edit: (taskDir: string) => Promise<void>) => {
+      const dir = await copyOf(starter);
+      await edit(path.join(dir, 'tasks', a.id));
+      return (await loadSuite(dir)).tasks[0]!;
+    };
+    const manifest = (change: (m: Record<string, unknown>) => void) => async (taskDir: string) => {
+      const file = path.join(taskDir, 'task.yaml');
+      const m = parseYaml(await readFile(file, 'utf8')) as Record<string, unknown>;
+      change(m);
+      await writeFile(file, stringifyYaml(m));
+    };
+    const moved = await edited(manifest((m) => Object.assign(m, { kind: m.kind === 'bug' ? 'feature' : 'bug', summary: 'Other words.', origin: { kind: 'commit', repo: 'elsewhere', commit: '0123abc' }, public: { title: 'Shown elsewhere' } })));
+    const prompt = await edited(async (taskDir) => writeFile(path.join(taskDir, 'orders/1/prompt.md'), 'other words\n', { flag: 'a' }));
+    expect([moved.hash === a.hash, moved.admissionHash, prompt.hash === a.hash, prompt.admissionHash]).toEqual([false, a.admissionHash, false, a.admissionHash]);
+    const expected = await edited(manifest((m) => Object.assign(m, { origin: { ...(m.origin as object), expected: { failToPass: ['t1'], passToPass: [] } } })));
+    const hidden = await edited(async (taskDir) => writeFile(path.join(taskDir, 'orders/1/hidden', a.orders[0]!.hiddenFiles[0]!), '// changed\n', { flag: 'a' }));
+    expect(expected.admissionHash).not.toBe(a.admissionHash);
+    expect(hidden.admissionHash).not.toBe(a.admissionHash);
   });
 
   it('ignores YAML formatting and the description', async () => {

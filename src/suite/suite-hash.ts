@@ -25,13 +25,16 @@ import type { SuiteManifest, TaskManifest } from './schema.js';
  * `repoHash` over what its prepared repo is made from — the setup command and the repo/ lines
  * of the listing — so tasks of one tree and setup (copies, a mined commit written twice) share
  * one prepared repo, and editing a prompt or a hidden test does not run the setup again;
- * `admissionHash` over the listing without the prompts (`orders/<n>/prompt.md`), which no
- * admission check reads, so rewriting a prompt keeps the task's kept admission.
+ * `admissionHash` over the listing without what no admission check reads: the prompts
+ * (`orders/<n>/prompt.md`), the manifest's words for people (`kind`, `summary`, `public`) and
+ * its provenance (`origin`, but for the source's own test lists, `origin.expected`). Rewriting
+ * a prompt or a summary keeps the task's kept admission, and so does one fix written from two
+ * places (a mined commit in two clones, one SWE-bench instance in two datasets).
  */
 export async function hashTask(taskDir: string, manifest: TaskManifest): Promise<{ readonly hash: string; readonly repoHash: string; readonly admissionHash: string }> {
   const lines = [`manifest ${canonicalJson(manifest)}`];
   const repoLines = [`setup ${JSON.stringify(manifest.setup)}`];
-  const admissionLines = [lines[0]!];
+  const admissionLines = [`manifest ${canonicalJson(admissionManifest(manifest))}`];
   for (const sub of ['repo', 'orders']) {
     const root = path.join(taskDir, sub);
     for (const entry of await listTree(root)) {
@@ -44,6 +47,12 @@ export async function hashTask(taskDir: string, manifest: TaskManifest): Promise
   }
   const hashOf = (list: readonly string[]): string => sha256(list.join('\n') + '\n');
   return { hash: hashOf(lines), repoHash: hashOf(repoLines), admissionHash: hashOf(admissionLines) };
+}
+
+/** The manifest as admission reads it: its words for people and where it came from left out, the source's own test lists kept. */
+function admissionManifest(manifest: TaskManifest): Omit<TaskManifest, 'kind' | 'summary' | 'public' | 'origin'> & { origin?: { expected: unknown } } {
+  const { kind: _kind, summary: _summary, public: _public, origin, ...read } = manifest;
+  return origin?.expected ? { ...read, origin: { expected: origin.expected } } : read;
 }
 
 /** Hash of the whole suite from its manifest and its tasks' hashes. */

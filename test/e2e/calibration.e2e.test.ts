@@ -1,4 +1,5 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { chmod, readdir, readFile, writeFile } from 'node:fs/promises';
+import { execa } from 'execa';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSuite } from '../../src/suite/load-suite.js';
@@ -55,19 +56,32 @@ describe('the calibration suite (work orders, generated checks)', () => {
     // 18 order × seed × level sets, each generated twice and scored by the gold twice
   }, 600_000);
 
-  /** One bake of gold, noop and the order diary (the agent of the fresh-session test), run once for both tests that read it. */
+  /**
+   * One bake of gold, noop and the order diary (the agent of the fresh-session test), run once for
+   * both tests that read it, with a python3 on its PATH that notes every call: the bake takes the
+   * check sets validate kept, and never runs a generator (checks.py) again.
+   */
   const DIARY = `command:node ${path.join(ROOT, 'test/fixtures/agents/order-diary.mjs')}`;
-  let bake: Promise<{ out: string; report: { runs: JsonRun[] } }> | undefined;
+  let bake: Promise<{ out: string; report: { runs: JsonRun[] }; pythonCalls: string }> | undefined;
   const baked = () =>
     (bake ??= (async () => {
       const out = await tempDir();
-      const run = await bakeoff(['run', suite, '--agent', 'gold', '--agent', 'noop', '--agent', DIARY, '--concurrency', '4', '--out', out, '--json']);
+      // readable by the agents' sandbox, which mounts the PATH's folders (the order diary lists /tmp)
+      const spy = await tempDir();
+      await chmod(spy, 0o755);
+      const python = (await execa('sh', ['-c', 'command -v python3'])).stdout.trim();
+      await writeFile(path.join(spy, 'python3'), `#!/bin/sh\necho "$*" >> ${spy}/calls\nexec ${python} "$@"\n`, { mode: 0o755 });
+      const run = await bakeoff(['run', suite, '--agent', 'gold', '--agent', 'noop', '--agent', DIARY, '--concurrency', '4', '--out', out, '--json'], { env: { PATH: `${spy}:${process.env.PATH}` } });
       expect(run.exitCode, run.stderr).toBe(0);
-      return { out, report: JSON.parse((await bakeoff(['report', out, '--format', 'json'])).stdout) as { runs: JsonRun[] } };
+      const pythonCalls = await readFile(path.join(spy, 'calls'), 'utf8').catch(() => '');
+      return { out, report: JSON.parse((await bakeoff(['report', out, '--format', 'json'])).stdout) as { runs: JsonRun[] }, pythonCalls };
     })());
 
-  it('grades gold 3/3 projects with 192/192 points and noop none, saving every check input', async () => {
-    const { out, report } = await baked();
+  it('grades gold 3/3 projects with 192/192 points and noop none, saving every check input, with the check sets validate kept', async () => {
+    const { out, report, pythonCalls } = await baked();
+    // the bake asked python3 (its version, through the spy on PATH) and ran no generator
+    expect(pythonCalls).toContain('--version');
+    expect(pythonCalls).not.toContain('checks.py');
     const gold = report.runs.filter((r) => r.agent === 'gold');
     const noop = report.runs.filter((r) => r.agent === 'noop');
     expect(gold.filter((r) => r.outcome === 'solved')).toHaveLength(3);
