@@ -8,7 +8,7 @@ import { digestArtifacts, type ArtifactDigest } from './artifact-digests.js';
 import { damagedDatabase, knownIntact, refuseLostDatabase, rememberIntact, requireIntact } from './check-store.js';
 import type { ProbeCache } from '../util/index.js';
 import { MIGRATIONS } from './migrations.js';
-import { readCheckTallies, type CheckTally } from './check-tallies.js';
+import { readCheckTallies, TALLY_OF_RUN, type CheckTally } from './check-tallies.js';
 import { DATABASE_NAME, isRunTempName, resultsPaths, runDir, runTempDir } from './run-folder.js';
 
 /*
@@ -167,7 +167,7 @@ export interface Store {
   quotaReadings(): { readonly agent: string; readonly at: string; readonly quota: Record<string, string> }[];
   /** The graded tests and generated checks of a run, every order, sorted by order and id. */
   checks(runId: string): CheckRow[];
-  /** Every failed run's checks counted by set and status, with up to `brokenShown` broken pass-to-pass ids (check-tallies.ts). */
+  /** Every failed run's checks counted per set, with up to `brokenShown` (at most `BROKEN_KEPT`) broken pass-to-pass ids (check-tallies.ts). */
   checkTallies(brokenShown: number): Map<string, CheckTally>;
   close(): void;
 }
@@ -237,6 +237,7 @@ export function openStore(dir: string, options: OpenStoreOptions): Store {
     run_id: 'runId', attempt: 'attempt', worker: 'worker', started_at: 'startedAt', state: 'state', cost_usd: 'costUsd',
     tokens_in: 'tokensIn', tokens_out: 'tokensOut', requests: 'requests',
   }));
+  const countChecks = db.prepare(`UPDATE runs SET tests_json = ${TALLY_OF_RUN} WHERE id = ?`);
   // a run redone after it was void machine-starved replaces that record whole
   const starved = db.prepare("SELECT 1 FROM runs WHERE id = ? AND outcome = 'void' AND reason = 'machine-starved'").pluck();
   const forget = ['requests', 'sessions', 'checks', 'artifacts', 'attempts', 'runs'].map((table) => db.prepare(`DELETE FROM ${table} WHERE ${table === 'runs' ? 'id' : 'run_id'} = ?`));
@@ -261,6 +262,7 @@ export function openStore(dir: string, options: OpenStoreOptions): Store {
         }
       }
       for (const c of checks) insertCheck.run({ ...c, message: c.message ?? null, runId: run.id });
+      if (checks.length > 0) countChecks.run(run.id);
       for (const a of artifacts) insertArtifact.run({ ...a, runId: run.id });
     },
   );
