@@ -44,11 +44,18 @@ export const TALLY_OF_RUN = `(SELECT json_object(
 export function readCheckTallies(db: Database.Database, brokenShown: number): Map<string, CheckTally> {
   if (brokenShown > BROKEN_KEPT) throw new RangeError(`checkTallies: at most ${BROKEN_KEPT} broken ids are kept per run, asked for ${brokenShown}`);
   const out = new Map<string, CheckTally>();
-  const rows = db.prepare("SELECT id, tests_json FROM runs WHERE outcome = 'failed' AND tests_json IS NOT NULL").raw().iterate() as IterableIterator<[string, string]>;
+  // runs that failed alike have equal texts: each distinct one is parsed once and its tally shared (never changed after)
+  const parsed = new Map<string, CheckTally>();
+  const rows = db.prepare("SELECT id, tests_json FROM runs WHERE outcome = 'failed' AND tests_json IS NOT NULL").raw().all() as [string, string][];
   for (const [id, text] of rows) {
-    const tally = JSON.parse(text) as CheckTally;
-    const broken = tally.passToPass.broken;
-    out.set(id, broken.length > brokenShown ? { ...tally, passToPass: { ...tally.passToPass, broken: broken.slice(0, brokenShown) } } : tally);
+    let tally = parsed.get(text);
+    if (tally === undefined) {
+      const read = JSON.parse(text) as CheckTally;
+      const broken = read.passToPass.broken;
+      tally = broken.length > brokenShown ? { ...read, passToPass: { ...read.passToPass, broken: broken.slice(0, brokenShown) } } : read;
+      parsed.set(text, tally);
+    }
+    out.set(id, tally);
   }
   return out;
 }
