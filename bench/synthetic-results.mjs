@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { openStore } from '../dist/store/open-store.js';
+import { TALLY_OF_RUN } from '../dist/store/check-tallies.js';
 
 /**
  * Writes `runs` runs into a new results folder `dir`: `agents` agents × `tasks` tasks × the
@@ -69,6 +70,8 @@ export function syntheticResults(dir, { runs: N = 100_000, agents: AGENTS = 20, 
       }
     }
   })();
+  // each run's checks counted, as a bake's saveRun counts them when it stores the run
+  db.exec(`UPDATE runs SET tests_json = ${TALLY_OF_RUN}`);
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
   return { runs: n, agents: AGENTS, tasks: TASKS, replays };

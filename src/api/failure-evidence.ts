@@ -1,8 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { TranscriptEntry } from '../agents/harnesses/index.js';
 import { needsSessionClues } from '../report/view/classify-failure.js';
-import { BROKEN_SHOWN, toolCluesOf, type CheckCount, type FailureEvidence, type SessionClues, type TestTally } from '../report/view/failure-evidence.js';
-import { orderFile, runOrderDir, type CheckTally, type SessionRow, type Store } from '../store/index.js';
+import { BROKEN_SHOWN, toolCluesOf, type FailureEvidence, type SessionClues } from '../report/view/failure-evidence.js';
+import { orderFile, runOrderDir, type SessionRow, type Store } from '../store/index.js';
 import type { RunRecord } from '../types.js';
 
 /** Streams larger than this are not read for tool clues (a transcript's tool calls are in its first megabytes). */
@@ -27,21 +27,12 @@ export async function readFailureEvidence(store: Store, runs: readonly RunRecord
     const lines = run.linesAdded + run.linesRemoved;
     out.set(run.id, {
       // no check rows (a change refused before grading, an older folder): the run's points say how far it got
-      tests: run.outcome.kind === 'failed' && tally ? testTallyOf(tally) : null,
+      tests: run.outcome.kind === 'failed' && tally ? tally : null,
       changeBytes: lines > 0 ? null : changeBytesOf(store, run),
       sessions: needsSessionClues(run) ? sessionCluesOf(store, run, read) : null,
     });
   }
   return out;
-}
-
-function testTallyOf(tally: CheckTally): TestTally {
-  const count = (set: string): CheckCount => {
-    const rows = tally.counts.filter(([expected]) => expected === set);
-    const sum = (keep: (status: string) => boolean) => rows.filter(([, status]) => keep(status)).reduce((n, [, , k]) => n + k, 0);
-    return { passed: sum((s) => s === 'pass'), total: sum(() => true), errored: sum((s) => s === 'error' || s === 'missing') };
-  };
-  return { failToPass: count('fail-to-pass'), passToPass: { ...count('pass-to-pass'), broken: tally.brokenPassToPass }, generated: count('generated') };
 }
 
 /** Bytes of the run's stored changes (one file per order); null when an order's file is missing (an older or damaged folder). */

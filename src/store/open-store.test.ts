@@ -8,6 +8,7 @@ import { UserError } from '../errors.js';
 import type { RunRecord } from '../types.js';
 import { sha256 } from '../util/hash.js';
 import { openProbeCache } from '../util/probe-cache.js';
+import { BROKEN_KEPT } from './check-tallies.js';
 import { knownIntact } from './check-store.js';
 import { MIGRATIONS } from './migrations.js';
 import { openStore } from './open-store.js';
@@ -92,10 +93,37 @@ describe('openStore', () => {
     store.saveRun(failed('r3'), [], [], store.artifactsTempDir('r3'));
     const tallies = store.checkTallies(3);
     expect([...tallies.keys()]).toEqual(['r1']);
-    expect([...tallies.get('r1')!.counts].sort()).toEqual([
-      ['fail-to-pass', 'fail', 1], ['pass-to-pass', 'error', 1], ['pass-to-pass', 'fail', 3], ['pass-to-pass', 'pass', 1],
-    ]);
-    expect(tallies.get('r1')!.brokenPassToPass).toEqual(['a', 'b', 'd']);
+    expect(tallies.get('r1')).toEqual({
+      failToPass: { passed: 0, total: 1, errored: 0 },
+      passToPass: { passed: 1, total: 5, errored: 1, broken: ['a', 'b', 'd'] },
+      generated: { passed: 0, total: 0, errored: 0 },
+    });
+    expect(store.checkTallies(10).get('r1')!.passToPass.broken).toEqual(['a', 'b', 'd', 'e']);
+    expect(() => store.checkTallies(BROKEN_KEPT + 1)).toThrow(RangeError);
+    store.close();
+  });
+
+  it('counts the checks of runs stored before their tally was kept (migration 16), as it counts a new run', async () => {
+    const { dir, old } = await oldStore(15);
+    const insertRun = (id: string, outcome: string) =>
+      old.prepare(`INSERT INTO runs (id, suite_id, suite_hash, controls_digest, task, agent_id, agent_json, replay, outcome, agent_sec, grade_sec,
+        lines_added, lines_removed, points, max_points, runtime_json, started_at, finished_at) VALUES (?, 's', 'h', 'c', 't', 'a', '{}', 0, ?, 0, 0, 0, 0, 1, 1, '{}', '', '')`).run(id, outcome);
+    insertRun('old', 'failed');
+    insertRun('bare', 'failed');
+    const check = old.prepare('INSERT INTO checks (run_id, ord, check_id, expected, status) VALUES (?, ?, ?, ?, ?)');
+    for (let i = 0; i < BROKEN_KEPT + 5; i++) check.run('old', 1, `p${String(i).padStart(2, '0')}`, 'pass-to-pass', i % 2 ? 'fail' : 'missing');
+    check.run('old', 2, 'g1', 'generated', 'pass');
+    check.run('old', 2, 'g2', 'generated', 'error');
+    check.run('old', 1, 'f', 'fail-to-pass', 'skip');
+    old.close();
+    const store = openStore(dir, { create: false });
+    const tallies = store.checkTallies(BROKEN_KEPT);
+    expect([...tallies.keys()]).toEqual(['old']);
+    expect(tallies.get('old')).toEqual({
+      failToPass: { passed: 0, total: 1, errored: 0 },
+      passToPass: { passed: 0, total: BROKEN_KEPT + 5, errored: 13, broken: Array.from({ length: BROKEN_KEPT }, (_, i) => `p${String(i).padStart(2, '0')}`) },
+      generated: { passed: 1, total: 2, errored: 1 },
+    });
     store.close();
   });
 

@@ -27,7 +27,9 @@ export function detectMixed(runs: readonly RunRecord[]): MixedProblem[] {
     values.add(value);
     fields.set(field, values);
   };
-  const runtimeKeys = new Set(runs.flatMap((run) => Object.keys(run.runtime)));
+  // runs read from one store share their runtime objects: the keys of each distinct one
+  const runtimes = new Set(runs.map((run) => run.runtime));
+  const runtimeKeys = new Set([...runtimes].flatMap((runtime) => Object.keys(runtime)));
   // runs read from one store share their runtime and agent objects: each is looked at once (per voidness)
   const seenRuntime = [new WeakSet<object>(), new WeakSet<object>()] as const;
   const seenAgent = new WeakSet<object>();

@@ -58,11 +58,14 @@ export interface VoidTask {
  * @returns one score per task, sorted by task id
  */
 export function scoreTasks(runs: readonly RunRecord[], replayRule: ReplayRule | null): TaskScore[] {
-  if (new Set(runs.map((run) => run.agent.id)).size > 1) {
-    throw new RangeError('scoreTasks: the runs of one agent only');
-  }
+  const agent = runs[0]?.agent.id;
   const byTask = new Map<string, RunRecord[]>();
-  for (const run of runs) byTask.set(run.task, [...(byTask.get(run.task) ?? []), run]);
+  for (const run of runs) {
+    if (run.agent.id !== agent) throw new RangeError('scoreTasks: the runs of one agent only');
+    const taskRuns = byTask.get(run.task);
+    if (taskRuns) taskRuns.push(run);
+    else byTask.set(run.task, [run]);
+  }
   return [...byTask]
     .sort(([a], [b]) => compareText(a, b))
     .map(([task, taskRuns]) => {

@@ -9,7 +9,8 @@ import type { AgentSummary, LeaderboardView, Ranking, SummarizeOptions, TaskRow 
 import { readReportControls } from './read-report-controls.js';
 import { scoreTasks } from './score-tasks.js';
 import { summarizeAgent } from './summarize-agent.js';
-import { classifyRuns, tallyFailures } from './failure-anatomy.js';
+import { classifyRuns, tallyFailures, type FailureAnatomy } from './failure-anatomy.js';
+import type { RunFailure } from './classify-failure.js';
 
 /** `runtime.sandbox` of runs made with `--unsafe-no-sandbox`. */
 export const UNSAFE_SANDBOX = 'unsafe-no-sandbox';
@@ -47,7 +48,7 @@ export function summarize(runs: readonly RunRecord[], options: SummarizeOptions)
         standardRunsPerTask: options.standardRunsPerTask,
         taskScores: scoreTasks(agentRuns, replayRule),
         replayRule,
-        failures: tallyFailures(agentRuns.flatMap((run) => failureAnatomy.runs[run.id] ?? [])),
+        failures: tallyFailures(failuresOf(agentRuns, failureAnatomy)),
       }),
     )
     .sort(compareAgents);
@@ -107,6 +108,17 @@ function sumOrderPoints(runs: readonly RunRecord[]): { points: number; maxPoints
   return Array.from(sums, (s) => s ?? { points: 0, maxPoints: 0 });
 }
 
+/** The failures of some runs (solved runs have none), in the runs' order. */
+function failuresOf(runs: readonly RunRecord[], anatomy: FailureAnatomy): RunFailure[] {
+  const failures: RunFailure[] = [];
+  for (const run of runs) {
+    if (run.outcome.kind === 'solved') continue;
+    const failure = anatomy.runs[run.id];
+    if (failure) failures.push(failure);
+  }
+  return failures;
+}
+
 /** Runs grouped by a key, in their original order (one pass, not a filter per group). */
 function groupBy(runs: readonly RunRecord[], key: (run: RunRecord) => string): Map<string, RunRecord[]> {
   const groups = new Map<string, RunRecord[]>();
@@ -120,18 +132,20 @@ function groupBy(runs: readonly RunRecord[], key: (run: RunRecord) => string): M
 }
 
 function taskRow(task: string, agents: readonly AgentSummary[], taskRuns: readonly RunRecord[]): TaskRow {
+  const byAgent = groupBy(taskRuns, (run) => run.agent.id);
   return {
     task,
     cells: agents.map(({ agent }) => {
-      const cellRuns = taskRuns.filter((run) => run.agent.id === agent.id);
-      const count = (kind: string): number => cellRuns.filter((run) => run.outcome.kind === kind).length;
+      const cellRuns = byAgent.get(agent.id) ?? [];
+      const valid = cellRuns.filter((run) => run.outcome.kind !== 'void');
+      const solved = valid.filter((run) => run.outcome.kind === 'solved').length;
       return {
         agentId: agent.id,
         runs: cellRuns.length,
-        solved: count('solved'),
-        failed: count('failed'),
-        void: count('void'),
-        orderPoints: sumOrderPoints(cellRuns.filter((run) => run.outcome.kind !== 'void')),
+        solved,
+        failed: valid.length - solved,
+        void: cellRuns.length - valid.length,
+        orderPoints: sumOrderPoints(valid),
       };
     }),
   };
