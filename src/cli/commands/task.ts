@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { mineTasks } from '../../api/mine-tasks.js';
-import { addObservedToDrafts, taskFromCommit } from '../../api/task-from-commit.js';
+import { taskFromCommit } from '../../api/task-from-commit.js';
 import { UserError } from '../../errors.js';
 import type { TaskVerdict } from '../../api/index.js';
 import { escapeControl, exists } from '../../util/index.js';
 import { FROM_COMMIT_OPTIONS, MINE_OPTIONS, type FromCommitFlags, type MineFlags } from '../command-options.js';
 import { requestOf } from '../option-table.js';
 import { sandboxRequest, type CliIo } from '../io.js';
-import { validateCommand, validateWrittenFlags, type Revise } from './validate.js';
+import { validateCommand, validateWrittenFlags } from './validate.js';
 
 
 /**
@@ -47,13 +47,8 @@ export async function fromCommitCommand(repo: string, commit: string, flags: Fro
     validateWrittenFlags(flags, [written.id], hasLock),
     io,
     { fromCommit },
-    observeIn(suite, [written.id], io),
+    [written.id],
   );
-}
-
-/** Adds to the tasks' draft prompts what their admission observed on the parent (then the suite is validated again). */
-function observeIn(suite: string, tasks: readonly string[], io: CliIo): Revise {
-  return async (outcome) => (await addObservedToDrafts({ cwd: io.cwd, env: io.env, suite, tasks, admissions: outcome.admissions })).length > 0;
 }
 
 async function defaultSuite(cwd: string): Promise<string> {
@@ -114,7 +109,7 @@ export async function mineCommand(repo: string, flags: MineFlags, io: CliIo): Pr
   }
   io.stderr.write(`wrote ${ids.length} tasks into ${flags.add} (draft prompts: rewrite each); admission checks there:\n`);
   const hasLock = await exists(path.join(path.resolve(io.cwd, flags.add), 'bakeoff.lock.json'));
-  return validateCommand(flags.add, validateWrittenFlags(flags, ids, hasLock), io, { mined: minedJson }, observeIn(flags.add, ids, io));
+  return validateCommand(flags.add, validateWrittenFlags(flags, ids, hasLock), io, { mined: minedJson }, ids);
 }
 
 /** A mined candidate's verdict for `--json`: admitted with its counts, or rejected with the reason. */
