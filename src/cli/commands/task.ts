@@ -98,7 +98,12 @@ export async function mineCommand(repo: string, flags: MineFlags, io: CliIo): Pr
   (flags.json ? io.stderr : io.stdout).write([...rows.map((r) => escapeControl(r)), summary].join('\n') + '\n');
   if (flags.add === undefined) return 0;
   const ids: string[] = [];
-  for (const m of admitted) ids.push((await taskFromCommit({ cwd: io.cwd, env: io.env, repo, commit: m.sha, suite: flags.add, tests: flags.tests })).id);
+  for (const m of admitted) {
+    const written = await taskFromCommit({ cwd: io.cwd, env: io.env, repo, commit: m.sha, suite: flags.add, tests: flags.tests });
+    ids.push(written.id);
+    // what was guessed, and from what, as from-commit prints it: the author confirms each
+    io.stderr.write([`wrote ${written.id} from commit ${written.commit.slice(0, 12)}`, ...written.guesses.map((g) => `  ${g.field}: ${g.value}  (guessed: ${g.why})`)].map((l) => `${escapeControl(l)}\n`).join(''));
+  }
   // every candidate's verdict, in the JSON document whether or not any was admitted
   const verdicts = candidates.map((m) => ({ sha: m.sha, subject: m.subject, ...(m.task !== undefined ? { task: m.task } : {}), ...(m.verdict ? verdictOf(m.verdict) : {}) }));
   const minedJson = { commits: mined.length, candidates: candidates.length, admitted: admitted.length, verdicts, added: ids };
