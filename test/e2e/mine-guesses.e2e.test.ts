@@ -14,7 +14,8 @@ import { commitAll, git, tempDir, type Files } from './git-fixtures.js';
  * pnpm in `packageManager` (the machine has no pnpm: setup runs it through npx, from the npm
  * registry, as the existing tests' `npm ci` does) and whose test script runs `vitest --dir test
  * --reporter=dot --coverage` through `npm run test:unit` (the folder is kept, the reporter and
- * coverage — no provider installed — left out and named); a mocha package whose test script says
+ * coverage — no provider installed — left out and named); a mocha package on mocha 2.2.5 (no `--no-bail`, no `--reporter-option`:
+ * bakeoff's reporter takes its file from the environment and turns bail off itself) whose test script says
  * `--check-leaks --reporter dot --bail` (its bug is a leaked global, which only --check-leaks
  * sees, so the task is admitted only if the option is kept; --bail would stop the baseline at that
  * failure and lose the tests after it). Each is admitted with the expected counts; one bake
@@ -130,7 +131,8 @@ describe('task mine --add admits real shapes with its own guesses', () => {
       },
     ]);
 
-    const mochaDir = path.join(FIXTURES, 'suites/runners/tasks/mocha-slugify/repo');
+    // mocha 2.2.5, as the jshttp packages of 2015 pinned it: its options parser refuses --no-bail and --reporter-option
+    const mochaDir = path.join(FIXTURES, 'importers/mocha-2');
     const packageJson = JSON.parse(await readFile(path.join(mochaDir, 'package.json'), 'utf8')) as Record<string, unknown>;
     const mocha = await namedDir('stats');
     await commitAll(mocha, [
@@ -187,11 +189,13 @@ describe('task mine --add admits real shapes with its own guesses', () => {
     expect(yaml).toMatch(/origin:\n {2}kind: commit\n {2}repo: slugs\n/);
   });
 
-  it("admits the mocha package with the repository's --check-leaks kept and --bail left out", async () => {
+  it("admits the mocha 2 package with the repository's --check-leaks kept and --bail left out, ids as a current mocha gives them", async () => {
     const { task } = admitted('mocha');
     // the leak fails only under --check-leaks; without --bail the tests after it ran at the baseline
     expect(task).toMatchObject({ admitted: true, failToPass: 1, passToPass: 3 });
     expect(await taskYaml('mocha')).toContain('command: npx mocha --check-leaks test/');
+    const lock = JSON.parse(await readFile(path.join(suite, 'bakeoff.lock.json'), 'utf8')) as { tasks: Record<string, { orders: { failToPass: string[] }[] }> };
+    expect(lock.tasks[task.id]!.orders[0]!.failToPass).toEqual(['test/stats.test.js::total > sums without leaking a global']);
   });
 
   it('gold solves and noop fails each of the three in one bake', async () => {
