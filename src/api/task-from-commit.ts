@@ -1,6 +1,6 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadSuite, LOCK_FILE, type TaskAdmission } from '../suite/index.js';
+import { loadSuite, type TaskAdmission } from '../suite/index.js';
 import { taskFromCommit as writeTaskFromCommit, withObserved, type FromCommitOptions, type FromCommitResult } from '../importers/index.js';
 import { cwdOf, type Place } from './paths.js';
 
@@ -24,8 +24,8 @@ export function taskFromCommit(request: TaskFromCommitRequest): Promise<FromComm
  * Adds to the draft prompt of each of `tasks` what its admission observed on the commit's
  * parent: the fail-to-pass tests and how each failed (importers' commit-prompt.ts). A prompt
  * its owner has rewritten (no draft marker) is left alone. Returns the prompt files rewritten:
- * the suite changed, so the caller validates again (the admissions are kept: no check reads a
- * prompt).
+ * the suite changed, so `validate` (its `observeDrafts`) validates again (the admissions are
+ * kept: no check reads a prompt).
  */
 export async function addObservedToDrafts(request: Place & { readonly suite: string; readonly tasks: readonly string[]; readonly admissions: ReadonlyMap<string, TaskAdmission> }): Promise<string[]> {
   const suite = await loadSuite(path.resolve(cwdOf(request), request.suite));
@@ -43,23 +43,4 @@ export async function addObservedToDrafts(request: Place & { readonly suite: str
     }
   }
   return rewritten;
-}
-
-/** Files validate writes into a suite, as they were (null: absent), to be put back before it validates again. */
-export interface SavedOutputs {
-  readonly files: ReadonlyMap<string, string | null>;
-}
-
-export async function saveValidateOutputs(request: Place & { readonly suite: string }): Promise<SavedOutputs> {
-  const suiteDir = path.resolve(cwdOf(request), request.suite);
-  const files = new Map<string, string | null>();
-  for (const name of [LOCK_FILE, 'TASKS.md']) files.set(path.join(suiteDir, name), await readFile(path.join(suiteDir, name), 'utf8').catch(() => null));
-  return { files };
-}
-
-export async function restoreValidateOutputs(saved: SavedOutputs): Promise<void> {
-  for (const [file, text] of saved.files) {
-    if (text === null) await rm(file, { force: true });
-    else await writeFile(file, text);
-  }
 }

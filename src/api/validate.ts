@@ -1,15 +1,17 @@
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { validateSuite, type LockWrite, type NotedAdmission, type ValidateResult } from '../admit/index.js';
 import { EXPLOIT_IDS } from '../agents/exploits/registry.js';
 import { UserError } from '../errors.js';
 import { runtimeVersions, toolchainsOf } from '../run/index.js';
 import { DEFAULT_SANDBOX, requireTools, sandboxNamed, type SetupProgress } from '../sandbox/index.js';
-import { isDraftPrompt, loadSuite, type OrderAdmission, type Suite } from '../suite/index.js';
+import { isDraftPrompt, loadSuite, LOCK_FILE, type OrderAdmission, type Suite } from '../suite/index.js';
 import { codeDigest, openProbeCache } from '../util/index.js';
 import { BAKEOFF_VERSION } from '../version.js';
 import { notifyVia, type NoteEvent } from './events.js';
 import { isolationFor } from './isolation-for.js';
 import { cacheDirOf, cwdOf, envOf, type Place } from './paths.js';
+import { addObservedToDrafts } from './task-from-commit.js';
 import { resolveHackers } from './resolve-hackers.js';
 
 export interface ValidateRequest extends Place {
@@ -47,6 +49,14 @@ export interface ValidateRequest extends Place {
   readonly upstream?: string;
   /** A prices file overriding the catalog's list prices (model hackers' cost). */
   readonly prices?: string;
+  /**
+   * Tasks whose draft prompts get what their admission observed on the commit's parent (the
+   * fail-to-pass tests and how each failed; `task from-commit`, `task mine --add`). When one was
+   * rewritten the suite changed: the lock and TASKS.md are put back as they were and the suite is
+   * validated again (quickly: admissions are kept by the admission hash, of which no prompt is
+   * part), after a `validate-again` event.
+   */
+  readonly observeDrafts?: readonly string[];
   readonly onEvent?: (event: ValidateEvent) => void;
 }
 
@@ -58,7 +68,9 @@ export type ValidateEvent =
   /** A stage of a task's checks: `setup`, `baseline`, `baseline-2`, `gold-1`, … */
   | { readonly type: 'task-stage'; readonly task: string; readonly stage: string }
   | { readonly type: 'setup-progress'; readonly task: string; readonly progress: SetupProgress }
-  | { readonly type: 'task-end'; readonly task: string; readonly admission: NotedAdmission };
+  | { readonly type: 'task-end'; readonly task: string; readonly admission: NotedAdmission }
+  /** `observeDrafts` rewrote these prompt files: the suite is validated again (its events follow, from `plan`). */
+  | { readonly type: 'validate-again'; readonly prompts: readonly string[] };
 
 /** One task's verdict, counted. */
 export type TaskVerdict =
@@ -79,8 +91,40 @@ export interface ValidateOutcome extends ValidateResult {
   readonly ok: boolean;
 }
 
-/** `bakeoff validate`: the admission checks, the suite hash, TASKS.md and the lock file. */
+/**
+ * `bakeoff validate`: the admission checks, the suite hash, TASKS.md and the lock file; with
+ * `observeDrafts`, the drafts of those tasks completed from their admission, then validated again.
+ */
 export async function validate(request: ValidateRequest): Promise<ValidateOutcome> {
+  const drafts = request.observeDrafts ?? [];
+  if (drafts.length === 0) return validateOnce(request);
+  const suite = path.resolve(cwdOf(request), request.suite);
+  const saved = await readValidateOutputs(suite);
+  const first = await validateOnce(request);
+  const prompts = await addObservedToDrafts({ suite, tasks: drafts, admissions: first.admissions });
+  if (prompts.length === 0) return first;
+  await restoreValidateOutputs(saved);
+  request.onEvent?.({ type: 'validate-again', prompts });
+  return validateOnce(request);
+}
+
+/** Files validate writes into a suite, as they were (null: absent). */
+type SavedOutputs = ReadonlyMap<string, string | null>;
+
+async function readValidateOutputs(suiteDir: string): Promise<SavedOutputs> {
+  const files = new Map<string, string | null>();
+  for (const name of [LOCK_FILE, 'TASKS.md']) files.set(path.join(suiteDir, name), await readFile(path.join(suiteDir, name), 'utf8').catch(() => null));
+  return files;
+}
+
+async function restoreValidateOutputs(saved: SavedOutputs): Promise<void> {
+  for (const [file, text] of saved) {
+    if (text === null) await rm(file, { force: true });
+    else await writeFile(file, text);
+  }
+}
+
+async function validateOnce(request: ValidateRequest): Promise<ValidateOutcome> {
   const notify = notifyVia(request.onEvent);
   await requireTools([...new Set(['bwrap', 'faketime', 'git', ...sandboxNamed(request.sandbox ?? DEFAULT_SANDBOX).requires])]);
   const suite = await loadSuite(path.resolve(cwdOf(request), request.suite));

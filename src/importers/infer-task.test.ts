@@ -49,6 +49,10 @@ describe('inferTask', () => {
     const mocha = inferTask(facts(['package.json'], ['a.js'], { scripts: { test: 'mocha --check-leaks --reporter spec --bail test/' }, devDependencies: { mocha: '10' } })).test;
     expect(mocha).toMatchObject({ command: 'npx mocha --check-leaks test/', format: 'mocha' });
     expect(mocha?.why).toMatch(/left out --reporter spec \(the reporter.*\), --bail \(it stops the run at the first failure/);
+    const vitest = inferTask(facts(['package.json'], ['a.ts'], { scripts: { test: 'npm run test:unit', 'test:unit': 'vitest --config vitest.unit.ts --dir y --coverage' }, devDependencies: { vitest: '3' } })).test;
+    expect(vitest).toMatchObject({ command: 'npx vitest run --config vitest.unit.ts --dir y', format: 'vitest' });
+    expect(vitest?.why).toBe('the test script through script test:unit runs vitest: vitest --config vitest.unit.ts --dir y --coverage; left out --coverage (coverage: a provider the machine may lack)');
+    expect(inferTask(facts(['package.json'], ['a.js'], { scripts: { test: 'jest --config ./jest.config.js --bail' }, devDependencies: { jest: '30' } })).test).toMatchObject({ command: 'npx jest --config ./jest.config.js', format: 'jest' });
     expect(inferTask(facts(['package.json'], ['a.js'], { devDependencies: { tape: '5' } })).test).toMatchObject({ command: "npx tape 'test/**/*.js'", format: 'tap' });
     expect(inferTask(facts(['package.json'], ['a.js'], {})).test).toBeNull();
   });

@@ -1,6 +1,6 @@
 import type { ReportFormat } from '../runners/index.js';
 import { inferPython } from './infer-python.js';
-import { droppedNote, joinWords, mochaArgsOf, runnerCall } from './runner-args.js';
+import { droppedNote, jestArgsOf, joinWords, mochaArgsOf, scriptRunnerCall, vitestArgsOf, type RunnerArgs } from './runner-args.js';
 
 /** What the repository at the parent commit suggests; every guess says what it came from. */
 export interface InferredTask {
@@ -82,10 +82,11 @@ function inferSetup(facts: RepoFacts, lang: string | null): InferredTask['setup'
 function inferTest(facts: RepoFacts, lang: string | null): InferredTask['test'] {
   if (lang === 'js' || lang === 'ts') {
     const deps = { ...facts.packageJson?.dependencies, ...facts.packageJson?.devDependencies };
-    const script = facts.packageJson?.scripts?.['test'] ?? '';
-    if ('vitest' in deps) return { command: 'npx vitest run', format: 'vitest', why: 'vitest in package.json' };
-    if ('jest' in deps) return { command: 'npx jest', format: 'jest', why: 'jest in package.json' };
-    if ('mocha' in deps) return mochaTest(script);
+    const scripts = facts.packageJson?.scripts ?? {};
+    const script = scripts['test'] ?? '';
+    if ('vitest' in deps) return runnerTest(scripts, { name: 'vitest', command: 'npx vitest run', format: 'vitest', args: vitestArgsOf });
+    if ('jest' in deps) return runnerTest(scripts, { name: 'jest', command: 'npx jest', format: 'jest', args: jestArgsOf });
+    if ('mocha' in deps) return runnerTest(scripts, { name: 'mocha', command: 'npx mocha', format: 'mocha', args: mochaArgsOf, bin: /(^|\/)_?mocha$/ });
     if (/\bnode\b.*--test\b/.test(script)) return { command: script.trim(), format: 'node-test', why: 'the test script runs node --test' };
     if ('tape' in deps) return { command: "npx tape 'test/**/*.js'", format: 'tap', why: 'tape in package.json (its TAP output, test by test)' };
     return null;
@@ -94,12 +95,29 @@ function inferTest(facts: RepoFacts, lang: string | null): InferredTask['test'] 
   return null;
 }
 
-/** mocha with the options of the repository's test script that change what the tests do (`--check-leaks`, `--ui`, `--require`). */
-function mochaTest(script: string): NonNullable<InferredTask['test']> {
-  const call = runnerCall(script, (w) => /(^|\/)_?mocha$/.test(w));
-  if (call === null) return { command: 'npx mocha', format: 'mocha', why: 'mocha in package.json' };
-  const args = mochaArgsOf(call);
-  return { command: ['npx mocha', ...(args.kept.length > 0 ? [joinWords(args.kept)] : [])].join(' '), format: 'mocha', why: `the test script runs mocha: ${script}${droppedNote(args)}` };
+/** A JS runner bakeoff runs through npx, and how its arguments in a package script are read. */
+interface JsRunner {
+  readonly name: string;
+  readonly command: string;
+  readonly format: ReportFormat;
+  readonly args: (words: readonly string[]) => RunnerArgs;
+  /** The runner's executable in a script (default: `name` itself, or a path ending in it). */
+  readonly bin?: RegExp;
+}
+
+/**
+ * The runner with the options of the package script that runs it (the `test` script, or one it
+ * runs by name) that change what the tests do — a config file, a root folder, mocha's
+ * `--check-leaks`; the reporter, coverage, watch mode and options that cut the run short are
+ * left out and named.
+ */
+function runnerTest(scripts: Readonly<Record<string, string>>, runner: JsRunner): NonNullable<InferredTask['test']> {
+  const bin = runner.bin ?? new RegExp(`(^|/)${runner.name}$`);
+  const call = scriptRunnerCall(scripts, 'test', (w) => bin.test(w));
+  if (call === null) return { command: runner.command, format: runner.format, why: `${runner.name} in package.json` };
+  const args = runner.args(call.words);
+  const via = call.name === 'test' ? 'the test script' : `the test script through script ${call.name}`;
+  return { command: [runner.command, ...(args.kept.length > 0 ? [joinWords(args.kept)] : [])].join(' '), format: runner.format, why: `${via} runs ${runner.name}: ${call.script}${droppedNote(args)}` };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { joinWords, mochaArgsOf, pytestArgsOf, runnerCall, splitWords, substituteTox } from './runner-args.js';
+import { jestArgsOf, joinWords, mochaArgsOf, pytestArgsOf, runnerCall, scriptRunnerCall, splitWords, substituteTox, vitestArgsOf } from './runner-args.js';
 
 describe('pytestArgsOf', () => {
   it('keeps the options that change what the tests do and leaves out the rest with their values', () => {
@@ -28,12 +28,40 @@ describe('mochaArgsOf', () => {
   });
 });
 
+describe('vitestArgsOf and jestArgsOf', () => {
+  it("keeps vitest's config, root and filters, drops its command word, reporter, coverage, watch, -u and --bail, and says why", () => {
+    const args = vitestArgsOf(splitWords('run --config vitest.unit.ts --dir src --coverage.reporter text --coverage --reporter=verbose -u --bail 1 --environment jsdom -t parse --changed HEAD~1 test/a.test.ts'));
+    expect(args.kept).toEqual(['--config', 'vitest.unit.ts', '--dir', 'src', '--environment', 'jsdom', '-t', 'parse', 'test/a.test.ts']);
+    expect(args.dropped.map((d) => d.words)).toEqual(['--coverage.reporter text', '--coverage', '--reporter=verbose', '-u', '--bail 1', '--changed HEAD~1']);
+    expect(args.dropped.find((d) => d.words === '-u')?.why).toMatch(/rewrites the snapshots/);
+    expect(args.dropped.find((d) => d.words === '--changed HEAD~1')?.why).toMatch(/only part of the tests/);
+    expect(vitestArgsOf(splitWords('--run --root packages/core')).kept).toEqual(['--root', 'packages/core']);
+    expect(vitestArgsOf(splitWords('watch')).kept).toEqual([]);
+    expect(vitestArgsOf(splitWords('related src/a.ts')).dropped).toEqual([{ words: 'related src/a.ts', why: expect.stringMatching(/only part/) }]);
+  });
+
+  it("keeps jest's config and environment, drops its report, coverage, watch, -u and --bail options with their values", () => {
+    const args = jestArgsOf(splitWords('--config jest.config.cjs --coverage --coverageReporters lcov --json --outputFile out.json --watchAll -u -b --runInBand --testEnvironment node --selectProjects unit'));
+    expect(args.kept).toEqual(['--config', 'jest.config.cjs', '--runInBand', '--testEnvironment', 'node', '--selectProjects', 'unit']);
+    expect(args.dropped.map((d) => d.words)).toEqual(['--coverage', '--coverageReporters lcov', '--json', '--outputFile out.json', '--watchAll', '-u', '-b']);
+  });
+});
+
 describe('runnerCall and words', () => {
   it("finds the runner's part of a script after other commands and wrappers", () => {
     const isMocha = (w: string) => /(^|\/)_?mocha$/.test(w);
     expect(runnerCall('npm run lint && nyc --reporter=text mocha --check-leaks test/', isMocha)).toEqual(['--check-leaks', 'test/']);
     expect(runnerCall('node ./node_modules/mocha/bin/_mocha -b', isMocha)).toEqual(['-b']);
     expect(runnerCall('jest', isMocha)).toBeNull();
+  });
+
+  it('follows the scripts a script runs by name, each once', () => {
+    const isVitest = (w: string) => w === 'vitest';
+    const scripts = { test: 'npm run lint && npm run test:unit', lint: 'eslint .', 'test:unit': 'pnpm test:core', 'test:core': 'vitest run --dir src', loop: 'npm run loop' };
+    expect(scriptRunnerCall(scripts, 'test', isVitest)).toEqual({ name: 'test:core', script: 'vitest run --dir src', words: ['run', '--dir', 'src'] });
+    expect(scriptRunnerCall({ test: 'run-s build test:*', 'test:*': 'vitest' }, 'test', isVitest)?.name).toBe('test:*');
+    expect(scriptRunnerCall({ test: 'npm run loop', loop: 'npm test' }, 'test', isVitest)).toBeNull();
+    expect(scriptRunnerCall(scripts, 'missing', isVitest)).toBeNull();
   });
 
   it('splits as sh does for plain words and quotes what the shell would split', () => {

@@ -21,6 +21,8 @@ interface OptionTable {
   readonly takesValue: ReadonlySet<string>;
   /** Options whose value is optional (argparse `nargs='?'`): the next word is theirs unless it is an option. */
   readonly mayTakeValue?: ReadonlySet<string>;
+  /** Options outside both sets that may take a value, by their name (vitest's dotted options). */
+  readonly valued?: (name: string) => boolean;
   /** Option name → why it is left out. */
   readonly drop: (name: string) => string | null;
 }
@@ -59,6 +61,48 @@ const MOCHA: OptionTable = {
   },
 };
 
+const SNAPSHOTS = 'it rewrites the snapshots, so a snapshot test would pass whatever the code does';
+const PART = 'it runs only part of the tests, and admission needs them all';
+
+const VITEST: OptionTable = {
+  takesValue: new Set([
+    '--config', '-c', '--root', '-r', '--dir', '--environment', '--pool', '--project', '--reporter', '--outputFile', '--mode', '--testNamePattern', '-t',
+    '--testTimeout', '--hookTimeout', '--teardownTimeout', '--shard', '--retry', '--maxWorkers', '--minWorkers', '--bail', '--exclude', '--workspace',
+    '--maxConcurrency', '--diff', '--related',
+  ]),
+  mayTakeValue: new Set(['--changed', '--silent']),
+  // `--coverage.reporter text`, `--sequence.seed 1`: a dotted option takes the next word unless it is an option
+  valued: (name) => name.includes('.'),
+  drop: (name) => {
+    if (/^--coverage/.test(name)) return 'coverage: a provider the machine may lack';
+    if (['--reporter', '--outputFile'].includes(name)) return 'the reporter: bakeoff sets its own';
+    if (['--watch', '-w', '--ui', '--open', '--standalone', '--api'].includes(name) || name.startsWith('--api.') || name.startsWith('--browser.open')) return 'watch mode or its UI';
+    if (['--update', '-u'].includes(name)) return SNAPSHOTS;
+    if (['--bail'].includes(name)) return BAIL;
+    if (['--changed', '--related', '--shard'].includes(name)) return PART;
+    return null;
+  },
+};
+
+const JEST: OptionTable = {
+  takesValue: new Set([
+    '--config', '-c', '--rootDir', '--roots', '--testMatch', '--testPathPattern', '--testPathPatterns', '--testPathIgnorePatterns', '--testRegex',
+    '--selectProjects', '--ignoreProjects', '--projects', '--env', '--testEnvironment', '--maxWorkers', '-w', '--reporters', '--outputFile',
+    '--coverageReporters', '--coverageDirectory', '--collectCoverageFrom', '--coverageProvider', '--coverageThreshold', '--testResultsProcessor',
+    '--testNamePattern', '-t', '--testTimeout', '--setupFiles', '--setupFilesAfterEnv', '--shard', '--changedSince', '--seed', '--maxConcurrency',
+    '--moduleDirectories', '--modulePaths', '--testRunner', '--testSequencer', '--cacheDirectory', '--filter', '--globals', '--transform',
+  ]),
+  drop: (name) => {
+    if (/^--(collectCoverage|coverage)/.test(name)) return 'coverage: a provider the machine may lack';
+    if (['--json', '--reporters', '--outputFile', '--testResultsProcessor', '--useStderr'].includes(name)) return 'the report: bakeoff writes its own';
+    if (['--watch', '--watchAll'].includes(name)) return 'watch mode';
+    if (['--updateSnapshot', '-u'].includes(name)) return SNAPSHOTS;
+    if (['--bail', '-b'].includes(name)) return BAIL;
+    if (['--onlyChanged', '-o', '--changedSince', '--lastCommit', '--shard', '--onlyFailures', '-f', '--findRelatedTests', '--listTests'].includes(name)) return PART;
+    return null;
+  },
+};
+
 /** pytest's arguments (after `pytest` or `python -m pytest`) as a guess keeps them. */
 export function pytestArgsOf(words: readonly string[]): RunnerArgs {
   return argsOf(words, PYTEST);
@@ -67,6 +111,29 @@ export function pytestArgsOf(words: readonly string[]): RunnerArgs {
 /** mocha's arguments (after `mocha` or `_mocha`) as a guess keeps them. */
 export function mochaArgsOf(words: readonly string[]): RunnerArgs {
   return argsOf(words, MOCHA);
+}
+
+/**
+ * vitest's arguments (after `vitest`) as a guess keeps them, without its command word: the
+ * guess runs `vitest run` (`run`, `watch`, `dev` and a bare `vitest` all run the same tests
+ * once under it; `related` runs part of them and is named as left out).
+ */
+export function vitestArgsOf(words: readonly string[]): RunnerArgs {
+  const [first, ...rest] = words;
+  if (first === 'run' || first === 'watch' || first === 'dev') return argsOf(rest, VITEST);
+  if (first === 'related') return withDropped(argsOf([], VITEST), { words: words.join(' '), why: PART });
+  const args = argsOf(words, VITEST);
+  const run = args.kept.indexOf('--run');
+  return run < 0 ? args : { ...args, kept: args.kept.filter((_, i) => i !== run) };
+}
+
+/** jest's arguments (after `jest`) as a guess keeps them. */
+export function jestArgsOf(words: readonly string[]): RunnerArgs {
+  return argsOf(words, JEST);
+}
+
+function withDropped(args: RunnerArgs, dropped: RunnerArgs['dropped'][number]): RunnerArgs {
+  return { kept: args.kept, dropped: [...args.dropped, dropped] };
 }
 
 function argsOf(words: readonly string[], table: OptionTable): RunnerArgs {
@@ -92,7 +159,8 @@ function argsOf(words: readonly string[], table: OptionTable): RunnerArgs {
       continue;
     }
     const next = words[i + 1];
-    const takes = table.takesValue.has(name) || (table.mayTakeValue?.has(name) === true && next !== undefined && !next.startsWith('-'));
+    const optional = table.mayTakeValue?.has(name) === true || table.valued?.(name) === true;
+    const takes = table.takesValue.has(name) || (optional && next !== undefined && !next.startsWith('-'));
     const value = !attached && takes && next !== undefined ? words[++i]! : null;
     const option = value === null ? [word] : [word, value];
     const why = table.drop(name) ?? (option.some(isSubstitution) ? 'its value is a tox substitution' : null);
@@ -162,11 +230,44 @@ export function droppedNote(args: RunnerArgs): string {
  * The runner's part of a script: the first `&&`/`||`/`;`-separated command that runs it (after
  * wrappers such as `nyc` or `cross-env X=1`), and the words after it. Null when none does.
  */
-export function runnerCall(script: string, isRunner: (word: string) => boolean): string[] | null {
+export function runnerCall(script: string, isRunner: (word: string) => boolean): readonly string[] | null {
+  return scriptRunnerCall({ test: script }, 'test', isRunner)?.words ?? null;
+}
+
+/** The package script that runs a runner, and the runner's words in it. */
+export interface ScriptCall {
+  /** The script's name (`test`, or `test:unit` that `test` runs through `npm run test:unit`). */
+  readonly name: string;
+  readonly script: string;
+  readonly words: readonly string[];
+}
+
+/**
+ * The runner's part of package script `name`, as {@link runnerCall} finds it, following the
+ * scripts it runs by name (`npm run test:unit`, `npm test`, `pnpm test:unit`, `yarn run x`,
+ * `run-s x`) — each script once. Null when none of them runs the runner.
+ */
+export function scriptRunnerCall(scripts: Readonly<Record<string, string>>, name: string, isRunner: (word: string) => boolean, seen: Set<string> = new Set()): ScriptCall | null {
+  const script = scripts[name];
+  if (script === undefined || seen.has(name)) return null;
+  seen.add(name);
   for (const part of script.split(/&&|\|\||;/)) {
     const words = splitWords(part);
     const at = words.findIndex(isRunner);
-    if (at >= 0) return words.slice(at + 1);
+    if (at >= 0) return { name, script, words: words.slice(at + 1) };
+    for (const next of scriptsRun(words)) {
+      const call = scriptRunnerCall(scripts, next, isRunner, seen);
+      if (call !== null) return call;
+    }
   }
   return null;
+}
+
+/** The package scripts a command runs by name: `npm run x`, `npm test`, `pnpm [run] x`, `yarn [run] x`, `run-s x y`. */
+function scriptsRun(words: readonly string[]): string[] {
+  const [tool, ...rest] = words.filter((w) => !w.startsWith('-'));
+  if (tool === 'npm') return rest[0] === 'run' || rest[0] === 'run-script' ? rest.slice(1, 2) : rest[0] === 'test' || rest[0] === 't' ? ['test'] : [];
+  if (tool === 'pnpm' || tool === 'yarn' || tool === 'bun') return rest[0] === 'run' ? rest.slice(1, 2) : rest.slice(0, 1);
+  if (tool === 'run-s' || tool === 'run-p' || tool === 'npm-run-all') return rest;
+  return [];
 }

@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { ParsedReport, TestResult } from './types.js';
+import type { InstrumentedCommand, ParsedReport, TestResult } from './types.js';
 import { mergeTestResults } from './merge-test-results.js';
 import { MOCHA_CONFIG, MOCHA_TEST_FILES } from './js-config.js';
 import { numberRepeats } from './number-repeats.js';
@@ -49,13 +50,31 @@ export const mochaRunner = reportFileRunner({
   tripwireSource: mochaTripwires,
   reportFile: REPORT_FILE,
   what: 'mocha report',
-  addReporter(command, reportDir, report) {
+  addReporter(command, reportDir, report, configSource): InstrumentedCommand {
     const reporter = copyReporter(REPORTER_FILE, path.join(reportDir, REPORTER_FILE));
+    // mocha before 6 refuses --no-bail and --reporter-option: the reporter reads its file from the environment and turns bail off itself
+    if (isOldMocha(configSource)) return { command: `${command} --reporter ${quoteShellArg(reporter)}`, env: { BAKEOFF_MOCHA_REPORT: report, BAKEOFF_MOCHA_NO_BAIL: '1' } };
     // --no-bail: a `bail` of the command or the configuration would end the run at the first failure — a must-fail tripwire — and leave the tests after it unreported
     return { command: `${command} --no-bail --reporter ${quoteShellArg(reporter)} --reporter-option ${quoteShellArg(`output=${report}`)}`, env: {} };
   },
   parseReport: (text, roots) => parseMochaReport(text, roots),
 });
+
+/**
+ * Whether the prepared repo's mocha is older than 6 (commander's options: no `--no-bail`, no
+ * `--reporter-option`, "error: unknown option" for either; 1.x has no reporter options at all).
+ * Unknown (no prepared repo, no mocha in its node_modules): false, the options of today's mocha.
+ */
+export function isOldMocha(configSource: string | undefined): boolean {
+  if (configSource === undefined) return false;
+  try {
+    const { version } = JSON.parse(readFileSync(path.join(configSource, 'node_modules', 'mocha', 'package.json'), 'utf8')) as { version?: unknown };
+    const major = typeof version === 'string' ? Number(version.split('.')[0]) : NaN;
+    return Number.isInteger(major) && major < 6;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Maps the reporter's lines to results: pass, fail, skip (pending, `this.skip()`), and a failed

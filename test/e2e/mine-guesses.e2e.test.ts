@@ -9,9 +9,13 @@ import { commitAll, git, tempDir, type Files } from './git-fixtures.js';
  * with no override of any guess. A src-layout Python package whose tox.ini runs `py.test
  * --basetemp={envtmpdir} --cov=… --cov-report term-missing {posargs}` (the guess sets
  * PYTHONPATH=src, which must not unload bakeoff's pytest plugin; the substitutions and the
- * coverage options go with their values); a TypeScript package on vitest whose package.json names
+ * coverage options go with their values; its tests sleep — `time.sleep` in a thread, an Event's
+ * timeout, `asyncio.sleep` — which the date check's shifted clock must not break); a TypeScript package on vitest whose package.json names
  * pnpm in `packageManager` (the machine has no pnpm: setup runs it through npx, from the npm
- * registry, as the existing tests' `npm ci` does); a mocha package whose test script says
+ * registry, as the existing tests' `npm ci` does) and whose test script runs `vitest --dir test
+ * --reporter=dot --coverage` through `npm run test:unit` (the folder is kept, the reporter and
+ * coverage — no provider installed — left out and named); a mocha package on mocha 2.2.5 (no `--no-bail`, no `--reporter-option`:
+ * bakeoff's reporter takes its file from the environment and turns bail off itself) whose test script says
  * `--check-leaks --reporter dot --bail` (its bug is a leaked global, which only --check-leaks
  * sees, so the task is admitted only if the option is kept; --bail would stop the baseline at that
  * failure and lose the tests after it). Each is admitted with the expected counts; one bake
@@ -42,7 +46,32 @@ const LRU_BEFORE = `class LRU:
             del self.items[newest]
 `;
 const LRU_FIX = LRU_BEFORE.replace('            newest = list(self.items)[-2]\n            del self.items[newest]', '            oldest = next(iter(self.items))\n            del self.items[oldest]');
-const lruTest = (more: string) => `from cachekit import LRU\n\n\ndef test_keeps_what_fits():\n    c = LRU(2)\n    c.put("a", 1)\n    c.put("b", 2)\n    assert c.get("a") == 1\n${more}`;
+// the tests sleep as real ones do (a writer thread, an event's timeout, asyncio): the date check's
+// shifted clock must leave every one of these sleeps working, or the task is rejected as date-dependent
+const SLEEPS = `
+
+def test_waits_for_a_writer_thread():
+    c = LRU(2)
+    done = threading.Event()
+
+    def writer():
+        time.sleep(0.02)
+        c.put("w", 1)
+        done.set()
+
+    t = threading.Thread(target=writer)
+    t.start()
+    assert done.wait(timeout=30)
+    t.join(timeout=30)
+    assert not threading.Event().wait(timeout=0.02)
+
+    async def later():
+        await asyncio.sleep(0.02)
+        return c.get("w")
+
+    assert asyncio.run(asyncio.wait_for(later(), timeout=30)) == 1
+`;
+const lruTest = (more: string) => `import asyncio\nimport threading\nimport time\n\nfrom cachekit import LRU\n\n\ndef test_keeps_what_fits():\n    c = LRU(2)\n    c.put("a", 1)\n    c.put("b", 2)\n    assert c.get("a") == 1\n${SLEEPS}${more}`;
 const PYTHON: Files = {
   'pyproject.toml': '[project]\nname = "cachekit"\nversion = "0.1.0"\n\n[build-system]\nrequires = ["setuptools"]\nbuild-backend = "setuptools.build_meta"\n',
   'tox.ini': '[tox]\nenvlist = py3\n\n[testenv]\ndeps =\n    pytest\n    pytest-cov\ncommands =\n    py.test --basetemp={envtmpdir} --cov=cachekit --cov-report term-missing {posargs}\n',
@@ -89,7 +118,8 @@ describe('task mine --add admits real shapes with its own guesses', () => {
       {
         message: 'slug()',
         files: {
-          'package.json': await readFile(path.join(pnpmDir, 'package.json'), 'utf8'),
+          // the test script runs vitest through another script, with a folder to keep, and a reporter and coverage to leave out
+          'package.json': JSON.stringify({ ...(JSON.parse(await readFile(path.join(pnpmDir, 'package.json'), 'utf8')) as object), scripts: { test: 'npm run test:unit', 'test:unit': 'vitest --dir test --reporter=dot --coverage' } }, null, 2) + '\n',
           'pnpm-lock.yaml': await readFile(path.join(pnpmDir, 'pnpm-lock.yaml'), 'utf8'),
           'src/slug.ts': "export function slug(s: string): string {\n  return s.toLowerCase().replace(' ', '-');\n}\n",
           'test/slug.test.ts': slugTest(''),
@@ -101,7 +131,8 @@ describe('task mine --add admits real shapes with its own guesses', () => {
       },
     ]);
 
-    const mochaDir = path.join(FIXTURES, 'suites/runners/tasks/mocha-slugify/repo');
+    // mocha 2.2.5, as the jshttp packages of 2015 pinned it: its options parser refuses --no-bail and --reporter-option
+    const mochaDir = path.join(FIXTURES, 'importers/mocha-2');
     const packageJson = JSON.parse(await readFile(path.join(mochaDir, 'package.json'), 'utf8')) as Record<string, unknown>;
     const mocha = await namedDir('stats');
     await commitAll(mocha, [
@@ -135,27 +166,36 @@ describe('task mine --add admits real shapes with its own guesses', () => {
   };
   const taskYaml = async (id: string) => readFile(path.join(suite, 'tasks', (JSON.parse(mined.get(id)!.stdout) as MineJson).mined.added[0]!, 'task.yaml'), 'utf8');
 
-  it('admits the src-layout Python package with its tox command parsed, and the reporter loads under PYTHONPATH=src', async () => {
+  it('admits the src-layout Python package with its tox command parsed, the reporter loaded under PYTHONPATH=src and its sleeping tests passing under the shifted clock', async () => {
     const { task } = admitted('python');
-    expect(task).toMatchObject({ admitted: true, failToPass: 1, passToPass: 1 });
+    expect(task).toMatchObject({ admitted: true, failToPass: 1, passToPass: 2 });
+    // the date check ran with the clock moved (not the time zone only): the sleeps held under it
+    const lock = JSON.parse(await readFile(path.join(suite, 'bakeoff.lock.json'), 'utf8')) as { tasks: Record<string, { clockNotMoved?: string; orders: { passToPass: string[] }[] }> };
+    const entry = lock.tasks[task.id]!;
+    expect(entry).not.toHaveProperty('clockNotMoved');
+    expect(entry.orders[0]!.passToPass).toContain('tests/test_lru.py::test_waits_for_a_writer_thread');
     const yaml = await taskYaml('python');
     expect(yaml).toContain('command: PYTHONPATH=src python -m pytest -q\n');
     expect(yaml).toContain('repo: https://example.com/acme/cachekit.git');
   });
 
-  it('admits the pnpm package through npx pnpm at the packageManager version', async () => {
-    const { task } = admitted('pnpm');
+  it("admits the pnpm package through npx pnpm at the packageManager version, with its script's vitest options kept or named as left out", async () => {
+    const { task, stderr } = admitted('pnpm');
     expect(task).toMatchObject({ admitted: true, failToPass: 1, passToPass: 1 });
     const yaml = await taskYaml('pnpm');
     expect(yaml).toContain('setup: npx --yes pnpm@9.15.9 install --frozen-lockfile');
+    expect(yaml).toContain('command: npx vitest run --dir test\n');
+    expect(stderr).toMatch(/left out --reporter=dot \(the reporter: bakeoff sets its own\), --coverage \(coverage/);
     expect(yaml).toMatch(/origin:\n {2}kind: commit\n {2}repo: slugs\n/);
   });
 
-  it("admits the mocha package with the repository's --check-leaks kept and --bail left out", async () => {
+  it("admits the mocha 2 package with the repository's --check-leaks kept and --bail left out, ids as a current mocha gives them", async () => {
     const { task } = admitted('mocha');
     // the leak fails only under --check-leaks; without --bail the tests after it ran at the baseline
     expect(task).toMatchObject({ admitted: true, failToPass: 1, passToPass: 3 });
     expect(await taskYaml('mocha')).toContain('command: npx mocha --check-leaks test/');
+    const lock = JSON.parse(await readFile(path.join(suite, 'bakeoff.lock.json'), 'utf8')) as { tasks: Record<string, { orders: { failToPass: string[] }[] }> };
+    expect(lock.tasks[task.id]!.orders[0]!.failToPass).toEqual(['test/stats.test.js::total > sums without leaking a global']);
   });
 
   it('gold solves and noop fails each of the three in one bake', async () => {

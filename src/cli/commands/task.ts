@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { mineTasks } from '../../api/mine-tasks.js';
-import { addObservedToDrafts, taskFromCommit } from '../../api/task-from-commit.js';
+import { taskFromCommit } from '../../api/task-from-commit.js';
 import { UserError } from '../../errors.js';
 import type { TaskVerdict } from '../../api/index.js';
 import { escapeControl, exists } from '../../util/index.js';
 import { FROM_COMMIT_OPTIONS, MINE_OPTIONS, type FromCommitFlags, type MineFlags } from '../command-options.js';
 import { requestOf } from '../option-table.js';
 import { sandboxRequest, type CliIo } from '../io.js';
-import { validateCommand, validateWrittenFlags, type Revise } from './validate.js';
+import { validateCommand, validateWrittenFlags } from './validate.js';
 
 
 /**
@@ -47,13 +47,8 @@ export async function fromCommitCommand(repo: string, commit: string, flags: Fro
     validateWrittenFlags(flags, [written.id], hasLock),
     io,
     { fromCommit },
-    observeIn(suite, [written.id], io),
+    [written.id],
   );
-}
-
-/** Adds to the tasks' draft prompts what their admission observed on the parent (then the suite is validated again). */
-function observeIn(suite: string, tasks: readonly string[], io: CliIo): Revise {
-  return async (outcome) => (await addObservedToDrafts({ cwd: io.cwd, env: io.env, suite, tasks, admissions: outcome.admissions })).length > 0;
 }
 
 async function defaultSuite(cwd: string): Promise<string> {
@@ -103,7 +98,12 @@ export async function mineCommand(repo: string, flags: MineFlags, io: CliIo): Pr
   (flags.json ? io.stderr : io.stdout).write([...rows.map((r) => escapeControl(r)), summary].join('\n') + '\n');
   if (flags.add === undefined) return 0;
   const ids: string[] = [];
-  for (const m of admitted) ids.push((await taskFromCommit({ cwd: io.cwd, env: io.env, repo, commit: m.sha, suite: flags.add, tests: flags.tests })).id);
+  for (const m of admitted) {
+    const written = await taskFromCommit({ cwd: io.cwd, env: io.env, repo, commit: m.sha, suite: flags.add, tests: flags.tests });
+    ids.push(written.id);
+    // what was guessed, and from what, as from-commit prints it: the author confirms each
+    io.stderr.write([`wrote ${written.id} from commit ${written.commit.slice(0, 12)}`, ...written.guesses.map((g) => `  ${g.field}: ${g.value}  (guessed: ${g.why})`)].map((l) => `${escapeControl(l)}\n`).join(''));
+  }
   // every candidate's verdict, in the JSON document whether or not any was admitted
   const verdicts = candidates.map((m) => ({ sha: m.sha, subject: m.subject, ...(m.task !== undefined ? { task: m.task } : {}), ...(m.verdict ? verdictOf(m.verdict) : {}) }));
   const minedJson = { commits: mined.length, candidates: candidates.length, admitted: admitted.length, verdicts, added: ids };
@@ -114,7 +114,7 @@ export async function mineCommand(repo: string, flags: MineFlags, io: CliIo): Pr
   }
   io.stderr.write(`wrote ${ids.length} tasks into ${flags.add} (draft prompts: rewrite each); admission checks there:\n`);
   const hasLock = await exists(path.join(path.resolve(io.cwd, flags.add), 'bakeoff.lock.json'));
-  return validateCommand(flags.add, validateWrittenFlags(flags, ids, hasLock), io, { mined: minedJson }, observeIn(flags.add, ids, io));
+  return validateCommand(flags.add, validateWrittenFlags(flags, ids, hasLock), io, { mined: minedJson }, ids);
 }
 
 /** A mined candidate's verdict for `--json`: admitted with its counts, or rejected with the reason. */

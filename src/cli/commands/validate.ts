@@ -1,6 +1,5 @@
 import { UserError } from '../../errors.js';
 import { validate, type ValidateOutcome } from '../../api/validate.js';
-import { restoreValidateOutputs, saveValidateOutputs } from '../../api/task-from-commit.js';
 import type { LockWrite } from '../../api/index.js';
 import { escapeControl } from '../../util/index.js';
 import { printNote } from '../notes.js';
@@ -19,27 +18,15 @@ export function validateWrittenFlags(flags: Pick<ValidateFlags, 'json' | 'concur
 }
 
 /**
- * Looks at a first validation's outcome and may change the suite; true when it did (the checks
- * then run again, quickly: admissions are kept by the admission hash, which no prompt is part of).
- */
-export type Revise = (outcome: ValidateOutcome) => Promise<boolean>;
-
-/**
  * `bakeoff validate <suite>`: admission checks, suite hash, TASKS.md and the lock file.
  * Exit 1 when a task is rejected, when the verdicts differ from the lock of the same suite and
  * were not written (no `--update-lock`), and with `--check` on any difference from the lock.
- * `revise` (task from-commit, task mine --add) may change the suite after the checks: then the
- * lock and TASKS.md are put back as they were and the suite is validated again.
+ * `observeDrafts` (task from-commit, task mine --add): the tasks whose draft prompts get what
+ * their admission observed, the suite then validated again (api validate's `observeDrafts`).
  */
-export async function validateCommand(dir: string, flags: ValidateFlags, io: CliIo, extraJson: Readonly<Record<string, unknown>> = {}, revise?: Revise): Promise<number> {
+export async function validateCommand(dir: string, flags: ValidateFlags, io: CliIo, extraJson: Readonly<Record<string, unknown>> = {}, observeDrafts: readonly string[] = []): Promise<number> {
   if (flags.check && flags.updateLock) throw new UserError('--check writes nothing and --update-lock writes the lock: give one of them, not both');
-  const saved = revise ? await saveValidateOutputs({ ...placeOf(io), suite: dir }) : null;
-  let run = await checkSuite(dir, flags, io);
-  if (revise && saved && (await revise(run.result))) {
-    await restoreValidateOutputs(saved);
-    run = await checkSuite(dir, flags, io);
-  }
-  const { result, notes } = run;
+  const { result, notes } = await checkSuite(dir, flags, io, observeDrafts);
   const lockWrite = lockWriteOf(flags);
   const { tasks, rejected, comparison, written } = result;
   if (result.keptVerdicts.length > 0) {
@@ -80,10 +67,10 @@ function lockWriteOf(flags: ValidateFlags): LockWrite {
   return flags.check ? 'never' : flags.updateLock ? 'update' : 'stable';
 }
 
-/** One validation, its progress on stderr. */
-async function checkSuite(dir: string, flags: ValidateFlags, io: CliIo): Promise<{ result: ValidateOutcome; notes: ReturnType<typeof createProgress>['notes'] }> {
-  const progress = createProgress(io.stderr, !flags.json, { noun: 'tasks', tallies: ['admitted', 'rejected'] });
-  const { notes } = progress;
+/** The validation, its progress on stderr (a fresh progress when it validates again: the notes kept are the last pass's). */
+async function checkSuite(dir: string, flags: ValidateFlags, io: CliIo, observeDrafts: readonly string[]): Promise<{ result: ValidateOutcome; notes: ReturnType<typeof createProgress>['notes'] }> {
+  const newProgress = (): ReturnType<typeof createProgress> => createProgress(io.stderr, !flags.json, { noun: 'tasks', tallies: ['admitted', 'rejected'] });
+  let progress = newProgress();
   let result: ValidateOutcome;
   try {
     result = await validate({
@@ -92,8 +79,14 @@ async function checkSuite(dir: string, flags: ValidateFlags, io: CliIo): Promise
       ...requestOf(VALIDATE_OPTIONS, flags),
       lockWrite: lockWriteOf(flags),
       ...sandboxRequest(flags),
+      ...(observeDrafts.length > 0 ? { observeDrafts } : {}),
       onEvent: (event) => {
-        if (printNote(notes, event)) return;
+        if (printNote(progress.notes, event)) return;
+        if (event.type === 'validate-again') {
+          progress.finish();
+          progress = newProgress();
+          return;
+        }
         if (event.type === 'plan') progress.start(event.total, event.kept);
         else if (event.type === 'task-start') progress.itemStarted(event.task, event.task);
         else if (event.type === 'task-stage') progress.itemStage(event.task, event.stage);
@@ -107,7 +100,7 @@ async function checkSuite(dir: string, flags: ValidateFlags, io: CliIo): Promise
   } finally {
     progress.finish();
   }
-  return { result, notes };
+  return { result, notes: progress.notes };
 }
 
 /** Differences from the lock listed in the terminal; --json lists all. */

@@ -2,6 +2,8 @@
 /**
  * bakeoff's mocha reporter. Given on the command line:
  *   --reporter <this file> --reporter-option output=<reportDir>/mocha.jsonl
+ * or, for a mocha before 6 (no --reporter-option, no --no-bail), `--reporter <this file>` with
+ * BAKEOFF_MOCHA_REPORT=<the file> and BAKEOFF_MOCHA_NO_BAIL=1 in the environment.
  *
  * Writes one JSON object a line (read by src/runners/mocha.ts):
  *   {"event":"test","file":"/repo/test/a.test.js","path":["group","inner","name"],"status":"pass"|"fail"|"skip","message"?:"..."}
@@ -38,9 +40,19 @@ function messageOf(error, text) {
   return lines.length === 0 ? undefined : lines.slice(0, 8).join(' ').slice(0, 500);
 }
 
+/** mocha's titlePath(), and where it lacks one (before 5) the same walk: the titles up to the root suite, which has none. */
 function titlePath(runnable) {
   if (typeof runnable.titlePath === 'function') return runnable.titlePath();
-  return [typeof runnable.fullTitle === 'function' ? runnable.fullTitle() : String(runnable.title)];
+  const titles = [String(runnable.title)];
+  for (let suite = runnable.parent; suite && !suite.root; suite = suite.parent) titles.unshift(String(suite.title));
+  return titles;
+}
+
+/** Bail off in every suite (mocha before 6 has no --no-bail; a suite copies its parent's bail when it is made, before any reporter). */
+function noBail(suite) {
+  if (!suite || typeof suite.bail !== 'function') return;
+  suite.bail(false);
+  for (const child of suite.suites || []) noBail(child);
 }
 
 function fileOf(runnable) {
@@ -63,8 +75,10 @@ function specReporter() {
 
 function BakeoffMochaReporter(runner, options) {
   const reporterOptions = (options && (options.reporterOption || options.reporterOptions)) || {};
-  const output = reporterOptions.output;
+  // mocha before 6 takes no --reporter-option (1.x no reporter options at all): bakeoff then names the file in the environment
+  const output = reporterOptions.output || process.env.BAKEOFF_MOCHA_REPORT;
   if (typeof output !== 'string' || output === '') throw new Error('bakeoff mocha reporter: --reporter-option output=FILE is missing');
+  if (process.env.BAKEOFF_MOCHA_NO_BAIL === '1') noBail(runner.suite);
   const fd = fs.openSync(output, 'w');
   const write = (record) => fs.writeSync(fd, JSON.stringify(record) + '\n');
   const Spec = specReporter();
