@@ -6,7 +6,6 @@ import { createCommandCgroup, type Limits } from './cgroups.js';
 import { writeProcessesAtKill } from './processes-at-kill.js';
 import { loggedOptionsOf, spawnLogged } from './spawn-logged.js';
 import { watchStepCpu } from './step-cpu.js';
-import path from 'node:path';
 import type { PackageMask } from './package-stores.js';
 import { toolchainEnv, type ToolMount } from './toolchains.js';
 import type { ExecRequest, ExecResult, Sandbox } from './types.js';
@@ -100,12 +99,8 @@ export function bwrapArgs(options: BwrapSandboxOptions, request: ExecRequest): s
     '--tmpfs', '/run',
   ];
   for (const tool of options.tools) args.push('--ro-bind', tool.source, tool.target);
-  // the machine's package folders: an empty read-only tmpfs with the test runners and package managers bound back
-  for (const mask of options.masks ?? []) {
-    args.push('--tmpfs', mask.target);
-    for (const entry of mask.keep) args.push('--ro-bind', path.join(mask.source, entry), path.join(mask.target, entry));
-    args.push('--remount-ro', mask.target);
-  }
+  // the machine's package folders: a view with only the test runners and package managers over each
+  for (const mask of options.masks ?? []) args.push('--ro-bind', mask.source, mask.target);
   for (const bind of request.binds) args.push(bind.writable ? '--bind' : '--ro-bind', bind.source ?? bind.path, bind.path);
   if (request.modelBridge) args.push('--bind', request.modelBridge.socket, SOCKET_INSIDE, '--ro-bind', bridgeScript(), BRIDGE_INSIDE);
   args.push('--remount-ro', '/', '--chdir', request.cwd, '--clearenv');

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chmod, copyFile, link, lstat, mkdir, mkdtemp, readdir, readlink, rename, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -7,8 +9,10 @@ import path from 'node:path';
  * from the machine — pytest and what it needs, pip, setuptools and wheel; npm, corepack, yarn and
  * pnpm — never the rest. Everything else installed there (flask, requests, boto3, a global
  * TypeScript …) was installed by nobody's task setup and may be a newer release of a task's own
- * code, with its fix inside (decision 013). The sandbox mounts an empty tmpfs over each folder and
- * binds back the kept entries one by one (`bwrap-sandbox.ts`).
+ * code, with its fix inside (decision 013). Each folder that holds more than that is shown in the
+ * sandbox as a view of it: a folder under PACKAGE_VIEWS with only the kept entries, hard links of
+ * their files, made once per machine and content, mounted over the folder read-only — one mount
+ * per folder (binding each entry back into a tmpfs cost half a second per sandbox).
  */
 
 /** Python distributions every sandbox keeps, with the ones they require (pytest's, say). */
@@ -30,12 +34,16 @@ export interface StoreView {
   readonly keep: readonly string[];
 }
 
-/** A package folder hidden in a sandbox but for `keep`: the sandbox sees `target`, whose content is at `source` on the host. */
+/** A package folder shown in a sandbox as `source`, a view of it with only its kept entries. */
 export interface PackageMask {
+  /** The folder as the sandbox (and the host) sees it. */
   readonly target: string;
+  /** Its view under PACKAGE_VIEWS. */
   readonly source: string;
-  readonly keep: readonly string[];
 }
+
+/** Where the views of package folders are kept (root-owned, readable by the sandbox's uid). */
+export const PACKAGE_VIEWS = '/var/lib/bakeoff/package-views';
 
 /** The package folders under a mounted root: `/usr`, `~/.pyenv`, `~/.nvm`, a PATH entry's parent … */
 export function findPackageStores(root: string): { path: string; kind: StoreKind }[] {
@@ -70,18 +78,59 @@ export function storeView(dir: string, kind: StoreKind): StoreView {
   return kind === 'node global modules' ? nodeView(dir) : pythonView(dir);
 }
 
-/** Every package folder under the mounted roots, with where its content is on the host (a staged toolchain's is elsewhere). */
-export function packageMasks(roots: readonly { readonly source: string; readonly target: string }[]): PackageMask[] {
+/**
+ * A view for every package folder under the mounted roots (host paths) that holds anything not
+ * kept: made under `viewsDir` if it is not there yet, keyed by the folder, its kept entries and
+ * their modification times, so an upgrade on the host makes a new view.
+ */
+export async function packageMasks(roots: readonly string[], viewsDir = PACKAGE_VIEWS): Promise<PackageMask[]> {
   const masks: PackageMask[] = [];
   for (const root of roots) {
-    for (const store of findPackageStores(root.target)) {
+    for (const store of findPackageStores(root)) {
       const view = storeView(store.path, store.kind);
-      // nothing to hide: no mask (an empty folder, or one that holds only what is kept)
-      if (entries(store.path).every((entry) => view.keep.includes(entry))) continue;
-      masks.push({ target: store.path, source: path.join(root.source, path.relative(root.target, store.path)), keep: view.keep });
+      // nothing to hide: no view (a folder that holds only kept packages, a README and bytecode)
+      if (entries(store.path).every((entry) => view.keep.includes(entry) || /^(README(\.txt)?|__pycache__)$/.test(entry))) continue;
+      masks.push({ target: store.path, source: await makeView(store.path, view.keep, viewsDir) });
     }
   }
   return masks;
+}
+
+async function makeView(dir: string, keep: readonly string[], viewsDir: string): Promise<string> {
+  const stamps = await Promise.all(keep.map(async (entry) => `${entry} ${(await lstat(path.join(dir, entry))).mtimeMs}`));
+  const view = path.join(viewsDir, createHash('sha256').update(JSON.stringify([dir, stamps])).digest('hex').slice(0, 24));
+  if (existsSync(view)) return view;
+  await mkdir(viewsDir, { recursive: true, mode: 0o755 });
+  const making = await mkdtemp(path.join(viewsDir, '.making-'));
+  try {
+    for (const entry of keep) await linkTree(path.join(dir, entry), path.join(making, entry));
+    await chmod(making, 0o755);
+    // another bakeoff may have made the same view meanwhile: either one will do
+    await rename(making, view).catch((error: NodeJS.ErrnoException) => {
+      if (!existsSync(view)) throw error;
+    });
+  } finally {
+    await rm(making, { recursive: true, force: true });
+  }
+  return view;
+}
+
+/** A copy of `from` at `to` made of hard links (copies where the views are on another file system). */
+async function linkTree(from: string, to: string): Promise<void> {
+  const stat = await lstat(from);
+  if (stat.isDirectory()) {
+    await mkdir(to, { mode: stat.mode & 0o777 });
+    for (const entry of await readdir(from)) await linkTree(path.join(from, entry), path.join(to, entry));
+    await chmod(to, stat.mode & 0o777);
+  } else if (stat.isSymbolicLink()) {
+    await symlink(await readlink(from), to);
+  } else if (stat.isFile()) {
+    await link(from, to).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EXDEV' && error.code !== 'EPERM') throw error;
+      await copyFile(from, to);
+      await chmod(to, stat.mode & 0o777);
+    });
+  }
 }
 
 function nodeView(dir: string): StoreView {

@@ -26,7 +26,7 @@ export const SANDBOX_BACKENDS = {
         tmpBytes: controls.tmpMb * MB,
         homeBytes: controls.homeMb * MB,
         tools,
-        masks: packageMasks([{ source: '/usr', target: '/usr' }, ...tools]),
+        masks: await packageMasks(['/usr', ...tools.map((tool) => tool.target)]),
       });
     },
   },
