@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,7 +77,15 @@ describe('the machine\'s package folders, as a sandbox shows them', () => {
 
   it('shows each folder as a view of its kept entries, made once, mounted over it', async () => {
     const views = path.join(root, 'views');
+    // a killed bakeoff's half-made view, an hour and more old, and one being made now
+    const old = path.join(views, '.making-old');
+    const now = path.join(views, '.making-now');
+    await mkdir(old, { recursive: true });
+    await mkdir(now);
+    await utimes(old, new Date(Date.now() - 7_200_000), new Date(Date.now() - 7_200_000));
     const masks = await packageMasks([root], views);
+    expect([existsSync(old), existsSync(now)]).toEqual([false, true]);
+    await rm(now, { recursive: true });
     expect(masks.map((m) => m.target)).toEqual([site, node]);
     const [siteView, nodeView] = masks.map((m) => m.source);
     expect((await readdir(siteView!)).sort()).toEqual(storeView(site, 'python site-packages').keep);

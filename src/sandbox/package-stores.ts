@@ -101,6 +101,13 @@ async function makeView(dir: string, keep: readonly string[], viewsDir: string):
   const view = path.join(viewsDir, createHash('sha256').update(JSON.stringify([dir, stamps])).digest('hex').slice(0, 24));
   if (existsSync(view)) return view;
   await mkdir(viewsDir, { recursive: true, mode: 0o755 });
+  // what a bakeoff killed while making a view left (an hour is far longer than any view takes)
+  for (const entry of await readdir(viewsDir)) {
+    if (!entry.startsWith('.making-')) continue;
+    const left = path.join(viewsDir, entry);
+    const made = await lstat(left).catch(() => null);
+    if (made !== null && Date.now() - made.mtimeMs > 3_600_000) await rm(left, { recursive: true, force: true });
+  }
   const making = await mkdtemp(path.join(viewsDir, '.making-'));
   try {
     for (const entry of keep) await linkTree(path.join(dir, entry), path.join(making, entry));
