@@ -6,6 +6,7 @@ import { createCommandCgroup, type Limits } from './cgroups.js';
 import { writeProcessesAtKill } from './processes-at-kill.js';
 import { loggedOptionsOf, spawnLogged } from './spawn-logged.js';
 import { watchStepCpu } from './step-cpu.js';
+import type { PackageMask } from './package-stores.js';
 import { toolchainEnv, type ToolMount } from './toolchains.js';
 import type { ExecRequest, ExecResult, Sandbox } from './types.js';
 
@@ -18,6 +19,8 @@ export interface BwrapSandboxOptions {
   readonly tmpBytes: number;
   readonly homeBytes: number;
   readonly tools: readonly ToolMount[];
+  /** Package folders inside /usr and the toolchains shown with only their kept entries (`package-stores.ts`). */
+  readonly masks?: readonly PackageMask[];
   readonly bwrapPath?: string;
 }
 
@@ -33,7 +36,8 @@ const SOCKET_INSIDE = '/run/bakeoff/model.sock';
  * dies: `parentGuard`), and execs bwrap, which adds its own
  * user, pid, network, ipc, uts and mount namespaces, drops every capability inside and forbids
  * nested user namespaces. The filesystem is an allow-list: /usr and /etc read-only, the
- * toolchains read-only at their host paths, a private size-limited /tmp and home, the request's
+ * toolchains read-only at their host paths (of their package folders and /usr's only the test
+ * runners and package managers: `masks`), a private size-limited /tmp and home, the request's
  * binds, and nothing else — the suite, hidden files, the results folder, other runs and the
  * host's home are simply absent. The root is remounted read-only at the end. Without
  * `modelBridge` there is no network at all; with it, one loopback port relayed to a host socket.
@@ -95,6 +99,8 @@ export function bwrapArgs(options: BwrapSandboxOptions, request: ExecRequest): s
     '--tmpfs', '/run',
   ];
   for (const tool of options.tools) args.push('--ro-bind', tool.source, tool.target);
+  // the machine's package folders: a view with only the test runners and package managers over each
+  for (const mask of options.masks ?? []) args.push('--ro-bind', mask.source, mask.target);
   for (const bind of request.binds) args.push(bind.writable ? '--bind' : '--ro-bind', bind.source ?? bind.path, bind.path);
   if (request.modelBridge) args.push('--bind', request.modelBridge.socket, SOCKET_INSIDE, '--ro-bind', bridgeScript(), BRIDGE_INSIDE);
   args.push('--remount-ro', '/', '--chdir', request.cwd, '--clearenv');

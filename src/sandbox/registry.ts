@@ -1,6 +1,7 @@
 import { UserError } from '../errors.js';
 import { createBwrapSandbox } from './bwrap-sandbox.js';
 import { createProcessSandbox } from './process-sandbox.js';
+import { packageMasks } from './package-stores.js';
 import { toolchainMounts } from './toolchains.js';
 import type { SandboxBackend } from './types.js';
 
@@ -17,14 +18,17 @@ export const SANDBOX_BACKENDS = {
   bwrap: {
     isolates: true,
     requires: ['bwrap'],
-    create: async ({ controls, uid }) =>
-      createBwrapSandbox({
+    create: async ({ controls, uid }) => {
+      const tools = await toolchainMounts();
+      return createBwrapSandbox({
         uid,
         limits: { memoryBytes: controls.memoryMb * MB, pids: controls.pids, cpus: controls.cpus },
         tmpBytes: controls.tmpMb * MB,
         homeBytes: controls.homeMb * MB,
-        tools: await toolchainMounts(),
-      }),
+        tools,
+        masks: await packageMasks(['/usr', ...tools.map((tool) => tool.target)]),
+      });
+    },
   },
   'unsafe-no-sandbox': {
     isolates: false,

@@ -26,11 +26,12 @@ describe('what every sandbox can read besides the task', () => {
     expect(targets).not.toContain(path.join(home, '.cargo'));
   });
 
-  it('lists /usr, /etc and each toolchain, with the packages installed in them', async () => {
+  it('lists /usr, /etc and each toolchain, with the packages installed in them and those an agent can read', async () => {
     const mounts = await sandboxMounts('/usr/bin');
     expect(mounts.slice(0, 2).map((m) => m.target)).toEqual(['/usr', '/etc']);
     const pyenv = mounts.find((m) => m.target === path.join(home, '.pyenv'))!;
     expect(pyenv.what).toBe('toolchain ~/.pyenv');
-    expect(pyenv.stores).toEqual([{ path: path.join(home, '.pyenv/versions/3.11.7/lib/python3.11/site-packages'), kind: 'python site-packages', packages: 2 }]);
+    // of the two installed there, pytest is readable; requests, installed by no task's setup, is hidden
+    expect(pyenv.stores).toEqual([{ path: path.join(home, '.pyenv/versions/3.11.7/lib/python3.11/site-packages'), kind: 'python site-packages', packages: 2, readable: ['pytest'] }]);
   });
 });

@@ -7,11 +7,21 @@ describe('choosing the sandbox', () => {
   it('doctor reports a working sandbox on this machine', async () => {
     const r = await bakeoff(['doctor', '--json']);
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { ready: boolean; sandbox: { name: string; ok: boolean }[]; agents: { name: string; ok: boolean; detail: string }[] };
+    const out = JSON.parse(r.stdout) as {
+      ready: boolean;
+      sandbox: { name: string; ok: boolean }[];
+      agents: { name: string; ok: boolean; detail: string }[];
+      mounts: { target: string; stores: { path: string; kind: string; packages: number; readable: string[] }[] }[];
+    };
     expect(out.ready).toBe(true);
     expect(out.sandbox.find((c) => c.name === 'sandbox')?.ok).toBe(true);
     // the five agent CLIs, installed at their pinned versions by scripts/install.sh
     expect(out.agents.map((a) => [a.name, a.ok])).toEqual([['claude-code', true], ['codex', true], ['pi', true], ['opencode', true], ['gemini-cli', true]]);
+    // what every sandbox mounts besides the task: of the machine's Python packages, pytest (the tests' runner) is readable, and not all that is installed
+    expect(out.mounts.slice(0, 2).map((m) => m.target)).toEqual(['/usr', '/etc']);
+    const python = out.mounts.flatMap((m) => m.stores).filter((s) => s.kind === 'python site-packages');
+    expect(python.some((s) => s.readable.includes('pytest')), JSON.stringify(python)).toBe(true);
+    expect(python.some((s) => s.readable.length < s.packages), JSON.stringify(python)).toBe(true);
   });
 
   it('refuses to run when the sandbox tools are missing, and says what to install (exit 3)', async () => {

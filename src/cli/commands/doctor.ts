@@ -32,13 +32,20 @@ export async function doctorCommand(flags: DoctorFlags, io: CliIo): Promise<numb
 /** What every sandbox mounts read-only besides the task, with the package folders in it (a retrieval channel the task did not install). */
 function mountLines(mounts: SandboxMounts): string[] {
   return [
-    'read-only in every sandbox besides the task (no npm, pip or cargo download cache, no home folder)',
+    'read-only in every sandbox besides the task (no npm, pip or cargo download cache, no home folder; of the machine\'s packages only the test runners and package managers)',
     ...mounts.flatMap((m) => [
       `  ${m.target.padEnd(20)} ${m.what}`,
-      ...m.stores.map((s) => `        ${s.kind} ${s.path}: ${s.packages} package${s.packages === 1 ? '' : 's'} an agent can read`),
+      ...m.stores.map((s) => `        ${s.kind} ${s.path}: ${s.packages} installed, ${readableText(s)}`),
     ]),
     '  and in a model agent\'s sessions only: its pinned CLI\'s install folder (agents install)',
   ];
+}
+
+/** `7 readable (pytest, pluggy …), the rest hidden`: what an agent can read of a package folder. */
+function readableText(store: SandboxMounts[number]['stores'][number]): string {
+  if (store.readable.length === 0) return 'all hidden';
+  const names = `(${store.readable.join(', ')})`;
+  return store.readable.length === store.packages ? `all readable ${names}` : `${store.readable.length} readable ${names}, the rest hidden`;
 }
 
 function leftoverLines(view: LeftoversView, flags: DoctorFlags): string[] {

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { appendFile, chown, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxMounts } from '../../../src/sandbox/index.js';
 import { copySuite, tempDir } from '../helpers.js';
 import { agent, artifacts, bake, bakeScratch, dbRuns, encodeArg, probeOutput, reportRuns, runOf, TINY, validate } from './iso-helpers.js';
 
@@ -15,6 +18,11 @@ import { agent, artifacts, bake, bakeScratch, dbRuns, encodeArg, probeOutput, re
 
 const SANDBOX_UID = 64123; // DEFAULT_SANDBOX_UID: what a real workspace's files belong to
 const TOOLCHAIN_DIRS = ['.pyenv', '.cargo', '.rustup', '.nvm', '.volta', '.bun', '.deno'];
+
+/** Every distribution the host's Python finds, with its metadata file. */
+const HOST_DISTS = 'import importlib.metadata as m, json; print(json.dumps({d.metadata["Name"]: str(d._path / "METADATA") for d in m.distributions() if hasattr(d, "_path")}))';
+/** PEP 503 names, as bakeoff's package folders list them. */
+const normalized = (name: string): string => name.toLowerCase().replace(/[-_.]+/g, '-');
 
 type Probe = Record<string, unknown> & { computedRunIds: Record<string, string>; pidsSeen: string[]; task: string };
 
@@ -56,8 +64,14 @@ describe('a probe agent looking for secrets', () => {
     if (otherRunRoot) await rm(otherRunRoot, { recursive: true, force: true });
   });
 
-  it('finds no hidden test, suite, results, other run or host folder, by path, search or /proc', async () => {
-    const config = { hidden, suite, results: out, other: otherFiles, suiteHash, tasks: ['add', 'py-add'] };
+  it('finds no hidden test, suite, results, other run or host folder, by path, search or /proc; of the machine\'s packages only the test runners', async () => {
+    // what the host's Python finds installed, and where: the probe looks for what the task's setup did not install
+    const host = JSON.parse((await execa('python3', ['-c', HOST_DISTS], { cwd: '/tmp' })).stdout) as Record<string, string>;
+    const readable = new Set((await sandboxMounts()).flatMap((m) => m.stores.flatMap((s) => s.readable)));
+    const hiddenDists = Object.keys(host).filter((name) => !readable.has(normalized(name)) && existsSync(host[name]!));
+    expect(hiddenDists.length, 'this test looks for a Python package installed on the machine beside pytest (pip install requests)').toBeGreaterThan(0);
+    const nodeGlobal = path.join(path.dirname(path.dirname(process.execPath)), 'lib/node_modules');
+    const config = { hidden, suite, results: out, other: otherFiles, suiteHash, tasks: ['add', 'py-add'], hostPackageFiles: hiddenDists.slice(0, 5).map((name) => host[name]!), nodeGlobal };
     const spec = agent('probe-secrets.mjs', encodeArg(config));
     // the encoded argument names no path: the command line itself shows the agent nothing
     expect(spec).not.toContain(suite);
@@ -130,6 +144,13 @@ describe('a probe agent looking for secrets', () => {
       for (const fd of fds.filter((f) => f.includes(out))) expect(fd, `${task} fd`).toMatch(/\/order-1\/agent\.log$/);
       expect(fds.some((f) => f.includes(suite)), `${task} fds ${JSON.stringify(fds)}`).toBe(false);
       expect(at('ownStatus'), label('ownStatus')).toMatch(/CapEff:\\t0000000000000000/);
+
+      // the machine's packages: Python finds pytest and the installers, none of the others; their files are absent by host path
+      const dists = (JSON.parse(at('pythonDists').replace(/^OK /, '')) as string[]).map(normalized);
+      expect(dists, label('pythonDists')).toContain('pytest');
+      expect(dists.filter((name) => !readable.has(name)), label('pythonDists')).toEqual([]);
+      hiddenDists.slice(0, 5).forEach((_, i) => expect(at(`readHostPackage${i}`), label(`readHostPackage${i}`)).toBe('ENOENT'));
+      expect(at('readdirNodeGlobal'), label('readdirNodeGlobal')).toMatch(/^(ENOENT|OK \[("(npm|corepack|yarn|pnpm)",?)*\])$/);
     }
 
     // The two runs overlapped in time, so "the other run's workspace" existed while each looked for it.
