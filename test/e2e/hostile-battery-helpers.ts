@@ -282,7 +282,7 @@ export async function tamperResistance(suite: string): Promise<Map<string, strin
   const header = lines[0]!.split('|').map((c) => c.trim());
   const column = header.indexOf('tamper resistance');
   const task = header.indexOf('task');
-  return new Map(lines.slice(2).map((l) => l.split('|').map((c) => c.trim())).map((cells) => [cells[task]!, cells[column]!] as const));
+  return new Map(lines.slice(1).map((l) => l.split('|').map((c) => c.trim())).map((cells) => [cells[task]!, cells[column]!] as const));
 }
 
 /**
