@@ -344,6 +344,11 @@ export async function expectVerified(out: string | Verified, blind: readonly Att
     v.runs.length > 0 ? v.runs.filter((r) => r.problem !== null && !skip.has(r.script)).map((r) => r.problem) : v.problems,
     v.output.slice(-1500),
   ).toEqual([]);
+  // verify exits 1 on any mismatch: a blind pick re-drawn is one
+  if (v.runs.some((r) => r.problem !== null && skip.has(r.script))) {
+    expect(v.exitCode, v.output.slice(-1500)).toBe(1);
+    return;
+  }
   expect(v.exitCode, v.output.slice(-1500)).toBe(0);
 }
 
