@@ -51,7 +51,7 @@ const suites = [await loadSuite(starter), await loadSuite(path.join(ROOT, 'test/
 const starterLock = await readLockFile(path.join(ROOT, 'examples/starter'));
 if (starterLock.kind !== 'ok') throw new Error(`examples/starter: no usable lock (${starterLock.kind}); run bakeoff validate examples/starter`);
 const lockedOrders = (task) => (suites[0].tasks.includes(task) ? starterLock.lock.tasks[task.id]?.orders : undefined);
-const isolation = await createIsolation({ controls: suites[0].controls, unsafe: false });
+const isolation = await createIsolation({ controls: suites[0].controls, backend: 'bwrap' });
 const env = baseEnv();
 const scratch = await scratchRoot(`bench grading-trust ${process.pid}`);
 
@@ -124,7 +124,8 @@ async function timeNow(task, prepared, i, controls, orders, groups) {
       changedPaths: changed, outDir: path.join(dir, 'out'), scratchDir: dir, env, timeoutMs: 300_000,
       outputBytes: controls.outputMb * MB,
     });
-    if (groups && failToPass.length > 0 && graded.tree.groups.length === 0) throw new Error(`${task.id}: no tripwire group was placed`);
+    // a draw may place no group (every one would single out its test: decision 002); that grading has wires
+    if (groups && failToPass.length > 0 && graded.tree.groups.length === 0) process.stderr.write(`${task.id}: no tripwire group placed in this draw (wires instead)\n`);
     const seconds = (performance.now() - t) / 1000;
     const failing = graded.report.tests.filter((t) => t.status === 'fail' || t.status === 'error').map((t) => t.id);
     if (graded.tripwires.flipped.length + graded.tripwires.wrong.length + graded.gradedChanged.length + failing.length > 0) {

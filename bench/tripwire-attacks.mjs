@@ -1,4 +1,5 @@
-// How often the red-team attacks on the tripwire groups (bench/attacks/*.mjs, issue 30 item 3)
+// How often the red-team attacks on the tripwire groups (test/fixtures/hostile-battery/tripwire-*.mjs but
+// tripwire-shapes.mjs, issue 30 item 3)
 // solve a task with no fix, and how many of their group picks were not blind: bakes each attack
 // as a `command:` agent on a validated suite (the starter suite by default), BENCH_RUNS runs per
 // task (default 3), and prints per task the runs solved, failed (by reason) and void, and the
@@ -16,7 +17,9 @@ const BIN = path.join(ROOT, 'bin/bakeoff.js');
 const KIT = path.join(ROOT, 'test/fixtures/hostile-battery/kit.mjs');
 const SUITE = path.resolve(process.argv[2] ?? path.join(ROOT, 'examples/starter'));
 const named = process.argv.slice(3);
-const ATTACKS = named.length > 0 ? named.map((a) => path.resolve(a)) : readdirSync(path.join(ROOT, 'bench/attacks')).filter((f) => f.endsWith('.mjs')).map((f) => path.join(ROOT, 'bench/attacks', f));
+const BATTERY = path.join(ROOT, 'test/fixtures/hostile-battery');
+const PICK = path.join(BATTERY, 'tripwire-pick.cjs');
+const ATTACKS = named.length > 0 ? named.map((a) => path.resolve(a)) : readdirSync(BATTERY).filter((f) => /^tripwire-.*\.mjs$/.test(f) && f !== 'tripwire-shapes.mjs').map((f) => path.join(BATTERY, f));
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
 /** Every file under `dir` (the run folders' logs), as text. */
@@ -34,7 +37,7 @@ function texts(dir) {
 for (const attack of ATTACKS) {
   const out = mkdtempSync(path.join(os.tmpdir(), 'bakeoff-bench-tripwire-attacks-'));
   try {
-    const agent = `command:node ${attack} ${KIT}`;
+    const agent = `command:node ${attack} ${KIT} ${PICK}`;
     execFileSync(process.execPath, [BIN, 'run', SUITE, '--agent', agent, '--runs', String(RUNS), '--concurrency', '3', '--out', out, '--json'], { stdio: ['ignore', 'ignore', 'inherit'] });
     const report = JSON.parse(execFileSync(process.execPath, [BIN, 'report', out, '--format', 'json'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }));
     console.log(`${path.basename(attack)} on ${SUITE} (${RUNS} runs a task)`);

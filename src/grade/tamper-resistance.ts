@@ -51,7 +51,7 @@ export async function tamperResistance(task: Task, orders: readonly { readonly o
     const odds = groupOdds(groupFiles, failToPass, [...passToPass, ...task.manifest.knownFailures.map((k) => k.id)]);
     worst = Math.min(worst, odds.odds);
     groups = Math.min(groups, odds.groups);
-    if (odds.groups === 0) problems.push(`${where}no fail-to-pass test compares with a literal bakeoff can vary: only wires, which code reading the test files can tell apart`);
+    if (odds.groups === 0) problems.push(`${where}no fail-to-pass test compares with a literal bakeoff can vary, or a draw leaves every group out (its values would single out its test): then only wires, which code reading the test files can tell apart`);
     else if (odds.odds < FULL_ODDS) problems.push(`${where}${odds.groups} tripwire group(s): a blind pick passes 1 in ${odds.odds}`);
   }
   if (problems.length > 0) return { level: 'partial', text: `partial, runner ${format}: ${problems.join('; ')}` };

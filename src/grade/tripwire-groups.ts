@@ -60,22 +60,76 @@ interface Candidate {
   readonly ids: readonly { readonly id: string; readonly base: string }[];
 }
 
-/** Draws the groups of one order. Pure but for `random`. */
+/** How often a draw may be redrawn before the groups that single out their test are left out. */
+const REDRAWS = 6;
+
+/**
+ * Draws the groups of one order. Pure but for `random`. The values are drawn per group, but the
+ * graded file holds all groups at once: another group's copies may write a group's real value
+ * again (as one of their own other answers, or in the code every member repeats), and a value
+ * written more often than its group's others is the real one (a red-team pick that counted the
+ * values in the graded file solved csv-multiline-fields four runs in five). So each draw is
+ * counted in the file it makes: a draw in which a group's real value is written a unique most or
+ * least often among its values is drawn again; after REDRAWS such draws those groups are left out.
+ */
 export function drawGroups(files: readonly GroupFile[], options: DrawGroupsOptions): DrawnGroups {
   const random = options.random ?? cryptoRandom;
+  const skip = new Set<TestCase>();
+  for (let attempt = 0; ; attempt++) {
+    const { drawn, made } = drawOnce(files, options, random, skip);
+    const singled = made.filter((m) => singlesOut(drawn.texts.get(m.file.file) ?? m.file.text, m.raws, m.kind));
+    if (singled.length === 0) return drawn;
+    if (attempt >= REDRAWS) for (const m of singled) skip.add(m.test);
+  }
+}
+
+/** Whether the first of `raws` (a group's real value) is written a unique most or least often in `text` among them. */
+function singlesOut(text: string, raws: readonly string[], kind: string): boolean {
+  // a boolean has one other value: which of true and false a file writes more says nothing of this test
+  if (kind === 'boolean' || raws.length < 2) return false;
+  // counted as written (same quotes) and with any quotes: a saboteur may count either way
+  const ways = [(raw: string): number => text.split(raw).length - 1, (raw: string): number => writtenIn(text, raw)];
+  return ways.some((count) => {
+    const [real, ...others] = raws.map(count) as [number, ...number[]];
+    return real > Math.max(...others) || real < Math.min(...others);
+  });
+}
+
+/** How often `text` writes the literal `raw`: a string with any quotes, a number as a whole word. */
+function writtenIn(text: string, raw: string): number {
+  const quoted = /^([a-zA-Z]*)(['"`]+)([\s\S]*)\2$/.exec(raw);
+  const escape = (t: string): string => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const re = quoted ? new RegExp(`(['"\`])${escape(quoted[3]!)}\\1`, 'g') : new RegExp(`(?<![\\w.])${escape(raw)}(?![\\w.])`, 'g');
+  return text.match(re)?.length ?? 0;
+}
+
+interface Made {
+  readonly file: GroupFile;
+  readonly test: TestCase;
+  /** The literals the members expect at the site, the real one first. */
+  readonly raws: readonly string[];
+  readonly kind: string;
+}
+
+function drawOnce(files: readonly GroupFile[], options: DrawGroupsOptions, random: Random, skip: ReadonlySet<TestCase>): { drawn: DrawnGroups; made: Made[] } {
   const candidates = files.flatMap((file) => candidatesOf(file, options.templateIds, options.knownIds ?? options.templateIds)).filter((c) => widestVariation(c, MIN_COPIES) > 0);
   const eligible = candidates.flatMap((c) => c.ids.map((i) => i.id)).sort();
-  const chosen = shuffle([...candidates], random).slice(0, MAX_GROUPS);
+  const chosen = shuffle(candidates.filter((c) => !skip.has(c.test)), random).slice(0, MAX_GROUPS);
   const base = copiesPerGroup(chosen.length);
   const edits = new Map<GroupFile, { span: { start: number; end: number }; text: string }[]>();
   const namers = new Map(files.map((f) => [f, createNamer(f.cases.names, { ...f.names, random })] as const));
   const groups: TripwireGroup[] = [];
-  for (const candidate of chosen) {
-    const k = base - random(2);
-    const made = makeGroup(candidate, Math.max(MIN_COPIES, k), namers.get(candidate.file)!, random);
-    if (made === null) continue;
-    edits.set(candidate.file, [...(edits.get(candidate.file) ?? []), made.edit]);
-    groups.push(...made.groups);
+  const made: Made[] = [];
+  // members per chosen test, as the graded file will hold them: the draw counts each value as often as that file writes it
+  const ks = chosen.map(() => Math.max(MIN_COPIES, base - random(2)));
+  const members = new Map<TestCase, number>(chosen.map((c, i) => [c.test, ks[i]! + 1]));
+  for (const [i, candidate] of chosen.entries()) {
+    const group = makeGroup(candidate, ks[i]!, namers.get(candidate.file)!, random, members);
+    members.set(candidate.test, group === null ? 1 : group.raws.length);
+    if (group === null) continue;
+    edits.set(candidate.file, [...(edits.get(candidate.file) ?? []), group.edit]);
+    groups.push(...group.groups);
+    made.push({ file: candidate.file, test: candidate.test, raws: group.raws, kind: group.kind });
   }
   const texts = new Map<string, string>();
   for (const [file, list] of edits) {
@@ -83,7 +137,7 @@ export function drawGroups(files: readonly GroupFile[], options: DrawGroupsOptio
     for (const edit of [...list].sort((a, b) => b.span.start - a.span.start)) text = text.slice(0, edit.span.start) + edit.text + text.slice(edit.span.end);
     texts.set(file.file, text);
   }
-  return { texts, groups, eligible };
+  return { drawn: { texts, groups, eligible }, made };
 }
 
 /** Copies per group (before the random one less) when an order has `groups` groups. */
@@ -91,36 +145,62 @@ function copiesPerGroup(groups: number): number {
   return Math.max(MIN_COPIES, Math.min(MAX_COPIES, Math.floor(COPIES_PER_ORDER / Math.max(1, groups))));
 }
 
+/** Draws groupOdds makes to find the fewest ways (seeded: TASKS.md gives the same figure every time). */
+const ODDS_DRAWS = 24;
+
 /**
  * How many ways a blind pick has to choose from, at least, when one order's groups are drawn:
- * the product over the groups of their sizes (the fewest copies each may get, the fewest values
- * its leaves can be given), so that code picking one test of each group at random passes with
- * probability 1 / odds. 1: no group at all.
+ * over ODDS_DRAWS seeded draws, the fewest product of the groups' sizes (and the fewest groups),
+ * so that code picking one test of each group at random passes with probability 1 / odds at
+ * most in most gradings. Drawn rather than counted, because a draw may leave groups out (a value
+ * that would single out its test, decision 002). 1: some draw makes no group at all.
  */
 export function groupOdds(files: readonly GroupFile[], templateIds: readonly string[], knownIds: readonly string[]): { readonly groups: number; readonly odds: number } {
-  // a candidate none of whose leaves can be given another value makes no group
-  const candidates = files.flatMap((file) => candidatesOf(file, templateIds, knownIds)).filter((c) => widestVariation(c, MIN_COPIES) > 0);
-  const groups = Math.min(MAX_GROUPS, candidates.length);
-  const fewest = Math.max(MIN_COPIES, copiesPerGroup(groups) - 1);
-  // the groups a draw may leave out are the ones that would count most: count the smallest
-  const sizes = candidates.map((c) => 1 + widestVariation(c, fewest)).sort((a, b) => a - b).slice(0, groups);
-  return { groups, odds: sizes.reduce((a, b) => a * b, 1) };
+  let groups = Infinity;
+  let odds = Infinity;
+  for (let seed = 1; seed <= ODDS_DRAWS; seed++) {
+    const drawn = drawGroups(files, { templateIds, knownIds, random: seededRandom(seed) });
+    // one group per test (a parametrized test's cases share one)
+    const sizes = new Map(drawn.groups.map((g) => [`${g.file}\u0000${g.site.line}\u0000${g.site.expected}`, g.copies.length + 1] as const));
+    groups = Math.min(groups, sizes.size);
+    odds = Math.min(odds, [...sizes.values()].reduce((a, b) => a * b, 1));
+  }
+  return { groups: Number.isFinite(groups) ? groups : 0, odds: Number.isFinite(odds) ? odds : 1 };
+}
+
+/** mulberry32: a small seeded generator of integers below n. */
+function seededRandom(seed: number): Random {
+  let a = seed >>> 0;
+  return (n) => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+  };
 }
 
 /** The most values one of the candidate's usable leaves can be given, up to k. */
-function widestVariation(candidate: Candidate, k: number): number {
+function widestVariation(candidate: Candidate, k: number, members?: ReadonlyMap<TestCase, number>): number {
   const actuals = actualCounts(candidate.file);
   let widest = 0;
   for (const s of candidate.test.sites) {
     if (!usable(s, actuals)) continue;
-    for (const leaf of s.leaves.filter(isVariable)) widest = Math.max(widest, drawVariants(leaf, contextOf(candidate), k).raws.length);
+    for (const leaf of s.leaves.filter(isVariable)) widest = Math.max(widest, drawVariants(leaf, contextOf(candidate, members), k).raws.length);
   }
   return widest;
 }
 
-/** What a candidate's values are drawn against (tripwire-variants.ts). */
-function contextOf(candidate: Candidate): VariantContext {
-  return { literals: candidate.file.cases.literals, expected: candidate.file.cases.expectedLeaves, text: candidate.file.text, test: candidate.test.span };
+/**
+ * What a candidate's values are drawn against (tripwire-variants.ts); `members`: how many members
+ * the other tests made groups have, so that a literal one of them writes counts that many times.
+ */
+function contextOf(candidate: Candidate, members?: ReadonlyMap<TestCase, number>): VariantContext {
+  const mine = new Set(candidate.file.cases.cases);
+  const others = [...(members ?? [])].filter(([test]) => test !== candidate.test && mine.has(test));
+  const written = (l: { readonly span: { readonly start: number; readonly end: number } }): number =>
+    others.find(([test]) => test.span.start <= l.span.start && l.span.end <= test.span.end)?.[1] ?? 1;
+  return { literals: candidate.file.cases.literals, expected: candidate.file.cases.expectedLeaves, text: candidate.file.text, test: candidate.test.span, written };
 }
 
 function actualCounts(file: GroupFile): Map<string, number> {
@@ -164,14 +244,20 @@ function key(test: TestCase): string {
   return [...test.path, test.name].join('\u0000');
 }
 
-function makeGroup(candidate: Candidate, k: number, namer: () => string, random: Random): { edit: { span: { start: number; end: number }; text: string }; groups: TripwireGroup[] } | null {
+function makeGroup(
+  candidate: Candidate,
+  k: number,
+  namer: () => string,
+  random: Random,
+  members: ReadonlyMap<TestCase, number>,
+): { edit: { span: { start: number; end: number }; text: string }; groups: TripwireGroup[]; raws: string[]; kind: string } | null {
   const { file, test } = candidate;
   const actuals = actualCounts(file);
   const leaves = test.sites.filter((s) => usable(s, actuals)).flatMap((s) => s.leaves.filter(isVariable).map((leaf) => ({ site: s, leaf })));
   // a boolean gives one copy only: other leaves first
   const preferred = leaves.some((l) => l.leaf.kind !== 'boolean') ? leaves.filter((l) => l.leaf.kind !== 'boolean') : leaves;
   for (const { leaf } of shuffle([...preferred], random)) {
-    const variants = drawVariants(leaf, contextOf(candidate), k, random);
+    const variants = drawVariants(leaf, contextOf(candidate, members), k, random);
     if (variants.raws.length === 0) continue;
     const values = [leaf.raw, ...variants.raws];
     const names = values.map(() => namer());
@@ -198,7 +284,7 @@ function makeGroup(candidate: Candidate, k: number, namer: () => string, random:
         site: { line, expected: content(leaf), others: variants.raws.map((raw) => content({ ...leaf, raw })) },
       };
     });
-    return { edit: { span: test.span, text: order.map(member).join(separator) }, groups };
+    return { edit: { span: test.span, text: order.map(member).join(separator) }, groups, raws: values, kind: leaf.kind };
   }
   return null;
 }

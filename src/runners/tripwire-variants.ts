@@ -37,6 +37,14 @@ export interface VariantContext {
   readonly text: string;
   /** The test's whole definition: what every copy repeats. */
   readonly test: { readonly start: number; readonly end: number };
+  /**
+   * How many times the graded file will write a literal of `literals` (default 1): k+1 for one
+   * in another test made a group, whose every member repeats it. Counted so, a value is "written
+   * as often" in the file the tests run from, not in the file before the groups: else a value
+   * that other grouped tests write (a shared input, a header row) would be written most often,
+   * and be the real one.
+   */
+  readonly written?: (literal: Leaf) => number;
 }
 
 /** Whether a leaf can be varied at all (a string with escapes, or with no letter or digit, cannot). */
@@ -56,7 +64,7 @@ export function drawVariants(leaf: Leaf, context: VariantContext, k: number, ran
   if (inTest.has(key)) return { raws: [], how };
   const others = context.literals.filter((l) => !inside(l));
   const count = new Map<string, number>();
-  for (const l of others) if (l.kind === leaf.kind) count.set(valueKey(l), (count.get(valueKey(l)) ?? 0) + 1);
+  for (const l of others) if (l.kind === leaf.kind) count.set(valueKey(l), (count.get(valueKey(l)) ?? 0) + (context.written?.(l) ?? 1));
   const written = count.get(key) ?? 0;
   const taken = new Set([...count.keys(), ...inTest]);
   // fewer values when no draw of k is free of a centre (two values never have one)

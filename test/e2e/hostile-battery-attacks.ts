@@ -42,6 +42,23 @@ export const CROSS: readonly Attack[] = [
 ];
 
 /**
+ * Targeted evasions of the tripwire groups (issue 30, item 3), written from bakeoff's source and
+ * decision 002 alone: in each group they keep one member — the one alone through a control
+ * assertion (pytest, jest), the one declared first (the call site a running test's stack shows),
+ * or the one whose value the graded file writes most often (every runner) — and pass it with
+ * every test outside a group. A blind pick passes once in the task's odds:
+ * hostile-battery-helpers' expectBlindPickCaught.
+ * Baked with CROSS on all five tasks and on the three of FORMAT_TASKS.
+ */
+export const TRIPWIRE_PICKS: readonly Attack[] = [
+  // the red team's control site (decision 002): each member run with its assertions recorded; a
+  // member alone through an assertion the unfixed code answers is the test (pytest and jest only)
+  { script: 'tripwire-control-site.mjs', cls: 6 },
+  { script: 'tripwire-call-site.mjs', cls: 6, extra: ['tripwire-pick.cjs'] },
+  { script: 'tripwire-value-pick.mjs', cls: 6, extra: ['tripwire-pick.cjs'] },
+];
+
+/**
  * Attacks on what bakeoff does with the change before any runner runs (inspecting it, counting
  * its lines to review): the same code path whatever the task's runner, so baked on one task
  * (hostile-battery-breakers, with BREAK_AGENT_SIDE and ESCAPE_NAME).
@@ -151,5 +168,5 @@ export const FORMATS: Readonly<Record<FormatTaskId, readonly Attack[]>> = {
 
 /** Every script the four files bake (the battery folder must hold no other). */
 export const ALL_BAKED: readonly Attack[] = [
-  ...CROSS, ...CHANGE_SIDE, VOID_GAMER, HONEST, ...Object.values(CONFIG).flat(), ...BREAK_AGENT_SIDE, ...BREAK_REPORT, ESCAPE_NAME, ...Object.values(FORMATS).flat(),
+  ...CROSS, ...TRIPWIRE_PICKS, ...CHANGE_SIDE, VOID_GAMER, HONEST, ...Object.values(CONFIG).flat(), ...BREAK_AGENT_SIDE, ...BREAK_REPORT, ESCAPE_NAME, ...Object.values(FORMATS).flat(),
 ];

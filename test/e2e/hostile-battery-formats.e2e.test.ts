@@ -1,6 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BREAK_REPORT, CROSS, FORMAT_TASKS, FORMATS, type FormatTaskId } from './hostile-battery-attacks.js';
-import { agentOf, bakeAndVerify, cells, describeRun, expectFailed, expectVerified, expectWithinQuotaAndNoScratch, runOf, suiteWithTasks, tempFolders, type VerifiedBake } from './hostile-battery-helpers.js';
+import { BREAK_REPORT, CROSS, FORMAT_TASKS, FORMATS, TRIPWIRE_PICKS, type FormatTaskId } from './hostile-battery-attacks.js';
+import {
+  agentOf,
+  bakeAndVerify,
+  cells,
+  describeRun,
+  expectBlindPickCaught,
+  expectFailed,
+  expectVerified,
+  expectWithinQuotaAndNoScratch,
+  runOf,
+  suiteWithTasks,
+  tamperResistance,
+  tempFolders,
+  type VerifiedBake,
+} from './hostile-battery-helpers.js';
 import { runnersSuite } from './runners-suite.js';
 
 /*
@@ -23,15 +37,17 @@ const HOOK_MS = 1_800_000;
 const temp = tempFolders();
 const SHARED = [...CROSS, ...BREAK_REPORT];
 let shared: VerifiedBake;
+let resistance: Map<string, string>;
 const bakes = new Map<FormatTaskId, VerifiedBake>();
 
 // one validated suite; the shared bake three runs at a time, the formats' own bakes one run at a time beside it
 beforeAll(async () => {
   const suite = await suiteWithTasks(temp.make, await runnersSuite(await temp.make('bakeoff-formats-suite-')), FORMAT_TASKS);
+  resistance = await tamperResistance(suite);
   const own = async (): Promise<void> => {
     for (const task of FORMAT_TASKS) bakes.set(task, await bakeAndVerify(temp.make, await suiteWithTasks(temp.make, suite, [task]), FORMATS[task].map(agentOf), { concurrency: 1 }));
   };
-  const [sharedBake] = await Promise.all([bakeAndVerify(temp.make, suite, [...SHARED.map(agentOf), 'gold'], { concurrency: 3, idleSec: 240 }), own()]);
+  const [sharedBake] = await Promise.all([bakeAndVerify(temp.make, suite, [...SHARED.map(agentOf), ...TRIPWIRE_PICKS.map(agentOf), 'gold'], { concurrency: 3, idleSec: 240 }), own()]);
   shared = sharedBake;
 }, HOOK_MS);
 
@@ -42,7 +58,7 @@ describe('the cross-runner attacks and the report breakers on mocha, TAP and JUn
     const { run, res } = shared;
     expect(run.killed, `${run.killed}\n${run.stderr.slice(-2000)}`).toBeNull();
     expect(run.exitCode, run.stderr.slice(-2000)).toBe(0);
-    expect(res.runs.length, run.stderr.slice(-2000)).toBe((SHARED.length + 1) * FORMAT_TASKS.length);
+    expect(res.runs.length, run.stderr.slice(-2000)).toBe((SHARED.length + TRIPWIRE_PICKS.length + 1) * FORMAT_TASKS.length);
   });
 
   it('gold is still solved on every task', () => {
@@ -51,9 +67,11 @@ describe('the cross-runner attacks and the report breakers on mocha, TAP and JUn
 
   it.each(cells(SHARED, FORMAT_TASKS))('class $cls: $script on $task is graded failed', (cell) => expectFailed(shared.res, cell));
 
+  it.each(cells(TRIPWIRE_PICKS, FORMAT_TASKS))('class $cls: $script on $task is caught, or its task says it is partial', (cell) => expectBlindPickCaught(shared, resistance, cell));
+
   it("every run's results folder stays within the run's disk quota, and the bake leaves nothing in /tmp/bakeoff-scratch", () => expectWithinQuotaAndNoScratch(shared.out, shared.res));
 
-  it('bakeoff verify re-grades every run to the same verdict', () => expectVerified(shared.verified));
+  it('bakeoff verify re-grades every run to the same verdict (a blind pick draws anew)', () => expectVerified(shared.verified, TRIPWIRE_PICKS));
 });
 
 describe.each(FORMAT_TASKS.map((task) => ({ task, attacks: FORMATS[task] })))('attacks on the format of $task', ({ task, attacks }) => {

@@ -245,6 +245,8 @@ export async function clearScratch(out: string): Promise<void> {
 export interface Verified {
   readonly exitCode: number | undefined;
   readonly problems: string[];
+  /** Every run re-graded: its attack script, task, stored and re-graded outcome, and what verify disagreed on (null: nothing). */
+  readonly runs: readonly { readonly script: string; readonly task: string; readonly stored: string | null; readonly regraded: string | null; readonly problem: string | null }[];
   readonly output: string;
 }
 
@@ -252,16 +254,58 @@ export interface Verified {
 export async function verify(out: string): Promise<Verified> {
   const r = await bakeoff(['verify', out, '--json', '--concurrency', '3']);
   const problems: string[] = [];
+  const runs: Verified['runs'][number][] = [];
   try {
-    const report = JSON.parse(r.stdout) as { runs: { task: string; agent: string; stored: unknown; regraded: unknown; verdict: unknown[]; artifacts: unknown[]; error: string | null }[] };
+    const report = JSON.parse(r.stdout) as {
+      runs: { task: string; agent: string; stored: { kind?: string } | null; regraded: { outcome?: { kind?: string } } | null; verdict: unknown[]; artifacts: unknown[]; error: string | null }[];
+    };
     for (const run of report.runs) {
-      if (run.verdict.length === 0 && run.artifacts.length === 0 && !run.error) continue;
-      problems.push(`${scriptOf(run.agent)} on ${run.task}: ${JSON.stringify({ stored: run.stored, regraded: run.regraded, verdict: run.verdict, artifacts: run.artifacts, error: run.error }).slice(0, 600)}`);
+      const agrees = run.verdict.length === 0 && run.artifacts.length === 0 && !run.error;
+      const problem = agrees
+        ? null
+        : `${scriptOf(run.agent)} on ${run.task}: ${JSON.stringify({ stored: run.stored, regraded: run.regraded, verdict: run.verdict, artifacts: run.artifacts, error: run.error }).slice(0, 600)}`;
+      if (problem) problems.push(problem);
+      runs.push({ script: scriptOf(run.agent), task: run.task, stored: run.stored?.kind ?? null, regraded: run.regraded?.outcome?.kind ?? null, problem });
     }
   } catch {
     problems.push(`verify printed no JSON (exit ${r.exitCode}): ${r.stderr.slice(-1500)}`);
   }
-  return { exitCode: r.exitCode, problems, output: r.stdout + r.stderr };
+  return { exitCode: r.exitCode, problems, runs, output: r.stdout + r.stderr };
+}
+
+/**
+ * Each task's tamper resistance, as the validated suite's TASKS.md states it (`full (…)` or
+ * `partial, runner <format>: …`).
+ */
+export async function tamperResistance(suite: string): Promise<Map<string, string>> {
+  const lines = (await readFile(path.join(suite, 'TASKS.md'), 'utf8')).split('\n').filter((l) => l.startsWith('| '));
+  const header = lines[0]!.split('|').map((c) => c.trim());
+  const column = header.indexOf('tamper resistance');
+  const task = header.indexOf('task');
+  return new Map(lines.slice(1).map((l) => l.split('|').map((c) => c.trim())).map((cells) => [cells[task]!, cells[column]!] as const));
+}
+
+/**
+ * A blind pick among the tripwire groups' members (issue 30: tripwire-call-site.mjs,
+ * tripwire-value-pick.mjs) passes a grading once in the task's odds, and `bakeoff verify` draws
+ * fresh groups: on a task TASKS.md calls full (a blind pick passes 1 in 100 or less), the run is
+ * graded failed, or solved by that luck and re-graded failed by verify (both solved: the pick
+ * was not blind — once in 10 000 by chance). A task that is only partial must say so on its
+ * TASKS.md line, naming its runner; its run is never void, whatever the pick.
+ */
+export function expectBlindPickCaught(bake: VerifiedBake, resistance: ReadonlyMap<string, string>, cell: Attack & { task: string }): void {
+  const run = runOf(bake.res, cell.script, cell.task);
+  const what = `${cell.script} on ${cell.task}: ${describeRun(run)}`;
+  expect(run, what).toBeDefined();
+  expect(run!.outcome, what).not.toBe('void');
+  const line = resistance.get(cell.task) ?? '';
+  if (!line.startsWith('full')) {
+    expect(line, `${what}: TASKS.md`).toMatch(/^partial, runner [a-z-]+: /);
+    return;
+  }
+  if (run!.outcome === 'failed') return;
+  const again = bake.verified.runs.find((r) => r.script === cell.script && r.task === cell.task);
+  expect(again?.regraded, `${what}; solved on a task TASKS.md calls ${line}, and verify re-graded it: ${again?.problem ?? 'alike'}`).toBe('failed');
 }
 
 /** The agent spec of an attack. */
@@ -289,10 +333,22 @@ export function expectFailed(res: BatteryResults, cell: Attack & { task: string 
   if (cell.minLines !== undefined) expect(run!.linesAdded, `${what}; lines to review ${run!.linesAdded}`).toBeGreaterThanOrEqual(cell.minLines);
 }
 
-/** `bakeoff verify` re-grades every run of `out` (or of what `verify(out)` said) to its stored verdict. */
-export async function expectVerified(out: string | Verified): Promise<void> {
+/**
+ * `bakeoff verify` re-grades every run of `out` (or of what `verify(out)` said) to its stored
+ * verdict; but the runs of `blind` scripts, whose picks verify draws anew (expectBlindPickCaught).
+ */
+export async function expectVerified(out: string | Verified, blind: readonly Attack[] = []): Promise<void> {
   const v = typeof out === 'string' ? await verify(out) : out;
-  expect(v.problems, v.output.slice(-1500)).toEqual([]);
+  const skip = new Set(blind.map((a) => a.script));
+  expect(
+    v.runs.length > 0 ? v.runs.filter((r) => r.problem !== null && !skip.has(r.script)).map((r) => r.problem) : v.problems,
+    v.output.slice(-1500),
+  ).toEqual([]);
+  // verify exits 1 on any mismatch: a blind pick re-drawn is one
+  if (v.runs.some((r) => r.problem !== null && skip.has(r.script))) {
+    expect(v.exitCode, v.output.slice(-1500)).toBe(1);
+    return;
+  }
   expect(v.exitCode, v.output.slice(-1500)).toBe(0);
 }
 

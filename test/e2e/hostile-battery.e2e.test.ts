@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_BAKED, BREAK_REPORT, CROSS, HONEST, TASKS, VOID_GAMER } from './hostile-battery-attacks.js';
+import { ALL_BAKED, BREAK_REPORT, CROSS, HONEST, TASKS, TRIPWIRE_PICKS, VOID_GAMER } from './hostile-battery-attacks.js';
 import {
   agentOf,
   bake,
@@ -8,15 +8,19 @@ import {
   batterySuite,
   cells,
   describeRun,
+  expectBlindPickCaught,
   expectFailed,
   expectVerified,
   expectWithinQuotaAndNoScratch,
   results,
   runOf,
   scriptOf,
+  tamperResistance,
   tempFolders,
+  verify,
   type BakeOutcome,
   type BatteryResults,
+  type Verified,
 } from './hostile-battery-helpers.js';
 
 /*
@@ -39,19 +43,23 @@ import {
 
 const HOOK_MS = 1_800_000;
 const temp = tempFolders();
-const AGENTS = [...CROSS.map(agentOf), ...BREAK_REPORT.map(agentOf), agentOf(VOID_GAMER), agentOf(HONEST), 'gold'];
+const AGENTS = [...CROSS.map(agentOf), ...TRIPWIRE_PICKS.map(agentOf), ...BREAK_REPORT.map(agentOf), agentOf(VOID_GAMER), agentOf(HONEST), 'gold'];
 const PLANNED = AGENTS.length * TASKS.length;
 let out: string;
 let run: BakeOutcome;
 let resumed: BakeOutcome;
 let res: BatteryResults;
+let verified: Verified;
+let resistance: Map<string, string>;
 
 beforeAll(async () => {
   const suite = await batterySuite(temp.make);
+  resistance = await tamperResistance(suite);
   out = await temp.make('bakeoff-battery-out-');
   run = await bake(suite, AGENTS, out);
   resumed = await bake(suite, AGENTS, out);
   res = await results(out);
+  verified = await verify(out);
 }, HOOK_MS);
 
 afterAll(() => temp.dispose(), HOOK_MS);
@@ -79,6 +87,10 @@ describe('cross-runner attacks and report breakers on all five tasks', () => {
 
   it.each(cells(CROSS, TASKS))('class $cls: $script on $task is graded failed', (cell) => expectFailed(res, cell));
 
+  it.each(cells(TRIPWIRE_PICKS, TASKS))('class $cls: $script on $task is caught, or its task says it is partial', (cell) =>
+    expectBlindPickCaught({ out, run, res, verified }, resistance, cell),
+  );
+
   it.each(cells(BREAK_REPORT, TASKS))('class $cls: $script on $task is graded failed', (cell) => expectFailed(res, cell));
 
   it('the void-gaming agent fails what it does not solve and ranks no higher than the honest one; both show void-as-failed', () => {
@@ -100,7 +112,7 @@ describe('cross-runner attacks and report breakers on all five tasks', () => {
 
   it("every run's results folder stays within the run's disk quota, and the bake leaves nothing in /tmp/bakeoff-scratch", () => expectWithinQuotaAndNoScratch(out, res));
 
-  it('bakeoff verify re-grades every run to the same verdict', () => expectVerified(out), HOOK_MS);
+  it('bakeoff verify re-grades every run to the same verdict (a blind pick draws anew)', () => expectVerified(verified, TRIPWIRE_PICKS));
 });
 
 it('every attack script of the battery folder is baked by one of the four files', async () => {
