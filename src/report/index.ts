@@ -65,6 +65,7 @@ export {
   buildJsonReport,
   jsonAgents,
   renderJson,
+  renderJsonChunks,
   type JsonAgent,
   type JsonReport,
   type JsonRun,

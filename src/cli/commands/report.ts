@@ -23,6 +23,18 @@ export async function reportCommand(dir: string, flags: ReportFlags, io: CliIo):
     ...(flags.compare ? { compare: [flags.compare[0]!, flags.compare[1]!] as const } : {}),
     onEvent: (event) => printNote(notes, event),
   });
+  if (flags.format === 'json' && outcome.kind === 'leaderboard') {
+    // written run by run as it is made: 100k runs are over 100 MB, never one string
+    const { renderJsonChunks } = await import('../../report/render/render-json.js');
+    const chunks = renderJsonChunks(outcome.view, outcome.runs, outcome.fleet ? { fleet: outcome.fleet } : {});
+    if (flags.out) {
+      await writeFile(path.resolve(io.cwd, flags.out), chunks);
+      io.stderr.write(`wrote ${flags.out}\n`);
+    } else {
+      for (const chunk of chunks) await writeOut(io.stdout, chunk);
+    }
+    return EXIT.ok;
+  }
   const text = await render(outcome, flags, flags.out ? { width: undefined, color: false } : screenOf(io, flags));
   if (flags.out) {
     await writeFile(path.resolve(io.cwd, flags.out), text.endsWith('\n') ? text : text + '\n');
@@ -31,6 +43,21 @@ export async function reportCommand(dir: string, flags: ReportFlags, io: CliIo):
     io.stdout.write(text.endsWith('\n') ? text : text + '\n');
   }
   return EXIT.ok;
+}
+
+/** One piece of the output, waiting while the reader is behind (a pipe to a slow reader holds no more than its buffer). */
+async function writeOut(stdout: NodeJS.WritableStream, chunk: string): Promise<void> {
+  if (stdout.write(chunk)) return;
+  await new Promise<void>((resolve, reject) => {
+    const done = (error?: Error) => {
+      stdout.off('drain', done);
+      stdout.off('error', done);
+      if (error) reject(error);
+      else resolve();
+    };
+    stdout.once('drain', done);
+    stdout.once('error', done);
+  });
 }
 
 /** The outcome in the asked format; each renderer is loaded only when it is the one asked for. */
@@ -45,10 +72,6 @@ async function render(outcome: ReportOutcome, flags: ReportFlags, screen: Screen
     return (await import('../../report/render/render-comparison.js')).renderComparison(outcome.comparison);
   }
   const fleet = outcome.fleet;
-  if (flags.format === 'json') {
-    const json = (await import('../../report/render/render-json.js')).renderJson(outcome.view, outcome.runs);
-    return fleet ? JSON.stringify({ ...(JSON.parse(json) as object), fleet }, null, 2) : json;
-  }
   const text =
     flags.format === 'md'
       ? (await import('../../report/render/render-markdown.js')).renderMarkdown(outcome.view)

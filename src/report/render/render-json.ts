@@ -123,7 +123,37 @@ export function jsonAgents(view: LeaderboardView): JsonAgent[] {
 
 /** The JSON report as text, two-space indented, ending with a newline. */
 export function renderJson(view: LeaderboardView, runs: readonly RunRecord[]): string {
-  return `${JSON.stringify(buildJsonReport(view, runs), null, 2)}\n`;
+  return [...renderJsonChunks(view, runs)].join('');
+}
+
+/** Runs stringified together: large enough that a chunk's own cost is small, small enough that no chunk is a large string. */
+const RUNS_PER_CHUNK = 500;
+
+/**
+ * The JSON report as text in pieces whose concatenation is `renderJson`'s text, byte for byte:
+ * the view's fields first, then the runs a few hundred at a time (`report --format json` writes
+ * each piece as it is made instead of building one string of every run). `extra` fields follow
+ * `runs` (the CLI's `fleet`).
+ */
+export function* renderJsonChunks(view: LeaderboardView, runs: readonly RunRecord[], extra: Readonly<Record<string, unknown>> = {}): Generator<string> {
+  const { runs: _, ...head } = buildJsonReport(view, []);
+  const sorted = [...runs].sort(compareRuns);
+  const headText = JSON.stringify(head, null, 2);
+  // The head's closing brace is replaced by the runs array; every run sits at the array's depth
+  // in the whole document, which is the depth it has in `{ "runs": [ … ] }` stringified alone.
+  yield `${headText.slice(0, -2)}${Object.keys(head).length > 0 ? ',' : ''}\n  "runs": [`;
+  if (sorted.length === 0) yield ']';
+  for (let start = 0; start < sorted.length; start += RUNS_PER_CHUNK) {
+    const batch = sorted.slice(start, start + RUNS_PER_CHUNK).map((run) => toJsonRun(run, view.failureAnatomy.runs[run.id] ?? null));
+    const text = JSON.stringify({ runs: batch }, null, 2);
+    // `{\n  "runs": [` … `\n  ]\n}` around the runs; a later batch continues the array after a comma.
+    const inner = text.slice('{\n  "runs": ['.length, -'\n  ]\n}'.length);
+    yield start === 0 ? inner : `,${inner}`;
+  }
+  if (sorted.length > 0) yield '\n  ]';
+  const tail = JSON.stringify(extra, null, 2);
+  // `{}` or `{\n  "fleet": …\n}`: its fields continue the report's object at the same depth.
+  yield tail === '{}' ? '\n}\n' : `,${tail.slice(1, -2)}\n}\n`;
 }
 
 function toJsonRun(run: RunRecord, failure: RunFailure | null): JsonRun {

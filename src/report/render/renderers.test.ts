@@ -5,7 +5,7 @@ import { summarize } from '../view/summarize.js';
 import { renderTable } from './render-table.js';
 import { renderMarkdown } from './render-markdown.js';
 import { renderMatrix } from './render-matrix.js';
-import { buildJsonReport, renderJson } from './render-json.js';
+import { buildJsonReport, renderJson, renderJsonChunks } from './render-json.js';
 
 // Fixture: three agents on ten tasks, one run each (standard 1), so every interval is Wilson.
 //   strong   8 solved, 1 failed, 1 void (infra-error), $0.50 a run   → 88.9%, cost/fix $5/8
@@ -229,6 +229,19 @@ describe('renderJson', () => {
   it('is the report object, serialized without loss', () => {
     expect(parsed).toEqual(JSON.parse(JSON.stringify(buildJsonReport(view, runs))));
     expect(renderJson(view, runs).endsWith('}\n')).toBe(true);
+  });
+
+  it('is, written in pieces, the text of the whole report stringified at once, byte for byte (many pieces, none, a field after the runs)', () => {
+    const whole = (r: readonly RunRecord[], extra: object = {}) => `${JSON.stringify({ ...buildJsonReport(view, r), ...extra }, null, 2)}\n`;
+    const many = Array.from({ length: 1234 }, (_, i) => ({ ...runs[i % runs.length]!, id: `copy-${i}`, replay: i }));
+    const pieces = [...renderJsonChunks(view, many)];
+    expect(pieces.length).toBeGreaterThan(3);
+    expect(pieces.join('')).toBe(whole(many));
+    expect(renderJson(view, runs)).toBe(whole(runs));
+    expect([...renderJsonChunks(view, [])].join('')).toBe(whole([]));
+    const fleet = { fleet: { reExecuted: 1, workers: ['w1', 'w2'] } };
+    expect([...renderJsonChunks(view, runs, fleet)].join('')).toBe(whole(runs, fleet));
+    expect([...renderJsonChunks(view, [], fleet)].join('')).toBe(whole([], fleet));
   });
 
   it('carries suite, controls and agents in rank order with plain numbers', () => {
