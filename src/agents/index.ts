@@ -1,6 +1,7 @@
 export { openModelUpstream } from './harness-agent/model-upstream.js';
-export { HARNESS_NAMES, HARNESSES, exampleOf, exampleSpec, harnessNamed, expectedHarness, isHarnessName, transcriptOf } from './harnesses/index.js';
-export type { Harness, HarnessName, TranscriptEntry } from './harnesses/index.js';
+export { HARNESS_NAMES, HARNESSES, exampleOf, exampleSpec, harnessNamed, expectedHarness, isHarnessName } from './harnesses/index.js';
+export { STREAM_READERS, transcriptOf } from './harnesses/stream-readers.js';
+export type { Harness, HarnessName, StreamReader, TranscriptEntry } from './harnesses/index.js';
 export { installDirOf, installHarness, installedVersion, probeInstalled } from './install-harness.js';
 export type { InstalledProbe } from './install-harness.js';
 export { resolveAgent } from './registry.js';

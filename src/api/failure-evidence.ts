@@ -18,7 +18,7 @@ const MAX_STREAM_BYTES = 32 << 20;
 export async function readFailureEvidence(store: Store, runs: readonly RunRecord[]): Promise<Map<string, FailureEvidence>> {
   // the harnesses' stream readers (and their schemas) are loaded only when a run's class depends on its transcript
   const readsStream = runs.some((run) => run.outcome.kind !== 'solved' && needsSessionClues(run) && hasStream(run));
-  const read: ReadTranscript | null = readsStream ? (await import('../agents/harnesses/index.js')).transcriptOf : null;
+  const read: ReadTranscript | null = readsStream ? (await import('../agents/harnesses/stream-readers.js')).transcriptOf : null;
   const tallies = store.checkTallies(BROKEN_SHOWN);
   const out = new Map<string, FailureEvidence>();
   for (const run of runs) {

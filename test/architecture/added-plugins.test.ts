@@ -128,7 +128,7 @@ describe('plugins added to a copy of src/: each one folder or file plus one regi
       await writeFile(path.join(home, file), content);
     }
     const run = await execa(setup.argv[0]!, setup.argv.slice(1), { env: setup.env, input: setup.stdin ?? '', reject: false });
-    expect(harness.parse(run.stdout, run.exitCode ?? null)).toMatchObject({ failed: false, finalMessage: 'echo: --fix it', model: 'echo-1', version: '1.0.0', turns: 1 });
+    expect((await harness.stream()).parse(run.stdout, run.exitCode ?? null)).toMatchObject({ failed: false, finalMessage: 'echo: --fix it', model: 'echo-1', version: '1.0.0', turns: 1 });
 
     const recipe = recipes[0]!;
     const { args } = await recipe.setup({ home, workdir: work, url: 'http://127.0.0.1:1', prompt: 'hello' });

@@ -69,10 +69,13 @@ describe('start-up loads what the command needs', () => {
     }
   });
 
-  it('agents loads the harness registry and its probes, never the queue, prices, site or git client', async () => {
+  it('agents loads at most 90 files: the harness registry and its probes, never the stream readers\' zod schemas, the queue, prices, site or git client', async () => {
     const { files, exitCode, stderr } = await loadedBy([BIN, 'agents', '--json'], { BAKEOFF_HARNESS_DIR: path.join(scratch, 'no-harnesses') });
     expect(exitCode, stderr).toBe(0);
-    expect(packages(files).filter((p) => HEAVY.includes(p))).toEqual([]);
+    expect(packages(files).filter((p) => HEAVY.includes(p) || p === 'zod')).toEqual([]);
+    // the stream readers (`Harness.stream`) load on first use, not to list harnesses
+    expect(files.filter((f) => /^dist\/agents\/harnesses\/(.*\/)?(parse-stream|read-transcript|stream-fields|stream-readers|transcript)\.js$/.test(f))).toEqual([]);
+    expect(files.length, files.join('\n')).toBeLessThanOrEqual(90);
     expect(files.filter((f) => f.startsWith('dist/') && !/^dist\/(cli|agents|util|api\/(paths|agents|sweep-leftovers)|errors|version|types|sandbox\/(leftovers|workspace|cgroups))/.test(f))).toEqual([]);
   });
 

@@ -2,9 +2,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { FailureClass, MeteredRequest, RequestUsage } from '../../meter/index.js';
-import { harnessNamed, type HarnessName } from '../harnesses/index.js';
+import type { HarnessName } from '../harnesses/index.js';
+import { STREAM_READERS } from '../harnesses/stream-readers.js';
 import { accountHarnessSession } from './account-harness-session.js';
 import type { Price } from './account-session.js';
+
+const readerNamed = (name: string) => STREAM_READERS[name as HarnessName];
 
 /** A golden stream captured from the pinned CLI (test/fixtures/harness-streams/README.md). */
 const stream = (harness: string, file: string): string =>
@@ -75,7 +78,7 @@ const rows: [string, Row][] = [
 describe('accountHarnessSession on the golden streams', () => {
   it.each(rows)('%s', (_name, row) => {
     const result = accountHarnessSession({
-      harness: harnessNamed(row.harness),
+      harness: readerNamed(row.harness),
       model: 'm',
       stream: stream(row.harness, row.file),
       exec: row.exec,
@@ -96,12 +99,12 @@ describe('accountHarnessSession on the golden streams', () => {
     expect(result.requests).toHaveLength(row.metered.length);
     expect(result.requests?.map((r) => r.input)).toEqual(row.metered.map((r) => r.usage?.inputTokens ?? null));
     expect(result).toMatchObject({ exitCode: row.exec.exitCode, limitHit: row.exec.limitHit, durationMs: 1234 });
-    expect(result.harness).toEqual(harnessNamed(row.harness).parse(stream(row.harness, row.file), row.exec.exitCode));
+    expect(result.harness).toEqual(readerNamed(row.harness).parse(stream(row.harness, row.file), row.exec.exitCode));
   });
 
   it('keeps the network flags after its own', () => {
     const result = accountHarnessSession({
-      harness: harnessNamed('codex'), model: 'm', stream: stream('codex', 'success.jsonl'), exec: ok, metered: twoTurns(OPENAI),
+      harness: readerNamed('codex'), model: 'm', stream: stream('codex', 'success.jsonl'), exec: ok, metered: twoTurns(OPENAI),
       priceOf: unpriced, idleTimeoutMs: 1000, durationMs: 1, extraFlags: ['network: connect to 1.1.1.1:443 (refused)'],
     });
     expect(result.flags).toEqual(['tokens: the harness reported cache write 41, the meter counted 0', 'cost: no list price for m', 'network: connect to 1.1.1.1:443 (refused)']);

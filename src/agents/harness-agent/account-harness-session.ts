@@ -1,5 +1,5 @@
 import type { MeteredRequest } from '../../meter/index.js';
-import type { Harness } from '../harnesses/types.js';
+import type { StreamReader } from '../harnesses/types.js';
 import type { SessionResult } from '../types.js';
 import { sessionCost, sumUsage, tokenDisagreements, type Price } from './account-session.js';
 import { classifySession } from './classify-session.js';
@@ -7,7 +7,8 @@ import { requestRowsOf } from './request-rows.js';
 
 /** Everything a finished harness session left, as plain data. */
 export interface HarnessSessionFacts {
-  readonly harness: Pick<Harness, 'parse'>;
+  /** The harness's stream reader (`Harness.stream`). */
+  readonly harness: Pick<StreamReader, 'parse'>;
   /** The agent's model (the price of a request whose response names no model). */
   readonly model: string;
   /** What the CLI printed on stdout (its machine-readable stream). */

@@ -235,7 +235,7 @@ async function runHarnessSession(ctx: SessionContext, plan: SessionPlan): Promis
   await writeFile(orderFile(artifactsDir, 'stream'), streamText);
   const extraFlags = plan.traceNetwork ? await networkFlags(files.trace, artifactsDir) : [];
   const accounted = accountHarnessSession({
-    harness,
+    harness: await harness.stream(),
     model: plan.model,
     stream: streamText,
     exec,

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../errors.js';
-import { exampleOf, HARNESS_NAMES, HARNESSES, harnessNamed, transcriptOf, type HarnessName } from './index.js';
+import { exampleOf, HARNESS_NAMES, HARNESSES, harnessNamed, type HarnessName } from './index.js';
+import { STREAM_READERS, transcriptOf } from './stream-readers.js';
 import type { HarnessSetup, SetupInput } from './types.js';
 import { parseVersionOf, versionArgsOf } from '../install-harness.js';
 import { levelSourceOf } from '../effort-levels.js';
@@ -100,7 +101,7 @@ describe.each(HARNESS_NAMES)('harness %s', (name) => {
 
   it('survives garbage, a cut-off line and an empty stream, and calls a session without its final event failed', () => {
     for (const stdout of ['', 'not json\n{"type":', '[1,2]\nnull\n"text"\n{"type":"unknown"}\n']) {
-      const report = harness.parse(stdout, 0);
+      const report = STREAM_READERS[name].parse(stdout, 0);
       expect(report.failed).toBe(true);
       expect(report.finalMessage).toBeNull();
     }
@@ -108,7 +109,7 @@ describe.each(HARNESS_NAMES)('harness %s', (name) => {
 
   it('tells garbage, a cut-off line and an empty stream as an empty transcript, and is what transcriptOf uses', () => {
     for (const stdout of ['', 'not json\n{"type":', '[1,2]\nnull\n"text"\n{"type":"unknown"}\n']) {
-      expect(harness.transcript(stdout)).toEqual([]);
+      expect(STREAM_READERS[name].transcript(stdout)).toEqual([]);
       expect(transcriptOf(name, stdout)).toEqual([]);
     }
   });

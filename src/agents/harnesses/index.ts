@@ -1,9 +1,8 @@
 import { UserError } from '../../errors.js';
 import { nearest } from '../../util/index.js';
-import type { TranscriptEntry } from './transcript.js';
 import type { Harness } from './types.js';
 
-export type { Harness, HarnessReport, HarnessSetup, HarnessTokens, SetupInput } from './types.js';
+export type { Harness, HarnessReport, HarnessSetup, HarnessTokens, SetupInput, StreamReader } from './types.js';
 export type { TranscriptEntry } from './transcript.js';
 
 /**
@@ -58,13 +57,4 @@ export function exampleOf(harness: Harness): { readonly model: string; readonly 
 export function harnessNamed(name: string): Harness {
   if (isHarnessName(name)) return HARNESSES[name];
   throw new UserError(`harness "${name}": expected ${expectedHarness(name)}, received "${name}"`);
-}
-
-/**
- * A session's recorded stream (the order folder's `stream` file, store/run-folder.ts) as a transcript, read by the harness
- * that wrote it; null when `harness` (an `AgentInfo.harness`) is none of the registered ones,
- * e.g. `builtin` (gold, noop, patch:, command:), whose sessions have no stream. Never throws.
- */
-export function transcriptOf(harness: string, stream: string): TranscriptEntry[] | null {
-  return isHarnessName(harness) ? HARNESSES[harness].transcript(stream) : null;
 }

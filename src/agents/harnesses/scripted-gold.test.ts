@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capturedStream, scriptedGoldTranscript, type GoldSteps } from './captured-streams.test-support.js';
-import { HARNESSES } from './index.js';
+import { STREAM_READERS } from './stream-readers.js';
 
 /*
  * The scripted gold session (`scripted-gold.jsonl` of test/fixtures/harness-streams/<harness>/)
@@ -41,6 +41,6 @@ const TOLD: readonly { readonly harness: 'gemini-cli' | 'opencode' | 'pi'; reado
 
 describe('transcript of the scripted gold session', () => {
   it.each(TOLD)('$harness tells each step said, called and answered, then the final answer ($how)', ({ harness, steps }) => {
-    expect(HARNESSES[harness].transcript(capturedStream(harness, 'scripted-gold.jsonl'))).toEqual(scriptedGoldTranscript(steps));
+    expect(STREAM_READERS[harness].transcript(capturedStream(harness, 'scripted-gold.jsonl'))).toEqual(scriptedGoldTranscript(steps));
   });
 });

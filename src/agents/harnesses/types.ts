@@ -145,7 +145,17 @@ export interface Harness<Name extends string = string> {
   /** The wire format this harness speaks for the model (pi/OpenCode: chosen by provider). */
   wireFormat(model: string): WireFormat;
   setup(input: SetupInput): HarnessSetup;
-  /** Reads the CLI's stdout (the machine-readable stream). Never throws. */
+  /**
+   * Its stream readers, loaded on first call: a dynamic `import()` of the folder's
+   * `parse-stream.ts` (and transcript reader), so that commands which only list harnesses
+   * (`bakeoff agents`) never load the readers' zod schemas (issue 36: start-up near bare node).
+   */
+  stream(): Promise<StreamReader>;
+}
+
+/** How a harness reads what its CLI printed on stdout (the machine-readable stream). */
+export interface StreamReader {
+  /** Reads the CLI's stdout. Never throws. */
   parse(stdout: string, exitCode: number | null): HarnessReport;
   /**
    * The same stream as a transcript a person reads (what the agent said, each tool call and its

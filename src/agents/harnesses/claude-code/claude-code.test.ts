@@ -7,6 +7,8 @@ import { capturedStream, setupInputOf, stubSuccessReport } from '../captured-str
 import { claudeEfforts } from './efforts.js';
 import { claudeCode } from './index.js';
 
+const reader = await claudeCode.stream();
+
 const fixture = (file: string): string => capturedStream('claude-code', file);
 
 /** A directory with an `id` that reports the given uid, to try the root check without being root. */
@@ -19,7 +21,7 @@ function fakeIdDir(uid: string): string {
 
 describe('parse on streams captured from claude 2.1.332', () => {
   it('adds cache reads and writes to the uncached input of a successful session', () => {
-    const report = claudeCode.parse(fixture('success.jsonl'), 0);
+    const report = reader.parse(fixture('success.jsonl'), 0);
     expect(report).toEqual(stubSuccessReport({
       // Stub turns: uncached 1111 + 1234, cache read 222 + 567, cache write 33 + 8, output 44 + 89, thinking 5 + 7.
       tokens: { inputTokens: 2345 + 789 + 41, cacheReadTokens: 789, cacheWriteTokens: 41, outputTokens: 133, reasoningTokens: 12 },
@@ -31,7 +33,7 @@ describe('parse on streams captured from claude 2.1.332', () => {
   });
 
   it('reads the notes capture (§5.1) the same way', () => {
-    const report = claudeCode.parse(fixture('notes-success.jsonl'), 0);
+    const report = reader.parse(fixture('notes-success.jsonl'), 0);
     expect(report.tokens).toEqual({ inputTokens: 3175, cacheReadTokens: 789, cacheWriteTokens: 41, outputTokens: 133, reasoningTokens: 12 });
     expect(report.costUsd).toBe(0.00942045);
     expect(report.model).toBe('claude-sonnet-4-5');
@@ -40,7 +42,7 @@ describe('parse on streams captured from claude 2.1.332', () => {
   it('calls a session failed on is_error even though its subtype says success', () => {
     const stdout = fixture('failure.jsonl');
     expect(stdout).toContain('"subtype":"success"');
-    const report = claudeCode.parse(stdout, 1);
+    const report = reader.parse(stdout, 1);
     expect(report.failed).toBe(true);
     expect(report.finalMessage).toBeNull();
     expect(report.errors).toEqual([expect.stringMatching(/^API Error: 500/)]);
@@ -51,7 +53,7 @@ describe('parse on streams captured from claude 2.1.332', () => {
 
   it('calls a stream cut off before the result event failed but keeps what it knew', () => {
     const lines = fixture('success.jsonl').trimEnd().split('\n');
-    const report = claudeCode.parse(lines.slice(0, -1).join('\n'), null);
+    const report = reader.parse(lines.slice(0, -1).join('\n'), null);
     expect(report.failed).toBe(true);
     expect(report.tokens).toBeNull();
     expect(report.version).toBe('2.1.332');
@@ -67,7 +69,7 @@ describe('parse on streams captured from claude 2.1.332', () => {
         'claude-opus-5-5': { inputTokens: 10, outputTokens: 5, cacheReadInputTokens: 2, cacheCreationInputTokens: 1 },
       },
     };
-    const report = claudeCode.parse(`${JSON.stringify(init)}\n${JSON.stringify(result)}\n`, 0);
+    const report = reader.parse(`${JSON.stringify(init)}\n${JSON.stringify(result)}\n`, 0);
     expect(report.model).toBe('claude-opus-5-5');
     // Both models' tokens count; neither reported thinking.
     expect(report.tokens).toEqual({ inputTokens: 16, cacheReadTokens: 2, cacheWriteTokens: 1, outputTokens: 6, reasoningTokens: null });

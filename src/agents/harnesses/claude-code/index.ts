@@ -1,7 +1,5 @@
 import type { Harness } from '../types.js';
 import { claudeEfforts } from './efforts.js';
-import { parseClaudeStream } from './parse-stream.js';
-import { readClaudeTranscript } from './read-transcript.js';
 import { CLAUDE_BIN, CLAUDE_WEB_TOOLS, setupClaudeCode } from './setup.js';
 
 /** Claude Code: Anthropic Messages only; prints `2.1.332 (Claude Code)` for `--version`. */
@@ -16,6 +14,5 @@ export const claudeCode: Harness<'claude-code'> = {
   webTools: { names: CLAUDE_WEB_TOOLS, switch: `--disallowedTools ${CLAUDE_WEB_TOOLS.join(',')}` },
   wireFormat: () => 'anthropic-messages',
   setup: setupClaudeCode,
-  parse: parseClaudeStream,
-  transcript: readClaudeTranscript,
+  stream: async () => ({ parse: (await import('./parse-stream.js')).parseClaudeStream, transcript: (await import('./read-transcript.js')).readClaudeTranscript }),
 };

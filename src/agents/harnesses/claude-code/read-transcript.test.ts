@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { capturedStream, failedCommandResults } from '../captured-streams.test-support.js';
 import { claudeCode } from './index.js';
 
+const reader = await claudeCode.stream();
+
 const fixture = (file: string): string => capturedStream('claude-code', file);
 
 describe('transcript on streams captured from claude 2.1.332', () => {
   it('tells a gold session as its texts, tool calls with their inputs, tool results and the final answer', () => {
-    const entries = claudeCode.transcript(fixture('scripted-gold.jsonl'));
+    const entries = reader.transcript(fixture('scripted-gold.jsonl'));
     expect(entries.map((e) => e.kind)).toEqual([
       'text', 'tool-call', 'tool-result', 'text', 'tool-call', 'tool-result', 'text', 'tool-call', 'tool-result', 'text', 'tool-call', 'tool-result', 'final',
     ]);
@@ -29,12 +31,12 @@ describe('transcript on streams captured from claude 2.1.332', () => {
   });
 
   it('marks the result of a command that failed as an error', () => {
-    const results = claudeCode.transcript(fixture('failed-command.jsonl')).filter((e) => e.kind === 'tool-result');
+    const results = reader.transcript(fixture('failed-command.jsonl')).filter((e) => e.kind === 'tool-result');
     expect(results).toEqual(failedCommandResults('Bash', ['Exit code 1\ncat: /workspace/no-such-notes.txt: No such file or directory', 'README.md\npackage.json\nsrc\ntest']));
   });
 
   it('tells a session that failed on API errors as its retries and the error, with no final answer', () => {
-    const entries = claudeCode.transcript(fixture('failure.jsonl'));
+    const entries = reader.transcript(fixture('failure.jsonl'));
     expect(entries).toHaveLength(11);
     expect(entries[0]).toEqual({ kind: 'error', message: 'API request failed (500 server_error); retry 1 of 10' });
     // the made-up assistant message and the result carry the same text: one entry

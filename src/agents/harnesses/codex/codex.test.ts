@@ -6,30 +6,32 @@ import { describe, expect, it } from 'vitest';
 import { capturedStream, setupInputOf, stubSuccessReport } from '../captured-streams.test-support.js';
 import { codex } from './index.js';
 
+const reader = await codex.stream();
+
 const fixture = (file: string): string => capturedStream('codex', file);
 
 describe('parse on streams captured from codex 0.171.0', () => {
   it('takes turn.completed usage as is: input already includes cached and cache-write tokens', () => {
-    expect(codex.parse(fixture('success.jsonl'), 0)).toEqual(stubSuccessReport({
+    expect(reader.parse(fixture('success.jsonl'), 0)).toEqual(stubSuccessReport({
       tokens: { inputTokens: 2345, cacheReadTokens: 789, cacheWriteTokens: 41, outputTokens: 133, reasoningTokens: 12 },
     }));
   });
 
   it('reads the notes capture (§5.2) the same way', () => {
-    const report = codex.parse(fixture('notes-success.jsonl'), 0);
+    const report = reader.parse(fixture('notes-success.jsonl'), 0);
     expect(report.tokens).toEqual({ inputTokens: 2345, cacheReadTokens: 789, cacheWriteTokens: 0, outputTokens: 133, reasoningTokens: 12 });
     expect(report.failed).toBe(false);
   });
 
   it('lists the fallback-metadata error item without failing the session', () => {
-    const report = codex.parse(fixture('unknown-model.jsonl'), 0);
+    const report = reader.parse(fixture('unknown-model.jsonl'), 0);
     expect(report.failed).toBe(false);
     expect(report.errors).toEqual([expect.stringMatching(/^Model metadata for `stub-model` not found/)]);
     expect(report.finalMessage).toBe('Done: created hello.txt.');
   });
 
   it('fails on turn.failed after the five reconnect notices', () => {
-    const report = codex.parse(fixture('failure.jsonl'), 1);
+    const report = reader.parse(fixture('failure.jsonl'), 1);
     expect(report.failed).toBe(true);
     expect(report.tokens).toBeNull();
     expect(report.errors.filter((e) => e.startsWith('Reconnecting...'))).toHaveLength(5);
@@ -43,7 +45,7 @@ describe('parse on streams captured from codex 0.171.0', () => {
       { type: 'item.completed', item: { id: 'i', type: 'agent_message', text: 'ok' } },
       { type: 'turn.completed', usage: { input_tokens: 5, cached_input_tokens: 0, output_tokens: 2 } },
     ];
-    const report = codex.parse(lines.map((l) => JSON.stringify(l)).join('\n'), 0);
+    const report = reader.parse(lines.map((l) => JSON.stringify(l)).join('\n'), 0);
     expect(report.failed).toBe(false);
     expect(report.errors).toEqual(['Reconnecting... 1/5 (stream disconnected)']);
     expect(report.tokens).toEqual({ inputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: null, outputTokens: 2, reasoningTokens: null });

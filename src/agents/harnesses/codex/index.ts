@@ -1,7 +1,5 @@
 import type { Harness } from '../types.js';
 import { readCodexCatalog } from './catalog.js';
-import { parseCodexStream } from './parse-stream.js';
-import { readCodexTranscript } from './read-transcript.js';
 import { CODEX_BIN, setupCodex } from './setup.js';
 
 /** OpenAI Codex CLI: OpenAI Responses only; prints `codex-cli 0.171.0` for `--version`. */
@@ -15,6 +13,5 @@ export const codex: Harness<'codex'> = {
   webTools: { names: ['web_search'], switch: 'web_search = "disabled" in config.toml' },
   wireFormat: () => 'openai-responses',
   setup: setupCodex,
-  parse: parseCodexStream,
-  transcript: readCodexTranscript,
+  stream: async () => ({ parse: (await import('./parse-stream.js')).parseCodexStream, transcript: (await import('./read-transcript.js')).readCodexTranscript }),
 };

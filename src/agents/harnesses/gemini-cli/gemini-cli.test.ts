@@ -4,11 +4,13 @@ import { UserError } from '../../../errors.js';
 import type { SetupInput } from '../types.js';
 import { geminiCli } from './index.js';
 
+const reader = await geminiCli.stream();
+
 const fixture = (file: string): string => capturedStream('gemini-cli', file);
 
 describe('parse on streams captured from gemini 0.61.0', () => {
   it('takes result.stats and derives the thoughts from the total', () => {
-    expect(geminiCli.parse(fixture('success.jsonl'), 0)).toEqual(stubSuccessReport({
+    expect(reader.parse(fixture('success.jsonl'), 0)).toEqual(stubSuccessReport({
       // total 2490 = input 2345 + candidates 133 + thoughts 12; output counts the thoughts.
       tokens: { inputTokens: 2345, cacheReadTokens: 789, cacheWriteTokens: null, outputTokens: 133 + 12, reasoningTokens: 12 },
       model: 'gemini-2.5-pro',
@@ -16,7 +18,7 @@ describe('parse on streams captured from gemini 0.61.0', () => {
   });
 
   it('reads the notes capture (§5.5) the same way', () => {
-    const report = geminiCli.parse(fixture('notes-success.jsonl'), 0);
+    const report = reader.parse(fixture('notes-success.jsonl'), 0);
     expect(report.tokens).toEqual({ inputTokens: 2345, cacheReadTokens: 789, cacheWriteTokens: null, outputTokens: 145, reasoningTokens: 12 });
     expect(report.finalMessage).toBe('Done: created hello.txt.');
   });
@@ -25,11 +27,11 @@ describe('parse on streams captured from gemini 0.61.0', () => {
     const stdout = fixture('swapped-model.jsonl');
     expect(stdout).toContain('"type":"init"');
     expect(stdout).toContain('"model":"gemini-3-pro-preview"');
-    expect(geminiCli.parse(stdout, 0)).toMatchObject({ model: 'gemini-3.1-pro-preview', failed: false });
+    expect(reader.parse(stdout, 0)).toMatchObject({ model: 'gemini-3.1-pro-preview', failed: false });
   });
 
   it('fails on result status error', () => {
-    const report = geminiCli.parse(fixture('failure.jsonl'), 244);
+    const report = reader.parse(fixture('failure.jsonl'), 244);
     expect(report).toMatchObject({ failed: true, finalMessage: null, model: 'gemini-2.5-pro' });
     expect(report.errors).toEqual([expect.stringMatching(/^\[API Error:/)]);
   });
@@ -38,8 +40,8 @@ describe('parse on streams captured from gemini 0.61.0', () => {
     const result = { type: 'result', status: 'success', stats: { total_tokens: 3, input_tokens: 2, output_tokens: 1, cached: 0 } };
     const event = (severity: string) => ({ type: 'error', severity, message: `${severity} event` });
     const stream = (severity: string) => [event(severity), result].map((l) => JSON.stringify(l)).join('\n');
-    expect(geminiCli.parse(stream('warning'), 0)).toMatchObject({ failed: false, errors: ['warning event'] });
-    expect(geminiCli.parse(stream('error'), 0)).toMatchObject({ failed: true, errors: ['error event'] });
+    expect(reader.parse(stream('warning'), 0)).toMatchObject({ failed: false, errors: ['warning event'] });
+    expect(reader.parse(stream('error'), 0)).toMatchObject({ failed: true, errors: ['error event'] });
   });
 });
 

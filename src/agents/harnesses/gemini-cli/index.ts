@@ -1,6 +1,4 @@
 import type { Harness } from '../types.js';
-import { parseGeminiStream } from './parse-stream.js';
-import { readGeminiTranscript } from './read-transcript.js';
 import { GEMINI_WEB_TOOLS } from './settings.js';
 import { GEMINI_BIN, setupGeminiCli } from './setup.js';
 import { geminiEfforts } from './thinking.js';
@@ -17,6 +15,5 @@ export const geminiCli: Harness<'gemini-cli'> = {
   webTools: { names: GEMINI_WEB_TOOLS, switch: `tools.exclude ${JSON.stringify(GEMINI_WEB_TOOLS)} in settings.json` },
   wireFormat: () => 'gemini-generate',
   setup: setupGeminiCli,
-  parse: parseGeminiStream,
-  transcript: readGeminiTranscript,
+  stream: async () => ({ parse: (await import('./parse-stream.js')).parseGeminiStream, transcript: (await import('./read-transcript.js')).readGeminiTranscript }),
 };

@@ -1,7 +1,5 @@
 import { wireFormatOfProvider } from '../provider-model.js';
 import type { Harness } from '../types.js';
-import { parseOpencodeStream } from './parse-stream.js';
-import { readOpencodeTranscript } from './read-transcript.js';
 import { OPENCODE_WEB_TOOLS } from './opencode-json.js';
 import { OPENCODE_BIN, setupOpencode } from './setup.js';
 import { opencodeVariants } from './variants.js';
@@ -18,6 +16,5 @@ export const opencode: Harness<'opencode'> = {
   webTools: { names: OPENCODE_WEB_TOOLS, switch: `permission ${JSON.stringify(Object.fromEntries(OPENCODE_WEB_TOOLS.map((t) => [t, 'deny'])))} in opencode.json` },
   wireFormat: wireFormatOfProvider,
   setup: setupOpencode,
-  parse: parseOpencodeStream,
-  transcript: readOpencodeTranscript,
+  stream: async () => ({ parse: (await import('./parse-stream.js')).parseOpencodeStream, transcript: (await import('./read-transcript.js')).readOpencodeTranscript }),
 };

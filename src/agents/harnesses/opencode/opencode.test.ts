@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { capturedStream, homeJsonOf, setupInputOf, STUB_PRICES, stubSuccessReport } from '../captured-streams.test-support.js';
 import { opencode } from './index.js';
 
+const reader = await opencode.stream();
+
 const fixture = (file: string): string => capturedStream('opencode', file);
 
 describe('parse on streams captured from opencode 1.18.33', () => {
   it('sums step_finish tokens, adding the cache to the input and the reasoning back to the output', () => {
-    expect(opencode.parse(fixture('anthropic-success.jsonl'), 0)).toEqual(stubSuccessReport({
+    expect(reader.parse(fixture('anthropic-success.jsonl'), 0)).toEqual(stubSuccessReport({
       tokens: { inputTokens: 2345 + 789 + 41, cacheReadTokens: 789, cacheWriteTokens: 41, outputTokens: 133, reasoningTokens: 12 },
       costUsd: expect.closeTo(0.00942045, 10),
       turns: 2,
@@ -14,22 +16,22 @@ describe('parse on streams captured from opencode 1.18.33', () => {
   });
 
   it('gets the same totals over OpenAI Responses and Chat Completions', () => {
-    const responses = opencode.parse(fixture('openai-success.jsonl'), 0);
+    const responses = reader.parse(fixture('openai-success.jsonl'), 0);
     expect(responses.tokens).toEqual({ inputTokens: 2345, cacheReadTokens: 789, cacheWriteTokens: 41, outputTokens: 133, reasoningTokens: 12 });
-    const chat = opencode.parse(fixture('chat-success.jsonl'), 0);
+    const chat = reader.parse(fixture('chat-success.jsonl'), 0);
     // The stub sends no cache writes over Chat Completions.
     expect(chat.tokens).toEqual({ inputTokens: 2345, cacheReadTokens: 789, cacheWriteTokens: 0, outputTokens: 133, reasoningTokens: 12 });
   });
 
   it('reads the notes capture (§5.4) the same way', () => {
-    const report = opencode.parse(fixture('notes-success.jsonl'), 0);
+    const report = reader.parse(fixture('notes-success.jsonl'), 0);
     expect(report.tokens).toEqual({ inputTokens: 2345, cacheReadTokens: 789, cacheWriteTokens: 0, outputTokens: 133, reasoningTokens: 12 });
     expect(report.costUsd).toBeCloseTo(0.0068997, 10);
     expect(report.finalMessage).toBe('Done: created hello.txt.');
   });
 
   it('fails on the error event OpenCode prints after its own retries', () => {
-    const report = opencode.parse(fixture('failure.jsonl'), 1);
+    const report = reader.parse(fixture('failure.jsonl'), 1);
     expect(report).toMatchObject({ failed: true, tokens: null, turns: 0, finalMessage: null });
     expect(report.errors).toEqual([expect.stringMatching(/^Internal Server Error/)]);
   });

@@ -1,8 +1,6 @@
 import { wireFormatOfProvider } from '../provider-model.js';
 import type { Harness } from '../types.js';
 import { piEfforts } from './efforts.js';
-import { parsePiStream } from './parse-stream.js';
-import { readPiTranscript } from './read-transcript.js';
 import { PI_BIN, setupPi } from './setup.js';
 
 /** pi coding agent: speaks whatever models.json says; prints `0.73.1` on STDERR for `--version`. */
@@ -17,6 +15,5 @@ export const pi: Harness<'pi'> = {
   webTools: { names: [], switch: 'none needed: pi 0.73.1 has no web tool (its tools are read, bash, edit, write; grep, find and ls off by default)' },
   wireFormat: wireFormatOfProvider,
   setup: setupPi,
-  parse: parsePiStream,
-  transcript: readPiTranscript,
+  stream: async () => ({ parse: (await import('./parse-stream.js')).parsePiStream, transcript: (await import('./read-transcript.js')).readPiTranscript }),
 };

@@ -3,11 +3,13 @@ import { capturedStream, homeJsonOf, setupInputOf, STUB_PRICES, stubSuccessRepor
 import { UserError } from '../../../errors.js';
 import { pi } from './index.js';
 
+const reader = await pi.stream();
+
 const fixture = (file: string): string => capturedStream('pi', file);
 
 describe('parse on streams captured from pi 0.73.1', () => {
   it('sums the assistant message_end usage and adds cache reads and writes to the uncached input', () => {
-    expect(pi.parse(fixture('anthropic-success.jsonl'), 0)).toEqual(stubSuccessReport({
+    expect(reader.parse(fixture('anthropic-success.jsonl'), 0)).toEqual(stubSuccessReport({
       tokens: { inputTokens: 2345 + 789 + 41, cacheReadTokens: 789, cacheWriteTokens: 41, outputTokens: 133, reasoningTokens: null },
       // 2345 × $3 + 133 × $15 + 789 × $0.30 + 41 × $3.75 per MTok: the prices given to setup.
       costUsd: expect.closeTo(0.00942045, 10),
@@ -17,20 +19,20 @@ describe('parse on streams captured from pi 0.73.1', () => {
   });
 
   it('gets the same input over OpenAI Responses, where pi itself took the cached tokens out', () => {
-    const report = pi.parse(fixture('openai-success.jsonl'), 0);
+    const report = reader.parse(fixture('openai-success.jsonl'), 0);
     // pi does not read cache writes from Responses usage: they stay inside its "uncached" input.
     expect(report.tokens).toEqual({ inputTokens: 2345, cacheReadTokens: 789, cacheWriteTokens: 0, outputTokens: 133, reasoningTokens: null });
     expect(report.model).toBe('gpt-5.5');
   });
 
   it('reads the notes capture (§5.3) the same way', () => {
-    const report = pi.parse(fixture('notes-success.jsonl'), 0);
+    const report = reader.parse(fixture('notes-success.jsonl'), 0);
     expect(report.tokens).toEqual({ inputTokens: 3175, cacheReadTokens: 789, cacheWriteTokens: 41, outputTokens: 133, reasoningTokens: null });
     expect(report.costUsd).toBeCloseTo(0.00942045, 10);
   });
 
   it('calls a session failed from the stream although pi exited 0', () => {
-    const report = pi.parse(fixture('failure.jsonl'), 0);
+    const report = reader.parse(fixture('failure.jsonl'), 0);
     expect(report.failed).toBe(true);
     expect(report.finalMessage).toBeNull();
     expect(report.turns).toBe(0);
@@ -43,7 +45,7 @@ describe('parse on streams captured from pi 0.73.1', () => {
     const failedTry = { type: 'message_end', message: { role: 'assistant', content: [], stopReason: 'error', errorMessage: 'overloaded', usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } } };
     const retried = { type: 'message_end', message: { role: 'assistant', content: [{ type: 'text', text: 'fine' }], stopReason: 'stop', model: 'm', usage: { input: 3, output: 2, cacheRead: 1, cacheWrite: 0 } } };
     const stdout = [failedTry, { type: 'auto_retry_start', attempt: 1 }, retried, { type: 'auto_retry_end', success: true }].map((l) => JSON.stringify(l)).join('\n');
-    const report = pi.parse(stdout, 0);
+    const report = reader.parse(stdout, 0);
     expect(report).toMatchObject({ failed: false, finalMessage: 'fine', turns: 1, errors: ['overloaded'] });
     expect(report.tokens?.inputTokens).toBe(4);
   });
