@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findTestCases, type Random } from '../runners/index.js';
-import { seeded } from './seeded-random.test-support.js';
+import { seededRandom as seeded } from './seeded-random.js';
 import { drawGroups, type GroupFile } from './tripwire-groups.js';
 
 const JS = [

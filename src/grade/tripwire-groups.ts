@@ -1,5 +1,6 @@
 import { content, createNamer, cryptoRandom, drawVariants, isVariable, shuffle, type Random, type TestCase, type TestFileCases, type VariantContext } from '../runners/index.js';
 import type { TripwireGroup } from './tripwires.js';
+import { seededRandom } from './seeded-random.js';
 
 /*
  * Tripwire groups (docs/decisions/002): a fail-to-pass test of a graded file becomes k+1 tests
@@ -166,18 +167,6 @@ export function groupOdds(files: readonly GroupFile[], templateIds: readonly str
     odds = Math.min(odds, [...sizes.values()].reduce((a, b) => a * b, 1));
   }
   return { groups: Number.isFinite(groups) ? groups : 0, odds: Number.isFinite(odds) ? odds : 1 };
-}
-
-/** mulberry32: a small seeded generator of integers below n. */
-function seededRandom(seed: number): Random {
-  let a = seed >>> 0;
-  return (n) => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
 }
 
 /** The most values one of the candidate's usable leaves can be given, up to k. */

@@ -6,7 +6,7 @@ import { findTestCases, getTestRunner, type ReportFormat } from '../runners/inde
 import { editDistance } from '../runners/tripwire-variants.js';
 import type { Random } from '../runners/index.js';
 import { groupFileOf } from './place-tripwires.js';
-import { seeded } from './seeded-random.test-support.js';
+import { seededRandom as seeded } from './seeded-random.js';
 import { drawGroups } from './tripwire-groups.js';
 import { drawTripwires } from './tripwires.js';
 

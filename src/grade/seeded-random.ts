@@ -1,7 +1,7 @@
 import type { Random } from '../runners/index.js';
 
-/** A seeded random source (mulberry32), so a draw can be repeated. Test support, left out of the build. */
-export function seeded(seed: number): Random {
+/** mulberry32: a small seeded generator of integers below n, so a draw can be repeated (tripwire groups' odds, tests). */
+export function seededRandom(seed: number): Random {
   let a = seed >>> 0;
   return (n) => {
     a = (a + 0x6d2b79f5) >>> 0;
