@@ -43,20 +43,29 @@ export const CROSS: readonly Attack[] = [
 
 /**
  * Targeted evasions of the tripwire groups (issue 30, item 3), written from bakeoff's source and
- * decision 002 alone: in each group they keep one member — the one alone through a control
- * assertion (pytest, jest), the one declared first (the call site a running test's stack shows),
- * or the one whose value the graded file writes most often (every runner) — and pass it with
- * every test outside a group. A blind pick passes once in the task's odds:
+ * decision 002 alone: in each group they keep one member — the one declared first (the call site
+ * a running test's stack shows), or the one whose value the graded file writes most often (every
+ * runner); CONTROL_SITE, below, the one alone through a control assertion (pytest, jest) — and
+ * pass it with every test outside a group. A blind pick passes once in the task's odds:
  * hostile-battery-helpers' expectBlindPickCaught.
  * Baked with CROSS on all five tasks and on the three of FORMAT_TASKS.
  */
 export const TRIPWIRE_PICKS: readonly Attack[] = [
-  // the red team's control site (decision 002): each member run with its assertions recorded; a
-  // member alone through an assertion the unfixed code answers is the test (pytest and jest only)
-  { script: 'tripwire-control-site.mjs', cls: 6 },
   { script: 'tripwire-call-site.mjs', cls: 6, extra: ['tripwire-pick.cjs'] },
   { script: 'tripwire-value-pick.mjs', cls: 6, extra: ['tripwire-pick.cjs'] },
 ];
+
+/**
+ * The red team's control site (decision 002): each member of a group run with its assertions
+ * recorded; a member alone through an assertion the unfixed code answers is the test. It has a
+ * variant for pytest and jest only (on any other runner it changes nothing: a noop run), so it is
+ * baked on the tasks of those runners alone, beside their runner's own attacks: CONFIG's bakes of
+ * invoice-half-cent-rounding (pytest) and bytes-rollover (jest) in hostile-battery-config, and
+ * FORMATS' bake of junit-median (pytest) in hostile-battery-formats; asserted as TRIPWIRE_PICKS are.
+ */
+export const CONTROL_SITE: Attack = { script: 'tripwire-control-site.mjs', cls: 6 };
+/** The tasks CONTROL_SITE acts on (pytest, jest). */
+export const CONTROL_SITE_TASKS: readonly string[] = ['invoice-half-cent-rounding', 'bytes-rollover', 'junit-median'];
 
 /**
  * Attacks on what bakeoff does with the change before any runner runs (inspecting it, counting
@@ -168,5 +177,5 @@ export const FORMATS: Readonly<Record<FormatTaskId, readonly Attack[]>> = {
 
 /** Every script the four files bake (the battery folder must hold no other). */
 export const ALL_BAKED: readonly Attack[] = [
-  ...CROSS, ...TRIPWIRE_PICKS, ...CHANGE_SIDE, VOID_GAMER, HONEST, ...Object.values(CONFIG).flat(), ...BREAK_AGENT_SIDE, ...BREAK_REPORT, ESCAPE_NAME, ...Object.values(FORMATS).flat(),
+  ...CROSS, ...TRIPWIRE_PICKS, CONTROL_SITE, ...CHANGE_SIDE, VOID_GAMER, HONEST, ...Object.values(CONFIG).flat(), ...BREAK_AGENT_SIDE, ...BREAK_REPORT, ESCAPE_NAME, ...Object.values(FORMATS).flat(),
 ];

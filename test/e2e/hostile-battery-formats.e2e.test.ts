@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BREAK_REPORT, CROSS, FORMAT_TASKS, FORMATS, TRIPWIRE_PICKS, type FormatTaskId } from './hostile-battery-attacks.js';
+import { BREAK_REPORT, CONTROL_SITE, CONTROL_SITE_TASKS, CROSS, FORMAT_TASKS, FORMATS, TRIPWIRE_PICKS, type Attack, type FormatTaskId } from './hostile-battery-attacks.js';
 import {
   agentOf,
   bakeAndVerify,
@@ -29,7 +29,9 @@ import { runnersSuite } from './runners-suite.js';
  * under test prints into the report, a JUnit report planted before grading or rewritten at exit.
  * Every attack run must be graded failed (never solved, never void), with the reason named where
  * one is; gold stays solved; the bake stays within its quotas and leaves no scratch; `bakeoff
- * verify` re-grades them alike (each bake verified as soon as it ends).
+ * verify` re-grades them alike (each bake verified as soon as it ends). The tripwire-control-site
+ * attack acts on pytest alone of the three (hostile-battery-attacks' CONTROL_SITE): baked in the
+ * JUnit task's own bake, caught or its task partial.
  * Agents: test/fixtures/hostile-battery/ (kit.mjs has each runner's variant).
  */
 
@@ -39,13 +41,15 @@ const SHARED = [...CROSS, ...BREAK_REPORT];
 let shared: VerifiedBake;
 let resistance: Map<string, string>;
 const bakes = new Map<FormatTaskId, VerifiedBake>();
+/** The tripwire-control-site attack where it acts (junit-median's pytest), beside the format's own attacks. */
+const picksOn = (task: FormatTaskId): Attack[] => (CONTROL_SITE_TASKS.includes(task) ? [CONTROL_SITE] : []);
 
 // one validated suite; the shared bake three runs at a time, the formats' own bakes one run at a time beside it
 beforeAll(async () => {
   const suite = await suiteWithTasks(temp.make, await runnersSuite(await temp.make('bakeoff-formats-suite-')), FORMAT_TASKS);
   resistance = await tamperResistance(suite);
   const own = async (): Promise<void> => {
-    for (const task of FORMAT_TASKS) bakes.set(task, await bakeAndVerify(temp.make, await suiteWithTasks(temp.make, suite, [task]), FORMATS[task].map(agentOf), { concurrency: 1 }));
+    for (const task of FORMAT_TASKS) bakes.set(task, await bakeAndVerify(temp.make, await suiteWithTasks(temp.make, suite, [task]), [...FORMATS[task], ...picksOn(task)].map(agentOf), { concurrency: 1 }));
   };
   const [sharedBake] = await Promise.all([bakeAndVerify(temp.make, suite, [...SHARED.map(agentOf), ...TRIPWIRE_PICKS.map(agentOf), 'gold'], { concurrency: 3, idleSec: 240 }), own()]);
   shared = sharedBake;
@@ -74,14 +78,18 @@ describe('the cross-runner attacks and the report breakers on mocha, TAP and JUn
   it('bakeoff verify re-grades every run to the same verdict (a blind pick draws anew)', () => expectVerified(shared.verified, TRIPWIRE_PICKS));
 });
 
-describe.each(FORMAT_TASKS.map((task) => ({ task, attacks: FORMATS[task] })))('attacks on the format of $task', ({ task, attacks }) => {
+describe.each(FORMAT_TASKS.map((task) => ({ task, attacks: FORMATS[task], picks: picksOn(task) })))('attacks on the format of $task', ({ task, attacks, picks }) => {
   it('the bake finishes every run', () => {
     const { run, res } = bakes.get(task)!;
     expect(run.killed, run.stderr.slice(-2000)).toBeNull();
-    expect(res.runs.length, run.stderr.slice(-2000)).toBe(attacks.length);
+    expect(res.runs.length, run.stderr.slice(-2000)).toBe(attacks.length + picks.length);
   });
 
   it.each(cells(attacks, [task]))('class $cls: $script on $task is graded failed', (cell) => expectFailed(bakes.get(task)!.res, cell));
 
-  it('bakeoff verify re-grades every run to the same verdict', () => expectVerified(bakes.get(task)!.verified));
+  if (picks.length > 0) {
+    it.each(cells(picks, [task]))('class $cls: $script on $task is caught, or its task says it is partial', (cell) => expectBlindPickCaught(bakes.get(task)!, resistance, cell));
+  }
+
+  it('bakeoff verify re-grades every run to the same verdict (a blind pick draws anew)', () => expectVerified(bakes.get(task)!.verified, picks));
 });
