@@ -2,7 +2,7 @@ import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { spawnLogged } from './spawn-logged.js';
+import { spawnLogged, TailRing } from './spawn-logged.js';
 
 const env = { PATH: '/usr/bin:/bin' };
 
@@ -72,5 +72,30 @@ describe('spawnLogged', () => {
     stop.abort();
     const r = await spawnLogged({ argv: ['sleep', '60'], env, outputPath: await logPath(), timeoutMs: 30_000, signal: stop.signal });
     expect([r.aborted, r.exitCode]).toEqual([true, null]);
+  });
+});
+
+describe('TailRing', () => {
+  it('holds exactly the last bytes pushed, in order, for chunks smaller and larger than it, before and after it wraps', () => {
+    // a fixed linear congruential sequence: the same sizes and bytes every run
+    let state = 32;
+    const random = (): number => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (const capacity of [1, 7, 4096, 10_000]) {
+      const ring = new TailRing(capacity);
+      const pushed: Buffer[] = [];
+      for (let i = 1; i <= 300; i++) {
+        const size = [0, 1, 3, 999, 4096, 12_345][Math.floor(random() * 6)]!;
+        const chunk = Buffer.allocUnsafe(size);
+        for (let j = 0; j < size; j++) chunk[j] = (i * 31 + j * 7) & 255;
+        pushed.push(Buffer.from(chunk));
+        ring.push(chunk);
+        // the stream may hand the same memory out again: the ring holds its own copy
+        chunk.fill(0);
+        if (i % 25 === 0 || i === 1) {
+          const all = Buffer.concat(pushed);
+          expect(ring.contents().equals(all.subarray(Math.max(0, all.length - capacity))), `capacity ${capacity}, after ${i} chunks`).toBe(true);
+        }
+      }
+    }
   });
 });

@@ -159,22 +159,54 @@ async function createCappedLog(file: string, maxBytes: number): Promise<CappedLo
   };
 }
 
-/** The last `capacity` bytes pushed, kept as chunks. */
-class TailRing {
-  private chunks: Buffer[] = [];
-  private size = 0;
+/**
+ * The last `capacity` bytes pushed, in one buffer used as a ring: grown (doubling) while less was
+ * pushed, then written over in place. Each chunk is copied once into it and never kept: a flood
+ * of output (hundreds of MiB) allocates nothing per chunk, which kept bakeoff's own process busy
+ * collecting garbage (seconds of CPU per 600 MiB with the chunks copied and queued).
+ */
+export class TailRing {
+  private buf: Buffer = Buffer.alloc(0);
+  /** Bytes in `buf` that hold output (all of it once the ring has wrapped). */
+  private used = 0;
+  /** Where the next byte goes once the ring is full; `buf` is in order from here. */
+  private at = 0;
+  private wrapped = false;
 
   constructor(private readonly capacity: number) {}
 
   push(chunk: Buffer): void {
     if (chunk.length === 0 || this.capacity === 0) return;
-    this.chunks.push(Buffer.from(chunk));
-    this.size += chunk.length;
-    while (this.chunks.length > 1 && this.size - this.chunks[0]!.length >= this.capacity) this.size -= this.chunks.shift()!.length;
+    // only the last `capacity` bytes of a chunk can stay
+    const data = chunk.length > this.capacity ? chunk.subarray(chunk.length - this.capacity) : chunk;
+    if (!this.wrapped && this.used + data.length <= this.capacity) {
+      if (this.used + data.length > this.buf.length) {
+        const grown = Buffer.allocUnsafe(Math.min(this.capacity, Math.max(this.used + data.length, this.buf.length * 2, 4096)));
+        this.buf.copy(grown, 0, 0, this.used);
+        this.buf = grown;
+      }
+      data.copy(this.buf, this.used);
+      this.used += data.length;
+      this.at = this.used % this.capacity;
+      this.wrapped = this.used === this.capacity;
+      return;
+    }
+    if (this.buf.length < this.capacity) {
+      const grown = Buffer.allocUnsafe(this.capacity);
+      this.buf.copy(grown, 0, 0, this.used);
+      this.buf = grown;
+      this.at = this.used;
+    }
+    this.wrapped = true;
+    this.used = this.capacity;
+    const first = Math.min(data.length, this.capacity - this.at);
+    data.copy(this.buf, this.at, 0, first);
+    data.copy(this.buf, 0, first);
+    this.at = (this.at + data.length) % this.capacity;
   }
 
   contents(): Buffer {
-    const all = Buffer.concat(this.chunks);
-    return all.subarray(Math.max(0, all.length - this.capacity));
+    if (!this.wrapped) return Buffer.from(this.buf.subarray(0, this.used));
+    return Buffer.concat([this.buf.subarray(this.at), this.buf.subarray(0, this.at)]);
   }
 }
