@@ -65,6 +65,26 @@ describe('openStore', () => {
     store.close();
   });
 
+  it('reads runs with equal outcomes, tasks and suite hashes as one shared value each, and unequal ones apart', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-store-'));
+    const store = openStore(dir, { create: true });
+    const failed = (id: string, detail?: string): RunRecord => ({ ...run(id), outcome: { kind: 'failed', reason: 'tests-failed', ...(detail ? { detail } : {}) } });
+    const saved = [run('a'), run('b'), failed('c', '1 of 2 tests passed'), failed('d', '1 of 2 tests passed'), failed('e', '0 of 2 tests passed'), failed('f'), { ...run('g'), task: 'u' }];
+    saved.forEach((r, i) => store.saveRun({ ...r, startedAt: `2026-01-01T00:00:0${i}Z` }, [], [], store.artifactsTempDir(r.id)));
+    const runs = new Map(store.listRuns().map((r) => [r.id, r]));
+    store.close();
+    const got = (id: string) => runs.get(id)!;
+    expect([...runs.keys()]).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+    expect(saved.map((r) => got(r.id).outcome)).toEqual(saved.map((r) => r.outcome));
+    expect(got('a').outcome).toBe(got('b').outcome);
+    expect(got('c').outcome).toBe(got('d').outcome);
+    expect(got('c').outcome).not.toBe(got('e').outcome);
+    expect(got('c').outcome).not.toBe(got('f').outcome);
+    // a shared value is frozen: one run's reader cannot change another run
+    expect(Object.isFrozen(got('c').outcome)).toBe(true);
+    expect(saved.map((r) => got(r.id).task)).toEqual(['t', 't', 't', 't', 't', 't', 'u']);
+  });
+
   it('reads back a run\'s checks, every order, sorted by order and id, a failing test\'s message with it', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-store-'));
     const store = openStore(dir, { create: true });

@@ -355,10 +355,11 @@ export function openStore(dir: string, options: OpenStoreOptions): Store {
     listRuns: () => {
       // one parse per distinct JSON text: a bake's runs share their agent, runtime, flags and catalog texts
       const parse = sharedParse();
+      const share = sharedValues();
       const runs: RunRecord[] = [];
       // rows as arrays (better-sqlite3's raw mode): a 33-key object per row was a third of the read
       for (const values of db.prepare(`SELECT ${RUN_COLUMNS.join(', ')} FROM runs ORDER BY started_at, id`).raw().iterate() as IterableIterator<unknown[]>) {
-        runs.push(rowToRun(values as unknown as RawRow, parse));
+        runs.push(rowToRun(values as unknown as RawRow, parse, share));
       }
       return runs;
     },
@@ -490,6 +491,33 @@ function sharedParse(): <T>(text: string) => T {
   };
 }
 
+/**
+ * One value for equal texts and outcomes: the runs of a bake share a handful of task ids, suite
+ * hashes and outcomes, and the report's maps and sets compare a shared string by its address
+ * instead of its characters (and keep one copy of it, not 100,000).
+ */
+function sharedValues(): { text(value: string): string; outcome(kind: Outcome['kind'], reason: string | null, detail: string | null): Outcome } {
+  const texts = new Map<string, string>();
+  const outcomes = new Map<string, Outcome>();
+  return {
+    text: (value) => {
+      const seen = texts.get(value);
+      if (seen !== undefined) return seen;
+      texts.set(value, value);
+      return value;
+    },
+    outcome: (kind, reason, detail) => {
+      const key = kind === 'solved' ? kind : `${kind}\u0000${reason}\u0000${detail ?? ''}`;
+      let outcome = outcomes.get(key);
+      if (outcome === undefined) {
+        outcome = Object.freeze(kind === 'solved' ? { kind: 'solved' } : ({ kind, reason, ...(detail ? { detail } : {}) } as Outcome));
+        outcomes.set(key, outcome);
+      }
+      return outcome;
+    },
+  };
+}
+
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object') {
     for (const v of Object.values(value)) deepFreeze(v);
@@ -502,19 +530,19 @@ function deepFreeze<T>(value: T): T {
 type RowValues<T extends readonly (keyof Row)[]> = { -readonly [I in keyof T]: Row[T[I] & keyof Row] };
 type RawRow = RowValues<typeof RUN_COLUMNS>;
 
-function rowToRun(row: RawRow, parse: <T>(text: string) => T): RunRecord {
+function rowToRun(row: RawRow, parse: <T>(text: string) => T, share: ReturnType<typeof sharedValues>): RunRecord {
   const [
     id, suiteId, suiteHash, controlsDigest, task, , agentJson, replay, seed, level, kind, reason, detail,
     agentSec, gradeSec, costUsd, tokensIn, tokensOut, linesAdded, linesRemoved, points, maxPoints, runtimeJson,
     startedAt, finishedAt, ordersJson, usageJson, flagsJson, effortCatalogJson, plainAdded, plainRemoved, stepsJson, webAttempts,
   ] = row;
-  const outcome: Outcome = kind === 'solved' ? { kind: 'solved' } : ({ kind, reason, ...(detail ? { detail } : {}) } as Outcome);
+  const outcome = share.outcome(kind, reason, detail);
   return {
     id,
-    suiteId,
-    suiteHash,
-    controlsDigest,
-    task,
+    suiteId: share.text(suiteId),
+    suiteHash: share.text(suiteHash),
+    controlsDigest: share.text(controlsDigest),
+    task: share.text(task),
     agent: parse<AgentInfo>(agentJson),
     replay,
     seed,

@@ -33,11 +33,17 @@ export function detectMixed(runs: readonly RunRecord[]): MixedProblem[] {
   // runs read from one store share their runtime and agent objects: each is looked at once (per voidness)
   const seenRuntime = [new WeakSet<object>(), new WeakSet<object>()] as const;
   const seenAgent = new WeakSet<object>();
+  // runs of one bake follow each other with the same suite, controls and level: each run whose are the previous one's adds nothing
+  let previous: RunRecord | undefined;
   for (const run of runs) {
-    see('suiteId', run.suiteId);
-    see('suiteHash', run.suiteHash);
-    see('controlsDigest', run.controlsDigest);
-    see('level', run.level === null ? NONE : String(run.level));
+    if (previous === undefined || run.suiteId !== previous.suiteId || run.suiteHash !== previous.suiteHash ||
+      run.controlsDigest !== previous.controlsDigest || run.level !== previous.level) {
+      see('suiteId', run.suiteId);
+      see('suiteHash', run.suiteHash);
+      see('controlsDigest', run.controlsDigest);
+      see('level', run.level === null ? NONE : String(run.level));
+    }
+    previous = run;
     // levels resolved from another catalog of the same harness: as incomparable as another runtime
     // (runs stored before catalogs were recorded, and void runs that lack one, conflict with nothing)
     if (run.effortCatalog) see(`catalog.${run.agent.harness}`, run.effortCatalog.digest.slice(0, 12));

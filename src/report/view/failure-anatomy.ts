@@ -34,8 +34,11 @@ export function classifyRuns(runs: readonly RunRecord[], evidence?: ReadonlyMap<
 export function tallyFailures(failures: readonly RunFailure[]): FailureTally {
   const byClass: Partial<Record<FailureClass, number>> = {};
   const bySide: Partial<Record<FailureSide, number>> = {};
+  // counted in one pass, then written in the classes' fixed order (the order of the keys is part of the JSON)
+  const counts = new Map<FailureClass, number>();
+  for (const f of failures) counts.set(f.class, (counts.get(f.class) ?? 0) + 1);
   for (const cls of FAILURE_CLASSES) {
-    const n = failures.filter((f) => f.class === cls).length;
+    const n = counts.get(cls) ?? 0;
     if (n === 0) continue;
     byClass[cls] = n;
     const side = FAILURE_CLASS_INFO[cls].side;
