@@ -15,11 +15,13 @@
 //            made of its fail-to-pass tests (tasks the starter suite's lock admits; the others
 //            have no lock here, and show wires only)
 // Prints medians, the added time now − round 2 as a share of the bare command per runner
-// (round 3's target: under 5 %), and what the tripwire groups add (now − wires) as a share of
-// it. Flags that cost nothing to pass (jest --no-cache, vitest's module cache off, pytest's
+// (round 3's target: under 5 %; also as the median of that share within each interleaved repeat),
+// and what the tripwire groups add (now − wires) as a share of it — in wall seconds and in CPU
+// seconds (this process's and its host-side children's, in a cpuacct group of their own, plus
+// each sandboxed command's own; on a shared machine wall time mostly measures the neighbours). Flags that cost nothing to pass (jest --no-cache, vitest's module cache off, pytest's
 // bytecode prefix read-only) are in every column.
 // Usage: npm run build && node bench/grading-trust.mjs   (BENCH_REPEATS, default 5; BENCH_ONLY=<task,…>)
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadSuite } from '../dist/suite/load-suite.js';
@@ -53,6 +55,21 @@ if (starterLock.kind !== 'ok') throw new Error(`examples/starter: no usable lock
 const lockedOrders = (task) => (suites[0].tasks.includes(task) ? starterLock.lock.tasks[task.id]?.orders : undefined);
 const isolation = await createIsolation({ controls: suites[0].controls, backend: 'bwrap' });
 const env = baseEnv();
+
+// CPU seconds beside wall seconds: on a shared machine wall time mostly measures the neighbours.
+// This process (and every host-side process it starts) in a cpuacct group of its own, plus what
+// each sandboxed command's own group reports (ExecResult.cpu); cgroup v2: this process's own CPU only.
+const CPUACCT = '/sys/fs/cgroup/cpuacct';
+const myGroup = existsSync(CPUACCT) ? path.join(CPUACCT, `bench-grading-trust-${process.pid}`) : null;
+if (myGroup) { mkdirSync(myGroup); writeFileSync(path.join(myGroup, 'cgroup.procs'), String(process.pid)); }
+let sandboxCpuMs = 0;
+const sandbox = { ...isolation.sandbox, exec: async (request) => { const r = await isolation.sandbox.exec(request); sandboxCpuMs += r.cpu?.cpuMs ?? 0; return r; } };
+const hostCpuMs = () => (myGroup ? Number(readFileSync(path.join(myGroup, 'cpuacct.usage'), 'utf8')) / 1e6 : (process.cpuUsage().user + process.cpuUsage().system) / 1000);
+/** Starts a measurement; the returned function gives `{ wall, cpu }` in seconds since. */
+function measure() {
+  const [t, host, boxed] = [performance.now(), hostCpuMs(), sandboxCpuMs];
+  return () => ({ wall: (performance.now() - t) / 1000, cpu: (hostCpuMs() - host + sandboxCpuMs - boxed) / 1000 });
+}
 const scratch = await scratchRoot(`bench grading-trust ${process.pid}`);
 
 /** A fresh workspace with the gold change of every order; returns it and the gold's paths. */
@@ -74,8 +91,8 @@ async function timeBare(task, prepared, i) {
   const { ws } = await goldWorkspace(task, prepared, path.join(dir, 'w'));
   try {
     await placeHiddenFiles(ws.dir, hiddenDirs(task));
-    const t = performance.now();
-    await isolation.sandbox.exec({
+    const done = measure();
+    await sandbox.exec({
       command: task.manifest.test.command,
       cwd: ws.dir,
       env,
@@ -84,7 +101,7 @@ async function timeBare(task, prepared, i) {
       outputPath: path.join(dir, 'out.log'),
       binds: [{ path: ws.dir, writable: true }],
     });
-    return (performance.now() - t) / 1000;
+    return done();
   } finally {
     await ws.dispose();
   }
@@ -95,17 +112,17 @@ async function timeRound2(task, prepared, i, controls) {
   const { ws, changed } = await goldWorkspace(task, prepared, path.join(dir, 'w'));
   try {
     const runner = getTestRunner(task.manifest.test.format);
-    const t = performance.now();
+    const done = measure();
     const tree = await buildGradingTree({
       repoDir: ws.dir, preparedRepo: prepared, runner, testFiles: task.manifest.test.files ?? runner.testFiles,
       changedPaths: changed, hiddenDirs: hiddenDirs(task), expectedIds: [],
     });
     await runTests({
-      sandbox: isolation.sandbox, repoDir: ws.dir, scratchDir: path.join(dir, 'tests'), command: task.manifest.test.command,
+      sandbox, repoDir: ws.dir, scratchDir: path.join(dir, 'tests'), command: task.manifest.test.command,
       format: task.manifest.test.format, report: task.manifest.test.report, outDir: path.join(dir, 'out'), env, timeoutMs: 300_000,
       outputBytes: controls.outputMb * MB, configSource: prepared, binds: tree.binds,
     });
-    return (performance.now() - t) / 1000;
+    return done();
   } finally {
     await ws.dispose();
   }
@@ -117,16 +134,16 @@ async function timeNow(task, prepared, i, controls, orders, groups) {
   const failToPass = orders ? orders.flatMap((o) => o.failToPass) : [];
   const { ws, changed } = await goldWorkspace(task, prepared, path.join(dir, 'w'));
   try {
-    const t = performance.now();
+    const done = measure();
     const graded = await runGradedTests({
-      sandbox: isolation.sandbox, repoDir: ws.dir, preparedRepo: prepared, test: task.manifest.test, hiddenDirs: hiddenDirs(task),
+      sandbox, repoDir: ws.dir, preparedRepo: prepared, test: task.manifest.test, hiddenDirs: hiddenDirs(task),
       expectedIds: orders ? [...failToPass, ...orders.flatMap((o) => o.passToPass)] : [], templateIds: groups ? failToPass : [],
       changedPaths: changed, outDir: path.join(dir, 'out'), scratchDir: dir, env, timeoutMs: 300_000,
       outputBytes: controls.outputMb * MB,
     });
     // a draw may place no group (every one would single out its test: decision 002); that grading has wires
     if (groups && failToPass.length > 0 && graded.tree.groups.length === 0) process.stderr.write(`${task.id}: no tripwire group placed in this draw (wires instead)\n`);
-    const seconds = (performance.now() - t) / 1000;
+    const seconds = done();
     const failing = graded.report.tests.filter((t) => t.status === 'fail' || t.status === 'error').map((t) => t.id);
     if (graded.tripwires.flipped.length + graded.tripwires.wrong.length + graded.gradedChanged.length + failing.length > 0) {
       throw new Error(`${task.id}: gold does not pass as graded now: ${JSON.stringify({ exit: graded.testRun.exec.exitCode, failing, tripwires: graded.tripwires, gradedChanged: graded.gradedChanged })} (log ${graded.testRun.outputPath})`);
@@ -138,11 +155,9 @@ async function timeNow(task, prepared, i, controls, orders, groups) {
 }
 
 console.log(`grading trust per graded order, gold change, sandboxed (medians of ${REPEATS}, interleaved)`);
-console.log('runner      task                          bare cmd   round 2     wires       now   added   added/bare    groups  groups/bare');
-const shares = [];
-const groupShares = [];
 const secs = (x) => `${x.toFixed(3).padStart(7)} s`;
 const pct = (x) => `${(x * 100).toFixed(1).padStart(9)} %`;
+const rows = [];
 try {
   for (const suite of suites) {
     for (const task of suite.tasks) {
@@ -158,17 +173,33 @@ try {
         wires.push(await timeNow(task, prepared.repo, i, suite.controls, orders, false));
         if (orders) now.push(await timeNow(task, prepared.repo, i, suite.controls, orders, true));
       }
-      const [b, r, w] = [median(bare), median(round2), median(wires)];
-      const n = orders ? median(now) : w;
-      shares.push((n - r) / b);
-      if (orders) groupShares.push((n - w) / b);
-      const groups = orders ? `${secs(n - w)} ${pct((n - w) / b)}` : '        –            –';
-      console.log(`${task.manifest.test.format.padEnd(12)}${task.id.padEnd(30)}${secs(b)} ${secs(r)} ${secs(w)} ${orders ? secs(n) : '      – '} ${secs(n - r)} ${pct((n - r) / b)} ${groups}`);
+      rows.push({ task, orders, bare, round2, wires, now: orders ? now : wires });
+      process.stderr.write(`${task.id}: ${REPEATS} repeats timed\n`);
     }
   }
-  console.log(`median over runners of the added time: ${(median(shares) * 100).toFixed(1)} % of the bare test command (target < 5 % per runner)`);
-  if (groupShares.length > 0) console.log(`median added by the tripwire groups: ${(median(groupShares) * 100).toFixed(1)} % of the bare test command (target < 5 %)`);
+  printTables(rows);
 } finally {
+  if (myGroup) { writeFileSync(path.join(CPUACCT, 'cgroup.procs'), String(process.pid)); rmdirSync(myGroup); }
   await disposeScratch(scratch);
   rmSync(path.dirname(starter), { recursive: true, force: true });
+}
+
+/** The figures in wall seconds and in CPU seconds. */
+function printTables(rows) {
+  for (const unit of ['wall', 'cpu']) {
+    console.log(`\n${unit === 'wall' ? 'wall' : 'CPU'} seconds, medians of ${REPEATS}; added = now − round 2; pairs: the median of (now − round 2) / bare within each interleaved repeat`);
+    console.log('runner      task                          bare cmd   round 2     wires       now     added  added/bare  pairs       groups/bare  now/bare−1 (pairs)');
+    const shares = [];
+    for (const { task, orders, ...t } of rows) {
+      const col = (xs) => xs.map((x) => x[unit]);
+      const [bare, round2, wires, now] = [col(t.bare), col(t.round2), col(t.wires), col(t.now)];
+      const [b, r, w, n] = [median(bare), median(round2), median(wires), median(now)];
+      const pairs = median(bare.map((x, i) => (now[i] - round2[i]) / x));
+      const whole = median(bare.map((x, i) => (now[i] - x) / x));
+      shares.push(pairs);
+      const groups = orders ? pct((n - w) / b) : '          –';
+      console.log(`${task.manifest.test.format.padEnd(12)}${task.id.padEnd(30)}${secs(b)} ${secs(r)} ${secs(w)} ${orders ? secs(n) : '      – '} ${secs(n - r)} ${pct((n - r) / b)} ${pct(pairs)} ${groups} ${pct(whole)}`);
+    }
+    console.log(`median over runners of the added ${unit} time (pairs): ${(median(shares) * 100).toFixed(1)} % of the bare test command (target < 5 % per runner)`);
+  }
 }

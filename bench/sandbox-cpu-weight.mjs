@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { createIsolation } from '../dist/sandbox/isolation.js';
+import { DEFAULT_SANDBOX } from '../dist/sandbox/registry.js';
 import { Controls } from '../dist/suite/schema.js';
 import { median } from './median.mjs';
 
@@ -23,7 +24,7 @@ const WORK = Number(process.env.BENCH_WORK ?? 300_000);
 const timed = `s=$(date +%s%N); i=0; while [ $i -lt ${WORK} ]; do i=$((i+1)); done; e=$(date +%s%N); echo $(( (e - s) / 1000000 ))`;
 
 const out = mkdtempSync(path.join(os.tmpdir(), 'bakeoff-bench-'));
-const { sandbox } = await createIsolation({ controls: Controls.parse({ cpus: 2 }), unsafe: false });
+const { sandbox } = await createIsolation({ controls: Controls.parse({ cpus: 2 }), backend: DEFAULT_SANDBOX });
 const request = (command, name, signal) => ({ command, cwd: '/tmp', env: { PATH: '/usr/bin:/bin' }, timeoutMs: 900_000, network: 'none', outputPath: path.join(out, name), binds: [], ...(signal ? { signal } : {}) });
 
 // an ordinary process: a session of its own (with autogroup scheduling, a session's processes share one weight)

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createIsolation } from '../dist/sandbox/isolation.js';
+import { DEFAULT_SANDBOX } from '../dist/sandbox/registry.js';
 import { createProcessSandbox } from '../dist/sandbox/process-sandbox.js';
 import { createWorkspace, disposeScratch, scratchRoot } from '../dist/sandbox/workspace.js';
 import { Controls } from '../dist/suite/schema.js';
@@ -14,7 +15,7 @@ const time = async (fn) => { const xs = []; for (let i = 0; i < N; i++) { const 
 
 const out = mkdtempSync(path.join(os.tmpdir(), 'bakeoff-bench-'));
 const request = { command: 'true', cwd: '/tmp', env: { PATH: '/usr/bin:/bin' }, timeoutMs: 10_000, network: 'none', outputPath: path.join(out, 'log'), binds: [] };
-const { sandbox } = await createIsolation({ controls: Controls.parse({}), unsafe: false });
+const { sandbox } = await createIsolation({ controls: Controls.parse({}), backend: DEFAULT_SANDBOX });
 const unsafe = createProcessSandbox();
 const plain = await time(() => spawnSync('/bin/sh', ['-c', 'true']));
 const light = await time(() => unsafe.exec(request));
