@@ -88,12 +88,12 @@ class CheckStop extends Error {
  * from before the runtime is created (so compiling the program counts), polled by the
  * interrupt handler; a wall-clock backstop of `wallBackstopMs` stops a check that the machine
  * starves of CPU. Throws only when the host side broke (the caller then discards the module).
- * @param {{ quickjs: QuickJSWASMModule, clock: CpuClock, files: Record<string, string>, entry: string,
- *   limits: VmLimits, call: string, inputJson: string }} options
+ * @param {{ quickjs: QuickJSWASMModule, clock: CpuClock, cpuStartNs?: number, files: Record<string, string>, entry: string,
+ *   limits: VmLimits, call: string, inputJson: string }} options - `cpuStartNs`: the clock read just before, when the caller has it
  * @returns {VmOutcome}
  */
-export function runCheckInQuickJS({ quickjs, clock, files, entry, limits, call, inputJson }) {
-  const budget = startBudget(clock, limits);
+export function runCheckInQuickJS({ quickjs, clock, cpuStartNs, files, entry, limits, call, inputJson }) {
+  const budget = startBudget(clock, limits, cpuStartNs);
   const runtime = quickjs.newRuntime();
   runtime.setMemoryLimit(limits.memoryBytes);
   runtime.setMaxStackSize(limits.stackBytes);
