@@ -26,10 +26,10 @@ export const CLOCK_READ_EVERY_MS = 1;
  * time, see thread-cpu-clock.mjs), the backstop against `performance.now()`.
  * @param {CpuClock} clock
  * @param {{ cpuMs: number, wallBackstopMs: number }} limits
+ * @param {number} [cpuStart] - the clock read just now, when the caller has already read it
  * @returns {CheckBudget}
  */
-export function startBudget(clock, limits) {
-  const cpuStart = clock.readNs();
+export function startBudget(clock, limits, cpuStart = clock.readNs()) {
   const wallStart = performance.now();
   const cpuLimitNs = limits.cpuMs * 1e6;
   let lastRead = wallStart;

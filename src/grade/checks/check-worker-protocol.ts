@@ -38,11 +38,30 @@ export type VmOutcome =
       readonly cpuMs?: number;
     };
 
+/**
+ * Layout of `state`, the SharedArrayBuffer a check worker gets with its workerData (see
+ * check-worker.mjs, which repeats it): which check of the batch runs and since when, for the
+ * host's backstop, without a message per check.
+ */
+export const WORKER_STATE = {
+  bytes: 24,
+  /** Int32 index: the running check's index in the batch; negative between checks. */
+  running: 0,
+  /** Int32 index: how many checks of the batch have ended. */
+  ended: 1,
+  /** Float64 index: the worker thread's CPU clock (ns) when the running check started. */
+  cpuStartNs: 1,
+  /** Float64 index: process.hrtime in ms when the running check started. */
+  startedMs: 2,
+} as const;
+
 /** A message from the worker. */
 export type CheckWorkerMessage =
   /** Loaded; `tid` is the worker thread's kernel id, for the host's CPU backstop. */
   | { readonly type: 'ready'; readonly tid?: number }
-  /** The outcome of the next check of the batch, in order. */
+  /** The outcomes of the next checks of the batch, in order (the worker sends a few at a time). */
+  | { readonly type: 'outcomes'; readonly outcomes: readonly VmOutcome[] }
+  /** The outcome of the next check of the batch (one at a time: the stand-in workers of the tests). */
   | { readonly type: 'outcome'; readonly outcome: VmOutcome }
   /** The host side of the worker failed; it exits and is not reused. */
   | { readonly type: 'broken'; readonly message: string };

@@ -12,35 +12,26 @@ const START = '<bakeoff-start>';
 /** A normalized name starting with this character carries a refusal message to the loader. */
 const REFUSED = '\u0001';
 
-// Evaluated before any module of the program: it tells the host that loading (parsing,
-// resolving, linking) is over, so later exceptions are the program's own, and installs a
+// Evaluated before any module of the program: it marks, on an object only the host and this
+// module can reach (the global that carried it is deleted first), that loading (parsing,
+// resolving, linking) is over, so later exceptions are the program's own; and it installs a
 // console that does nothing (agents leave console.log calls in; nothing leaves the VM).
-const START_SOURCE = `
-const markEvaluating = globalThis.__bakeoffMarkEvaluating;
-delete globalThis.__bakeoffMarkEvaluating;
-markEvaluating();
-const noop = () => {};
-globalThis.console = Object.freeze({ log: noop, info: noop, warn: noop, error: noop, debug: noop, trace: noop, dir: noop, table: noop });
-`;
+// QuickJS parses every module of every check afresh (no bytecode cache), at about 0.15 µs a
+// character here, so this and the glue are written short: each character costs on every check.
+const MARK = '__bakeoffStart';
+const START_SOURCE = `const m=globalThis.${MARK};delete globalThis.${MARK};m.on=1;const n=()=>{};globalThis.console=Object.freeze({log:n,info:n,warn:n,error:n,debug:n,trace:n,dir:n,table:n})`;
 
 /**
- * The glue: its export `call` JSON-parses the input, calls the entry's export and
+ * The glue: its export \`call\` JSON-parses the input, calls the entry's export and
  * JSON-stringifies the result, all inside the VM so that the memory and time limits cover that
  * work. It returns the JSON string (or undefined) for a plain value, or a promise of it when
- * the export returned a thenable. Nothing is added to the program's global scope.
+ * the export returned a thenable (an object or function with a \`then\` method). Nothing is
+ * added to the program's global scope. Short on purpose (see START_SOURCE).
  * @param {string} entry
  */
 function glueSource(entry) {
-  return `import '${START}';
-import * as entry from ${JSON.stringify(entry)};
-export function call(name, inputJson) {
-  const fn = entry[name];
-  if (typeof fn !== 'function') throw new TypeError(${JSON.stringify(entry)} + ' has no exported function "' + name + '"');
-  const out = fn(JSON.parse(inputJson));
-  const thenable = out !== null && (typeof out === 'object' || typeof out === 'function') && typeof out.then === 'function';
-  return thenable ? Promise.resolve(out).then((value) => JSON.stringify(value)) : JSON.stringify(out);
-}
-`;
+  const quoted = JSON.stringify(entry);
+  return `import'${START}';import*as e from${quoted};export const call=(n,i)=>{const f=e[n];if(typeof f!='function')throw TypeError(${JSON.stringify(`${entry} has no exported function "`)}+n+'"');const o=f(JSON.parse(i));return Object(o)===o&&typeof o.then=='function'?Promise.resolve(o).then(JSON.stringify):JSON.stringify(o)}`;
 }
 
 /**
@@ -77,7 +68,7 @@ export function resolveImport(files, entry, base, requested) {
  * @typedef {import('./thread-cpu-clock.mjs').CpuClock} CpuClock
  * @typedef {{ memoryBytes: number, stackBytes: number, cpuMs: number, wallBackstopMs: number, maxResultBytes: number }} VmLimits
  * @typedef {import('./check-budget.mjs').CheckBudget} CheckBudget
- * @typedef {{ ctx: QuickJSContext, limits: VmLimits, budget: CheckBudget, evaluating: boolean }} Session
+ * @typedef {{ ctx: QuickJSContext, limits: VmLimits, budget: CheckBudget, mark: QuickJSHandle }} Session
  * @typedef {{ kind: 'value', json?: string, durationMs: number, cpuMs: number }
  *   | { kind: 'failure', failure: string, message: string, durationMs: number, cpuMs: number }} VmOutcome
  */
@@ -97,12 +88,12 @@ class CheckStop extends Error {
  * from before the runtime is created (so compiling the program counts), polled by the
  * interrupt handler; a wall-clock backstop of `wallBackstopMs` stops a check that the machine
  * starves of CPU. Throws only when the host side broke (the caller then discards the module).
- * @param {{ quickjs: QuickJSWASMModule, clock: CpuClock, files: Record<string, string>, entry: string,
- *   limits: VmLimits, call: string, inputJson: string }} options
+ * @param {{ quickjs: QuickJSWASMModule, clock: CpuClock, cpuStartNs?: number, files: Record<string, string>, entry: string,
+ *   limits: VmLimits, call: string, inputJson: string }} options - `cpuStartNs`: the clock read just before, when the caller has it
  * @returns {VmOutcome}
  */
-export function runCheckInQuickJS({ quickjs, clock, files, entry, limits, call, inputJson }) {
-  const budget = startBudget(clock, limits);
+export function runCheckInQuickJS({ quickjs, clock, cpuStartNs, files, entry, limits, call, inputJson }) {
+  const budget = startBudget(clock, limits, cpuStartNs);
   const runtime = quickjs.newRuntime();
   runtime.setMemoryLimit(limits.memoryBytes);
   runtime.setMaxStackSize(limits.stackBytes);
@@ -112,16 +103,16 @@ export function runCheckInQuickJS({ quickjs, clock, files, entry, limits, call, 
     (base, requested) => resolveImport(files, entry, base, requested),
   );
   const ctx = runtime.newContext();
-  /** @type {Session} */
-  const session = { ctx, limits, budget, evaluating: false };
-  const mark = ctx.newFunction('markEvaluating', () => {
-    session.evaluating = true;
-  });
-  withHandle(mark, (fn) => ctx.setProp(ctx.global, '__bakeoffMarkEvaluating', fn));
   /** @type {{ json?: string } | CheckStop} */
   let result;
   try {
-    result = callEntry(session, entry, call, inputJson);
+    const mark = ctx.newObject();
+    try {
+      ctx.setProp(ctx.global, MARK, mark);
+      result = callEntry({ ctx, limits, budget, mark }, entry, call, inputJson);
+    } finally {
+      mark.dispose();
+    }
   } catch (error) {
     if (!(error instanceof CheckStop)) throw error;
     result = error;
@@ -215,7 +206,7 @@ function withHandle(handle, fn) {
  * @param {Session} session @param {QuickJSHandle} error
  * @returns {CheckStop}
  */
-function classify({ ctx, limits, budget, evaluating }, error) {
+function classify({ ctx, limits, budget, mark }, error) {
   const dumped = ctx.dump(error);
   const isObject = dumped !== null && typeof dumped === 'object';
   const name = isObject && typeof dumped.name === 'string' ? dumped.name : '';
@@ -228,8 +219,16 @@ function classify({ ctx, limits, budget, evaluating }, error) {
   if (name === 'InternalError' && text === 'stack overflow') {
     return new CheckStop('stack', `the check overflowed its ${limits.stackBytes} bytes of stack (${described})`);
   }
-  if (!evaluating) return new CheckStop('load-error', `the program failed to load: ${described}`);
+  if (!evaluating(ctx, mark)) return new CheckStop('load-error', `the program failed to load: ${described}`);
   return late(budget, 'code-error', described);
+}
+
+/**
+ * Whether the start module ran (see START_SOURCE), i.e. the program's modules began to evaluate.
+ * @param {QuickJSContext} ctx @param {QuickJSHandle} mark
+ */
+function evaluating(ctx, mark) {
+  return withHandle(ctx.getProp(mark, 'on'), (on) => ctx.typeof(on) === 'number');
 }
 
 /**

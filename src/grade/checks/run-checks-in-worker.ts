@@ -13,27 +13,35 @@ export interface RunChecksInWorkerOptions {
 /**
  * Runs the checks one after another in a check worker, an idle one when there is one. When a
  * check ends its worker (the backstop fired, or the worker broke or died), the remaining checks
- * go to a new worker, so a failure affects only its own check.
+ * go to a new worker, so a failure affects only its own check; so do the checks before it whose
+ * outcomes the worker had not sent yet.
  * @returns one outcome per request, in order.
  * @throws Error when a worker cannot start at all.
  */
 export async function runChecksInWorker(options: RunChecksInWorkerOptions): Promise<VmOutcome[]> {
-  const outcomes: VmOutcome[] = [];
+  const { requests } = options;
+  const outcomes: Array<VmOutcome | undefined> = new Array<VmOutcome | undefined>(requests.length).fill(undefined);
+  let next = 0;
   let worker: CheckWorker | undefined;
   try {
-    while (outcomes.length < options.requests.length) {
-      worker ??= await idleWorker(options) ?? (await startCheckWorker({ data: options.data, backstop: options.backstop, ...(options.workerUrl ? { workerUrl: options.workerUrl } : {}) }));
-      const run = await worker.run(options.requests.slice(outcomes.length));
-      outcomes.push(...run.outcomes);
+    while (next < requests.length) {
+      // the checks from `next` up to the first one a worker already ended
+      let end = next;
+      while (end < requests.length && outcomes[end] === undefined) end++;
+      worker ??= idleWorker(options) ?? (await startCheckWorker({ data: options.data, backstop: options.backstop, ...(options.workerUrl ? { workerUrl: options.workerUrl } : {}) }));
+      const run = await worker.run(requests.slice(next, end));
+      run.outcomes.forEach((outcome, i) => (outcomes[next + i] = outcome));
+      if (run.ended) outcomes[next + run.ended.index] = run.ended.outcome;
       if (!run.reusable) {
         await worker.stop();
         worker = undefined;
       }
+      while (next < requests.length && outcomes[next] !== undefined) next++;
     }
   } finally {
     if (worker) await putBack(worker, options);
   }
-  return outcomes;
+  return outcomes as VmOutcome[];
 }
 
 /**

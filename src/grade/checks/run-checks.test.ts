@@ -68,14 +68,14 @@ export const nan = () => NaN;`,
     const files = {
       'src/index.js': `export function probe() {
   console.log('ignored'); console.error('ignored');
-  return ['process', 'require', 'fetch', 'setTimeout', 'setInterval', 'module', 'Buffer', 'globalThis.__bakeoffMarkEvaluating']
+  return ['process', 'require', 'fetch', 'setTimeout', 'setInterval', 'module', 'Buffer', 'globalThis.__bakeoffStart']
     .map((name) => name + ':' + eval('typeof ' + name));
 }`,
     };
     const [result] = await runChecks({
       files,
       entry: 'src/index.js',
-      checks: [check('c1', 'probe', null, ['process:undefined', 'require:undefined', 'fetch:undefined', 'setTimeout:undefined', 'setInterval:undefined', 'module:undefined', 'Buffer:undefined', 'globalThis.__bakeoffMarkEvaluating:undefined'])],
+      checks: [check('c1', 'probe', null, ['process:undefined', 'require:undefined', 'fetch:undefined', 'setTimeout:undefined', 'setInterval:undefined', 'module:undefined', 'Buffer:undefined', 'globalThis.__bakeoffStart:undefined'])],
     });
     expect(result).toMatchObject({ passed: true });
   });

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { CheckWorkerData, CheckWorkerMessage, CheckWorkerRequest, VmOutcome } from './check-worker-protocol.js';
+import { WORKER_STATE, type CheckWorkerData, type CheckWorkerMessage, type CheckWorkerRequest, type VmOutcome } from './check-worker-protocol.js';
 import { compiledQuickJS } from './compile-quickjs.js';
 import { openTaskCpuClock, type TaskCpuClock } from './task-cpu-clock.js';
 
@@ -19,10 +19,16 @@ const MIN_POLL_MS = 20;
 /** The outcomes of a batch of checks, and whether the worker may run more. */
 export interface CheckWorkerRun {
   /**
-   * One outcome per check, in order. Shorter than the batch when a check ended the worker
-   * (the backstop fired, or the worker broke or died): that check's outcome is the last one.
+   * The outcomes of the first checks of the batch, in order: all of them, unless a check ended
+   * the worker (the backstop fired, or the worker broke or died).
    */
   readonly outcomes: readonly VmOutcome[];
+  /**
+   * The check that ended the worker, by its index in the batch, and its outcome. Checks between
+   * the last of `outcomes` and this one had ended but their outcomes were not sent yet (the
+   * worker sends a few at a time): run them again.
+   */
+  readonly ended?: { readonly index: number; readonly outcome: VmOutcome };
   /** False after a check ended the worker; start a new one for the rest of the batch. */
   readonly reusable: boolean;
 }
@@ -77,8 +83,10 @@ type Listener = (event: WorkerEvent) => void;
  */
 export async function startCheckWorker(options: StartCheckWorkerOptions): Promise<CheckWorker> {
   const wasmModule = options.data.wasmModule ?? (await compiledQuickJS());
+  const state = new SharedArrayBuffer(WORKER_STATE.bytes);
+  new Int32Array(state, 0, 2)[WORKER_STATE.running] = -1;
   const worker = new Worker(options.workerUrl ?? resolveCheckWorker(), {
-    workerData: { wasmModule },
+    workerData: { wasmModule, state },
     resourceLimits: { stackSizeMb: WORKER_STACK_MB },
     execArgv: [],
     stdout: true,
@@ -130,7 +138,7 @@ export async function startCheckWorker(options: StartCheckWorkerOptions): Promis
     },
     hold: (on) => (on ? worker.ref() : worker.unref()),
     run: (requests) =>
-      runBatch({ worker, clock, backstop, program: { files: data.files, entry: data.entry, limits: data.limits } }, requests, (l) => (listener = l), () => {
+      runBatch({ worker, clock, state, backstop, program: { files: data.files, entry: data.entry, limits: data.limits } }, requests, (l) => (listener = l), () => {
         // a check that ended the worker: it never runs another batch
         alive = false;
       }),
@@ -146,6 +154,8 @@ export async function startCheckWorker(options: StartCheckWorkerOptions): Promis
 interface Watched {
   readonly worker: Worker;
   readonly clock: TaskCpuClock | undefined;
+  /** Which check the worker runs and since when (WORKER_STATE). */
+  readonly state: SharedArrayBuffer;
   readonly backstop: HostBackstop;
   /** The program the batch's checks call (sent with the batch: a thread serves many programs). */
   readonly program: Omit<CheckWorkerData, 'wasmModule'>;
@@ -153,61 +163,80 @@ interface Watched {
 
 /**
  * Sends the whole batch at once (a round trip per check costs about 2 ms on a 1-core VM) and
- * restarts the backstop whenever an outcome arrives, since the worker then starts the next
- * check. The backstop looks at the check when its CPU or wall limit could first have passed
- * (the thread's CPU time cannot grow faster than wall time), and again until one has.
+ * takes the outcomes as the worker sends them, a few at a time. The backstop reads from the
+ * shared state which check runs and since when (CPU clock and hrtime, written by the worker when
+ * the check starts), and looks at it when its CPU or wall limit could first have passed (the
+ * thread's CPU time cannot grow faster than wall time), and again until one has. Between checks,
+ * and for a worker that does not write the state, the reference is the host's own: when the
+ * batch was sent or the last outcomes arrived.
  */
-function runBatch({ worker, clock, backstop, program }: Watched, requests: readonly CheckWorkerRequest[], listen: (l: Listener) => void, ended: () => void): Promise<CheckWorkerRun> {
+function runBatch({ worker, clock, state, backstop, program }: Watched, requests: readonly CheckWorkerRequest[], listen: (l: Listener) => void, ended: () => void): Promise<CheckWorkerRun> {
   const outcomes: VmOutcome[] = [];
   if (requests.length === 0) return Promise.resolve({ outcomes, reusable: true });
+  const counters = new Int32Array(state, 0, 2);
+  const started = new Float64Array(state);
+  const hrMs = (): number => Number(process.hrtime.bigint()) / 1e6;
+  // the worker rewrites these when the batch's first check starts
+  Atomics.store(counters, WORKER_STATE.running, -1);
+  Atomics.store(counters, WORKER_STATE.ended, 0);
   return new Promise((resolve) => {
-    let started = performance.now();
-    let cpuStart = clock?.readNs();
+    let own = { index: 0, cpuStartNs: clock?.readNs(), startedMs: hrMs() };
     let timer: NodeJS.Timeout | undefined;
-    const cpuMs = (): number | undefined => {
-      const now = clock?.readNs();
-      return now === undefined || cpuStart === undefined ? undefined : (now - cpuStart) / 1e6;
+    /** The check running now (or next) and when it started. */
+    const current = (): { index: number; cpuStartNs: number | undefined; startedMs: number } => {
+      const index = Atomics.load(counters, WORKER_STATE.running);
+      if (index >= 0) {
+        const cpuStartNs = started[WORKER_STATE.cpuStartNs]!;
+        const startedMs = started[WORKER_STATE.startedMs]!;
+        if (Atomics.load(counters, WORKER_STATE.running) === index) return { index, cpuStartNs, startedMs };
+      }
+      return { ...own, index: Math.max(own.index, Atomics.load(counters, WORKER_STATE.ended), outcomes.length) };
     };
-    const finish = (reusable: boolean) => {
+    const finish = (reusable: boolean, end?: CheckWorkerRun['ended']) => {
       clearTimeout(timer);
       listen(() => undefined);
       if (!reusable) ended();
-      resolve({ outcomes, reusable });
+      resolve({ outcomes, reusable, ...(end ? { ended: end } : {}) });
     };
-    const fail = (failure: 'timeout' | 'wall-backstop' | 'code-error', message: string, cpu = cpuMs()) => {
-      outcomes.push({ kind: 'failure', failure, message, durationMs: performance.now() - started, ...(cpu === undefined ? {} : { cpuMs: cpu }) });
-      finish(false);
+    const fail = (failure: 'timeout' | 'wall-backstop' | 'code-error', message: string, check = current(), cpu = cpuSince(check.cpuStartNs)) => {
+      const index = Math.max(check.index, outcomes.length);
+      // every check had ended and only their outcomes were still to come: none failed, all run again
+      if (index >= requests.length) return finish(false);
+      finish(false, { index, outcome: { kind: 'failure', failure, message, durationMs: hrMs() - check.startedMs, ...(cpu === undefined ? {} : { cpuMs: cpu }) } });
+    };
+    const cpuSince = (cpuStartNs: number | undefined): number | undefined => {
+      const now = clock?.readNs();
+      return now === undefined || cpuStartNs === undefined ? undefined : (now - cpuStartNs) / 1e6;
     };
     const look = () => {
-      const wall = performance.now() - started;
-      const cpu = cpuMs();
+      const check = current();
+      const wall = hrMs() - check.startedMs;
+      const cpu = cpuSince(check.cpuStartNs);
       if (cpu !== undefined && cpu >= backstop.cpuMs) {
         void worker.terminate();
-        fail('timeout', `the check used ${Math.round(cpu)} ms of CPU time, past the host's CPU backstop of ${backstop.cpuMs} ms, in code the interrupt handler cannot stop (native code or garbage collection); its worker was terminated`, cpu);
+        fail('timeout', `the check used ${Math.round(cpu)} ms of CPU time, past the host's CPU backstop of ${backstop.cpuMs} ms, in code the interrupt handler cannot stop (native code or garbage collection); its worker was terminated`, check, cpu);
       } else if (wall >= backstop.wallMs) {
         void worker.terminate();
         const used = cpu === undefined ? 'its CPU time could not be read' : `it had used ${Math.round(cpu)} ms of CPU time, under the host's CPU backstop of ${backstop.cpuMs} ms`;
-        fail('wall-backstop', `the check ran past the host's wall-clock backstop of ${backstop.wallMs} ms, not its CPU limit (${used}; the machine gave it too little CPU, or the worker stopped); its worker was terminated`, cpu);
+        fail('wall-backstop', `the check ran past the host's wall-clock backstop of ${backstop.wallMs} ms, not its CPU limit (${used}; the machine gave it too little CPU, or the worker stopped); its worker was terminated`, check, cpu);
       } else {
         const untilCpu = cpu === undefined ? Infinity : backstop.cpuMs - cpu;
         timer = setTimeout(look, Math.max(MIN_POLL_MS, Math.min(untilCpu, backstop.wallMs - wall)));
       }
     };
-    const arm = () => {
-      clearTimeout(timer);
-      started = performance.now();
-      cpuStart = clock?.readNs();
-      timer = setTimeout(look, Math.max(MIN_POLL_MS, Math.min(backstop.cpuMs, backstop.wallMs)));
+    const received = (more: readonly VmOutcome[]) => {
+      outcomes.push(...more);
+      if (outcomes.length >= requests.length) return finish(true);
+      // between checks (or a worker that does not write the state): the host's own reference
+      if (Atomics.load(counters, WORKER_STATE.running) < 0) own = { index: outcomes.length, cpuStartNs: clock?.readNs(), startedMs: hrMs() };
     };
     listen((event) => {
-      if (event.type === 'outcome') {
-        outcomes.push(event.outcome);
-        if (outcomes.length === requests.length) finish(true);
-        else arm();
-      } else if (event.type === 'broken') fail('code-error', `the grader's QuickJS runtime failed on this check: ${event.message}`);
+      if (event.type === 'outcomes') received(event.outcomes);
+      else if (event.type === 'outcome') received([event.outcome]);
+      else if (event.type === 'broken') fail('code-error', `the grader's QuickJS runtime failed on this check: ${event.message}`);
       else if (event.type === 'died') fail('code-error', `the grader's QuickJS worker died on this check: ${event.message}`);
     });
-    arm();
+    timer = setTimeout(look, Math.max(MIN_POLL_MS, Math.min(backstop.cpuMs, backstop.wallMs)));
     worker.postMessage({ program, requests });
   });
 }
