@@ -56,9 +56,9 @@ export const junitRunner: TestRunner = {
     return [`${classname}::${name}`, `${file}::${classname}::${name}`];
   },
   holdsTripwires: (_text, file) => file.endsWith('.py'),
-  instrument(command, { reportDir, configDir }) {
+  instrument(command, { reportDir }) {
     // a Python runner's bytecode cache (pytest's rewritten test modules) is kept out of the code's reach
-    return { command: `${recordRepoRoot(reportDir)}; ${command}`, env: pycacheEnv(configDir ?? reportDir) };
+    return { command: `${recordRepoRoot(reportDir)}; ${command}`, env: pycacheEnv() };
   },
   async parse({ reportDir, repoDir, report }) {
     if (report === undefined) return { tests: [], problems: ['the task names no JUnit report (task.yaml test.report)'] };

@@ -10,7 +10,7 @@ import { copyReporter } from './reporters-dir.js';
 import { pytestConfigArgs } from './pytest-config.js';
 import { pythonTripwires } from './tripwire-sources.js';
 import { TOOLCHAIN_FILES } from './toolchain-files.js';
-import { quoteShellArg } from '../util/index.js';
+import { PYTHON_BYTECODE_INSIDE, quoteShellArg } from '../util/index.js';
 import { keepEnvPrefix } from './keep-env-prefix.js';
 
 /** Written by `src/runners/reporters/bakeoff_pytest_report.py`. */
@@ -62,7 +62,7 @@ export const pytestRunner: TestRunner = {
       env: {
         PYTHONPATH: pluginDir,
         BAKEOFF_PYTHONPATH: pluginDir,
-        ...pycacheEnv(configDir ?? reportDir),
+        ...pycacheEnv(),
         PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1',
         BAKEOFF_PYTEST_REPORT: path.join(reportDir, REPORT_FILE),
       },
@@ -74,15 +74,17 @@ export const pytestRunner: TestRunner = {
 /**
  * Bytecode out of the code's reach: Python (and pytest's assertion rewriting, which compiles each
  * test module and would load a cached one whose header matches the source's size and mtime)
- * reads and writes `.pyc` files only under PYTHONPYCACHEPREFIX, here an empty folder the tests
- * see read-only (in `dir`, the configuration folder), and writes none. So no code that runs
- * earlier in a grading can plant a compiled hidden test module, or a compiled module of pytest,
- * for Python to load later; and a `.pyc` the change holds next to its source is never read.
+ * reads `.pyc` files only under PYTHONPYCACHEPREFIX and writes none. The prefix is the machine's
+ * toolchain bytecode, which the sandbox mounts read-only (`PYTHON_BYTECODE_INSIDE`, built by
+ * bakeoff from the host's own compiled standard library and kept site-packages): it holds no
+ * file for any path of the repo, so every module of the repo — hidden tests, the change — is
+ * compiled from source on every run, no code that runs earlier in a grading can plant a compiled
+ * module for Python to load later, and a `.pyc` the change holds next to its source is never
+ * read. Only the toolchain's modules load their bytecode (an empty prefix made Python compile the
+ * standard library and pytest afresh on every grading: about 0.7 s of CPU each).
  */
-export function pycacheEnv(dir: string): Record<string, string> {
-  const prefix = path.join(dir, 'pycache');
-  mkdirSync(prefix, { recursive: true, mode: 0o755 });
-  return { PYTHONDONTWRITEBYTECODE: '1', PYTHONPYCACHEPREFIX: prefix };
+export function pycacheEnv(): Record<string, string> {
+  return { PYTHONDONTWRITEBYTECODE: '1', PYTHONPYCACHEPREFIX: PYTHON_BYTECODE_INSIDE };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { lifeline, parentGuard } from '../util/index.js';
+import { lifeline, parentGuard, PYTHON_BYTECODE_INSIDE } from '../util/index.js';
 import { createCommandCgroup, type Limits } from './cgroups.js';
 import { writeProcessesAtKill } from './processes-at-kill.js';
 import { loggedOptionsOf, spawnLogged } from './spawn-logged.js';
@@ -21,6 +21,8 @@ export interface BwrapSandboxOptions {
   readonly tools: readonly ToolMount[];
   /** Package folders inside /usr and the toolchains shown with only their kept entries (`package-stores.ts`). */
   readonly masks?: readonly PackageMask[];
+  /** The machine's toolchain bytecode (`python-bytecode.ts`), mounted read-only at `PYTHON_BYTECODE_INSIDE`. */
+  readonly pythonBytecode?: string | null;
   readonly bwrapPath?: string;
 }
 
@@ -101,6 +103,8 @@ export function bwrapArgs(options: BwrapSandboxOptions, request: ExecRequest): s
   for (const tool of options.tools) args.push('--ro-bind', tool.source, tool.target);
   // the machine's package folders: a view with only the test runners and package managers over each
   for (const mask of options.masks ?? []) args.push('--ro-bind', mask.source, mask.target);
+  // the toolchains' compiled modules, where the Python runners' PYTHONPYCACHEPREFIX points
+  if (options.pythonBytecode) args.push('--ro-bind', options.pythonBytecode, PYTHON_BYTECODE_INSIDE);
   for (const bind of request.binds) args.push(bind.writable ? '--bind' : '--ro-bind', bind.source ?? bind.path, bind.path);
   if (request.modelBridge) args.push('--bind', request.modelBridge.socket, SOCKET_INSIDE, '--ro-bind', bridgeScript(), BRIDGE_INSIDE);
   args.push('--remount-ro', '/', '--chdir', request.cwd, '--clearenv');

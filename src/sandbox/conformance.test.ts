@@ -12,6 +12,7 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Controls } from '../suite/schema.js';
+import { PYTHON_BYTECODE_INSIDE } from '../util/index.js';
 import { DEFAULT_SANDBOX_UID } from './isolation.js';
 import { SANDBOX_NAMES, sandboxNamed } from './registry.js';
 import type { ExecRequest, Sandbox, SandboxBackend } from './types.js';
@@ -172,6 +173,27 @@ const CASES: readonly Case[] = [
       expect(r.output).not.toContain('ro-WRITTEN');
       expect(await readFile(path.join(rw, 'written'), 'utf8')).toBe('x\n');
       await expect(stat(path.join(ro, 'written'))).rejects.toThrow(/ENOENT/);
+    },
+  },
+  {
+    name: "Python's bytecode prefix (PYTHONPYCACHEPREFIX of the Python runners) holds none for the command's own modules and cannot be written, moved or replaced",
+    needs: 'isolation',
+    async run({ exec, backend }) {
+      const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', PYTHONDONTWRITEBYTECODE: '1', PYTHONPYCACHEPREFIX: PYTHON_BYTECODE_INSIDE };
+      const probe = [
+        'import importlib.util, json, os',
+        "mine = os.path.join(os.getcwd(), 'mine.py')",
+        "open(mine, 'w').write('x = 1\\n')",
+        "print('PROBE', json.dumps({'stdlib': os.path.exists(importlib.util.cache_from_source(json.__file__)), 'mine': os.path.exists(importlib.util.cache_from_source(mine))}))",
+      ].join('\n');
+      const p = PYTHON_BYTECODE_INSIDE;
+      const r = await exec(`python3 -c "$PROBE"; touch ${p}/planted && echo WROTE; mv ${p} /tmp/moved && echo MOVED; mkdir -p ${p}-x && echo MADE; true`, { env: { ...env, PROBE: probe } });
+      const seen = JSON.parse(/^PROBE (.*)$/m.exec(r.output)?.[1] ?? 'null') as { stdlib: boolean; mine: boolean } | null;
+      expect(seen, r.output).not.toBeNull();
+      expect(seen!.mine, r.output).toBe(false);
+      // the bubblewrap backend mounts the toolchain's compiled modules there: Python loads them instead of compiling its library on every grading
+      if (backend.name === 'bwrap') expect(seen!.stdlib, r.output).toBe(true);
+      expect(r.output).not.toMatch(/WROTE|MOVED|MADE/);
     },
   },
   {

@@ -98,7 +98,18 @@ export async function packageMasks(roots: readonly string[], viewsDir = PACKAGE_
 
 async function makeView(dir: string, keep: readonly string[], viewsDir: string): Promise<string> {
   const stamps = await Promise.all(keep.map(async (entry) => `${entry} ${(await lstat(path.join(dir, entry))).mtimeMs}`));
-  const view = path.join(viewsDir, createHash('sha256').update(JSON.stringify([dir, stamps])).digest('hex').slice(0, 24));
+  const name = createHash('sha256').update(JSON.stringify([dir, stamps])).digest('hex').slice(0, 24);
+  return buildOnce(viewsDir, name, async (making) => {
+    for (const entry of keep) await linkTree(path.join(dir, entry), path.join(making, entry));
+  });
+}
+
+/**
+ * `<viewsDir>/<name>`, filled by `fill` into a temporary folder and renamed into place unless it
+ * is there already (so a view is made once, whole, even when two bakeoffs make it at once).
+ */
+export async function buildOnce(viewsDir: string, name: string, fill: (making: string) => Promise<void>): Promise<string> {
+  const view = path.join(viewsDir, name);
   if (existsSync(view)) return view;
   await mkdir(viewsDir, { recursive: true, mode: 0o755 });
   // what a bakeoff killed while making a view left (an hour is far longer than any view takes)
@@ -110,7 +121,7 @@ async function makeView(dir: string, keep: readonly string[], viewsDir: string):
   }
   const making = await mkdtemp(path.join(viewsDir, '.making-'));
   try {
-    for (const entry of keep) await linkTree(path.join(dir, entry), path.join(making, entry));
+    await fill(making);
     await chmod(making, 0o755);
     // another bakeoff may have made the same view meanwhile: either one will do
     await rename(making, view).catch((error: NodeJS.ErrnoException) => {

@@ -1,7 +1,8 @@
 import { UserError } from '../errors.js';
 import { createBwrapSandbox } from './bwrap-sandbox.js';
 import { createProcessSandbox } from './process-sandbox.js';
-import { packageMasks } from './package-stores.js';
+import { PACKAGE_VIEWS, packageMasks } from './package-stores.js';
+import { pythonBytecode } from './python-bytecode.js';
 import { toolchainMounts } from './toolchains.js';
 import type { SandboxBackend } from './types.js';
 
@@ -20,13 +21,15 @@ export const SANDBOX_BACKENDS = {
     requires: ['bwrap'],
     create: async ({ controls, uid }) => {
       const tools = await toolchainMounts();
+      const roots = ['/usr', ...tools.map((tool) => tool.target)];
       return createBwrapSandbox({
         uid,
         limits: { memoryBytes: controls.memoryMb * MB, pids: controls.pids, cpus: controls.cpus },
         tmpBytes: controls.tmpMb * MB,
         homeBytes: controls.homeMb * MB,
         tools,
-        masks: await packageMasks(['/usr', ...tools.map((tool) => tool.target)]),
+        masks: await packageMasks(roots),
+        pythonBytecode: await pythonBytecode(roots, PACKAGE_VIEWS),
       });
     },
   },

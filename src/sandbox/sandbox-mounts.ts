@@ -1,5 +1,7 @@
 import { homedir } from 'node:os';
 import { findPackageStores, storeView } from './package-stores.js';
+import { pythonFolders } from './python-bytecode.js';
+import { PYTHON_BYTECODE_INSIDE } from '../util/index.js';
 import { toolchainMounts } from './toolchains.js';
 
 /** A folder of installed packages inside a mount, and what of it a sandbox shows (decision 013). */
@@ -28,7 +30,7 @@ export interface SandboxMount {
  * each toolchain, read-only, with the package folders inside them: of the packages installed on
  * this machine outside the task (perhaps a newer release of a task's own project) only the test
  * runners and package managers are readable, the rest hidden (`package-stores.ts`). Nothing else
- * is mounted: no npm, pip or cargo download cache, no home folder, no other run.
+ * is mounted but the toolchains' compiled Python modules: no npm, pip or cargo download cache, no home folder, no other run.
  * `bakeoff doctor` lists them.
  */
 export async function sandboxMounts(hostPath = process.env.PATH ?? ''): Promise<SandboxMount[]> {
@@ -37,6 +39,10 @@ export async function sandboxMounts(hostPath = process.env.PATH ?? ''): Promise<
     { target: '/usr', what: 'system programs and libraries (Debian packages)', stores: packageStores('/usr') },
     { target: '/etc', what: 'system configuration (/etc/shadow hidden)', stores: [] },
     ...tools.map((tool) => ({ target: tool.target, what: `toolchain ${tool.target.replace(homedir() + '/', '~/')}`, stores: packageStores(tool.target) })),
+    // the compiled modules of the Pythons above, where the Python runners' PYTHONPYCACHEPREFIX points (python-bytecode.ts)
+    ...(pythonFolders(['/usr', ...tools.map((tool) => tool.target)]).length > 0
+      ? [{ target: PYTHON_BYTECODE_INSIDE, what: "the Python toolchains' compiled modules (bytecode of their standard library and packages; none of any repo)", stores: [] }]
+      : []),
   ];
 }
 

@@ -19,3 +19,4 @@ export { weighThisProcess } from './host-weight.js';
 export { describeHostLoad, hasRoom, holdQuiet, quietHeld, readHostLoad, waitForRoom, whenNotQuiet, type HostLoad } from './machine-room.js';
 export { fileStamp, NO_PROBE_CACHE, openProbeCache, type FileStamp, type ProbeCache } from './probe-cache.js';
 export { codeDigest } from './code-digest.js';
+export { PYTHON_BYTECODE_INSIDE } from './python-bytecode-path.js';
