@@ -1,9 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, codeDigest } from '../util/index.js';
+import { canonicalJson, codeDigest, openProbeCache } from '../util/index.js';
 import { useTempDirs } from '../util/temp-dirs.test-support.js';
-import { verdictKey } from './verdict-cache.js';
+import type { NotedAdmission } from './admit-checks-task.js';
+import { rememberVerdict, verdictKey } from './verdict-cache.js';
 
 const tempDir = useTempDirs();
 
@@ -56,5 +57,39 @@ describe('codeDigest', () => {
     const digest = await codeDigest();
     expect(digest).toMatch(/^[0-9a-f]{64}$/);
     expect(await codeDigest()).toBe(digest);
+  });
+});
+
+describe('rememberVerdict', () => {
+  const admitted = { admitted: true, orders: [] } as unknown as NotedAdmission;
+
+  it('checks two tasks of one admission hash validated at once once: the second waits for the first', async () => {
+    const cache = { probes: openProbeCache(await tempDir('bakeoff-verdict-')), runtime: {}, code: 'c' };
+    let checks = 0;
+    let finish!: (a: NotedAdmission) => void;
+    const admit = () => {
+      checks += 1;
+      return new Promise<NotedAdmission>((resolve) => (finish = resolve));
+    };
+    const first = rememberVerdict(cache, { controlsDigest: 'd' }, { admissionHash: 'h' }, { k: 1 }, admit);
+    const copy = rememberVerdict(cache, { controlsDigest: 'd' }, { admissionHash: 'h' }, { k: 1 }, admit);
+    // another key (another prepared repo, runtime …) is checked on its own
+    const other = rememberVerdict(cache, { controlsDigest: 'd' }, { admissionHash: 'h' }, { k: 2 }, async () => ((checks += 1), admitted));
+    expect(await other).toBe(admitted);
+    finish(admitted);
+    expect(await first).toBe(admitted);
+    expect(await copy).toBe(admitted);
+    expect(checks).toBe(2);
+  });
+
+  it('checks the second task itself when the first was rejected (a rejection is never kept)', async () => {
+    const cache = { probes: openProbeCache(await tempDir('bakeoff-verdict-')), runtime: {}, code: 'c' };
+    const rejected = { admitted: false, reason: 'baseline passes' } as NotedAdmission;
+    let checks = 0;
+    const first = rememberVerdict(cache, { controlsDigest: 'd' }, { admissionHash: 'h' }, { k: 1 }, async () => ((checks += 1), rejected));
+    const copy = rememberVerdict(cache, { controlsDigest: 'd' }, { admissionHash: 'h' }, { k: 1 }, async () => ((checks += 1), admitted));
+    expect(await first).toBe(rejected);
+    expect(await copy).toBe(admitted);
+    expect(checks).toBe(2);
   });
 });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { toolchainsOf } from '../run/index.js';
 import type { Suite, Task } from '../suite/index.js';
-import { fileStamp, sha256, type ProbeCache } from '../util/index.js';
+import { canonicalJson, fileStamp, sha256, type ProbeCache } from '../util/index.js';
 import type { NotedAdmission } from './admit-checks-task.js';
 
 /*
@@ -62,12 +62,31 @@ export function verdictKey(
   };
 }
 
+/** Admissions under way in this process, by verdict file and key (see {@link rememberVerdict}). */
+const underWay = new Map<string, Promise<NotedAdmission>>();
+
 /**
  * The kept admission of `task` under `key`, else runs `admit` and keeps what it returns when
  * admitted. Filed by admission hash and controls, not by id: a task written twice under two ids
  * (a mined commit checked in a scratch suite, then added to the real one) is admitted once, and
  * so is a task whose draft prompt was rewritten (task from-commit adds what admission observed).
  */
-export function rememberVerdict(cache: VerdictCache, suite: Pick<Suite, 'controlsDigest'>, task: Pick<Task, 'admissionHash'>, key: unknown, admit: () => Promise<NotedAdmission>): Promise<NotedAdmission> {
-  return cache.probes.remember(`verdict-${sha256(`${task.admissionHash}\n${suite.controlsDigest}`).slice(0, 32)}`, key, admit, (admission) => admission.admitted);
+export async function rememberVerdict(cache: VerdictCache, suite: Pick<Suite, 'controlsDigest'>, task: Pick<Task, 'admissionHash'>, key: unknown, admit: () => Promise<NotedAdmission>): Promise<NotedAdmission> {
+  const name = `verdict-${sha256(`${task.admissionHash}\n${suite.controlsDigest}`).slice(0, 32)}`;
+  // one validate may check two tasks of one admission hash at once (a task copied under another
+  // id): the second waits for the first's checks instead of running them beside it
+  const slot = `${name}\0${canonicalJson(key)}`;
+  const running = underWay.get(slot);
+  if (running) {
+    const first = await running;
+    // a rejection is never kept: the task is checked on its own
+    return first.admitted ? first : admit();
+  }
+  const work = cache.probes.remember(name, key, admit, (admission) => admission.admitted);
+  underWay.set(slot, work);
+  try {
+    return await work;
+  } finally {
+    underWay.delete(slot);
+  }
 }

@@ -133,7 +133,9 @@ export async function captureChange(preparedRepo: string, workspace: string): Pr
 async function reviewLines(workspace: string, env: Readonly<Record<string, string>>): Promise<{ added: number; removed: number }> {
   const text = linesOfDiff(await git(['diff', '--cached', '-U0', '--no-textconv', '--no-ext-diff', '--no-color', 'HEAD'], { cwd: workspace, env }));
   const raw = parseRawDiff(await git(['diff', '--cached', '--raw', '-z', '--no-abbrev', 'HEAD'], { cwd: workspace, env }));
-  const dirs = new Set((await git(['ls-tree', '-r', '-d', '-z', '--name-only', 'HEAD'], { cwd: workspace, env })).split('\0').filter((d) => d !== ''));
+  // the folders the commit has matter only for the folders of added files; most changes add none
+  const addsIntoFolders = raw.some((entry) => entry.status === 'A' && entry.path.includes('/'));
+  const dirs = addsIntoFolders ? new Set((await git(['ls-tree', '-r', '-d', '-z', '--name-only', 'HEAD'], { cwd: workspace, env })).split('\0').filter((d) => d !== '')) : new Set<string>();
   return { added: text.added + linesOfNames(raw, dirs), removed: text.removed };
 }
 

@@ -1,4 +1,4 @@
-import { chmod, mkdir, readFile, rm, statfs, writeFile } from 'node:fs/promises';
+import { chmod, lchown, mkdir, readFile, rm, statfs, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { InfraError, StoppingError } from '../errors.js';
@@ -61,7 +61,8 @@ export async function createWorkspace(preparedRepo: string, scratchDir: string, 
     const work = path.join(layer, 'work');
     await mkdir(upper);
     await mkdir(work);
-    if (options.owner) await chownTree([upper, work], options.owner);
+    // two empty folders made just now: chown(2) them here rather than start chown -R
+    if (options.owner) await Promise.all([upper, work].map((dir) => lchown(dir, options.owner!.uid, options.owner!.gid)));
     try {
       const mountOptions = `lowerdir=${preparedRepo},upperdir=${upper},workdir=${work},redirect_dir=on`;
       await run('mount', ['-t', 'overlay', 'overlay', '-o', mountOptions, merged]);
@@ -128,9 +129,12 @@ export async function disposeScratch(dir: string): Promise<void> {
   const release = held.get(dir);
   held.delete(dir);
   release?.();
-  for (const mountPoint of await mountsUnder(dir)) {
+  const mountPoints = await mountsUnder(dir);
+  if (mountPoints.length > 0) {
+    // one umount for all of them (a run leaves half a dozen): umount(8) tries every target,
+    // deepest first as listed, and fails only after the last; one that is already gone is no matter
     try {
-      await run('umount', ['-l', mountPoint]);
+      await run('umount', ['-l', ...mountPoints]);
     } catch {
       // already gone
     }
