@@ -38,17 +38,19 @@ async function racingBwrap(name: string, failures: number): Promise<{ bwrapPath:
   return { bwrapPath, starts: async () => (await readFile(counter, 'utf8').catch(() => '')).split('\n').filter(Boolean).length };
 }
 
-async function run(bwrapPath: string, log: string) {
-  return createProcessSandbox({ bwrapPath }).exec({ command: 'echo started', cwd: '/', env: { PATH: '/usr/bin:/bin' }, timeoutMs: 30_000, network: 'host', outputPath: log, binds: [] });
+async function run(bwrapPath: string, log: string, onOutput?: (chunk: Buffer) => void) {
+  return createProcessSandbox({ bwrapPath }).exec({ command: 'echo started', cwd: '/', env: { PATH: '/usr/bin:/bin' }, timeoutMs: 30_000, network: 'host', outputPath: log, binds: [], ...(onOutput ? { onOutput } : {}) });
 }
 
 describe('process sandbox: a start that met a vanishing mount', () => {
-  it('is started again, and the log holds what it held before and the command\'s output, not bwrap\'s line', async () => {
+  it('is started again, and the log and onOutput hold what it held before and the command\'s output, not bwrap\'s line', async () => {
     const bwrap = await racingBwrap('twice', 2);
     const log = path.join(root, 'twice.log');
     await writeFile(log, 'an earlier command\n');
-    const result = await run(bwrap.bwrapPath, log);
+    const seen: Buffer[] = [];
+    const result = await run(bwrap.bwrapPath, log, (chunk) => seen.push(chunk));
     expect([result.exitCode, result.outputTail]).toEqual([0, 'started\n']);
+    expect(Buffer.concat(seen).toString()).toBe('started\n');
     expect(await bwrap.starts()).toBe(3);
     expect(await readFile(log, 'utf8')).toBe('an earlier command\nstarted\n');
   });
@@ -56,8 +58,10 @@ describe('process sandbox: a start that met a vanishing mount', () => {
   it('gives up after three starts and reports bwrap\'s line as the failure', async () => {
     const bwrap = await racingBwrap('always', 99);
     const log = path.join(root, 'always.log');
-    const result = await run(bwrap.bwrapPath, log);
+    const seen: Buffer[] = [];
+    const result = await run(bwrap.bwrapPath, log, (chunk) => seen.push(chunk));
     expect(result.exitCode).toBe(1);
+    expect(Buffer.concat(seen).toString()).toBe(`${RACED}\n`);
     expect(await bwrap.starts()).toBe(3);
     expect(await readFile(log, 'utf8')).toBe(`${RACED}\n`);
   });

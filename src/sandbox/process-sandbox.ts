@@ -32,8 +32,14 @@ async function execInNamespaces(bwrap: string, request: ExecRequest): Promise<Ex
     for (let tries = 1; ; tries++) {
       // the log is appended to (callers log several commands into one file): a raced start's line is cut off again
       const logged = await stat(request.outputPath).then((s) => s.size, () => 0);
-      const result = await execMeasured(bwrap, request, cgroup);
-      if (tries >= START_TRIES || !startRaced(result)) return result;
+      // and the caller's onOutput never sees it: what could be a raced start's line is held until the start is known good
+      const output = request.onOutput ? holdWhileRaced(request.onOutput) : null;
+      const result = await execMeasured(bwrap, output ? { ...request, onOutput: output.onOutput } : request, cgroup);
+      const raced = tries < START_TRIES && startRaced(result);
+      if (!raced) {
+        output?.release();
+        return result;
+      }
       await truncate(request.outputPath, logged);
     }
   } finally {
@@ -54,6 +60,33 @@ const START_TRIES = 3;
 export function startRaced(result: Pick<ExecResult, 'exitCode' | 'outputBytes' | 'outputTail'>): boolean {
   return result.exitCode === 1 && result.outputBytes <= 1024
     && /^bwrap: Can't bind mount \/oldroot\/ on \/newroot\/: Unable to apply mount flags: remount "[^"\n]*": (No such file or directory|Invalid argument)\n?$/.test(result.outputTail);
+}
+
+const RACED_START = "bwrap: Can't bind mount /oldroot/";
+
+/**
+ * The caller's onOutput, with the output held back while it may still be a raced start's one
+ * line (it begins as that line does and is at most 1 KiB); `release` passes on what was held.
+ */
+function holdWhileRaced(onOutput: (chunk: Buffer) => void): { onOutput: (chunk: Buffer) => void; release: () => void } {
+  let held: Buffer[] | null = [];
+  let seen = '';
+  const release = (): void => {
+    if (held === null) return;
+    const chunks = held;
+    held = null;
+    for (const chunk of chunks) onOutput(chunk);
+  };
+  return {
+    onOutput(chunk) {
+      if (held === null) return onOutput(chunk);
+      held.push(chunk);
+      seen += chunk.toString('latin1');
+      const maybeRaced = seen.length <= 1024 && (RACED_START.startsWith(seen) || seen.startsWith(RACED_START));
+      if (!maybeRaced) release();
+    },
+    release,
+  };
 }
 
 let counter = 0;
