@@ -282,7 +282,8 @@ function entries(dir: string): string[] {
   }
 }
 
-function dirs(dir: string): string[] {
+/** The folders in `dir`, by name; none where it cannot be read. */
+export function dirs(dir: string): string[] {
   try {
     return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
   } catch {

@@ -1,36 +1,41 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../util/temp-dirs.test-support.js';
 import { pythonBytecode, pythonFolders } from './python-bytecode.js';
 
-describe("the machine's Python bytecode, laid out for PYTHONPYCACHEPREFIX", () => {
-  let root = '';
-  let lib = '';
-  let views = '';
-  beforeAll(async () => {
-    root = await mkdtemp(path.join(os.tmpdir(), 'bakeoff-bytecode-'));
-    views = path.join(root, 'views');
-    lib = path.join(root, 'versions/3.11.7/lib/python3.11');
-    for (const dir of ['__pycache__', 'json/__pycache__', 'site-packages/pytest/__pycache__']) await mkdir(path.join(lib, dir), { recursive: true });
-    await writeFile(path.join(lib, '__pycache__/os.cpython-311.pyc'), 'os');
-    await writeFile(path.join(lib, '__pycache__/os.cpython-311.opt-1.pyc'), 'optimised');
-    await writeFile(path.join(lib, 'json/__pycache__/__init__.cpython-311.pyc'), 'json');
-    await writeFile(path.join(lib, 'site-packages/pytest/__pycache__/main.cpython-311.pyc'), 'pytest');
-    await writeFile(path.join(lib, 'site-packages/pytest/__pycache__/stray.txt'), 'not bytecode');
-  });
-  afterAll(async () => {
-    await rm(root, { recursive: true, force: true });
-  });
+const tempDir = useTempDirs();
 
-  it("finds each toolchain's lib/python3.X from its site-packages", () => {
+/** A toolchain root holding one Python's lib folder with compiled modules (and what is not one); its lib folder. */
+async function toolchain(root: string): Promise<string> {
+  const lib = path.join(root, 'versions/3.11.7/lib/python3.11');
+  const files: Record<string, string> = {
+    '__pycache__/os.cpython-311.pyc': 'os',
+    '__pycache__/os.cpython-311.opt-1.pyc': 'optimised',
+    'json/__pycache__/__init__.cpython-311.pyc': 'json',
+    'site-packages/pytest/__pycache__/main.cpython-311.pyc': 'pytest',
+    'site-packages/pytest/__pycache__/stray.txt': 'not bytecode',
+  };
+  for (const [file, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(lib, file)), { recursive: true });
+    await writeFile(path.join(lib, file), text);
+  }
+  return lib;
+}
+
+describe("the machine's Python bytecode, laid out for PYTHONPYCACHEPREFIX", () => {
+  it("finds each toolchain's lib/python3.X from its site-packages", async () => {
+    const root = await tempDir('bakeoff-bytecode-');
+    const lib = await toolchain(root);
     expect(pythonFolders([root])).toEqual([lib]);
     expect(pythonFolders([path.join(root, 'nothing-here')])).toEqual([]);
   });
 
   it('links each compiled module where Python looks for it under the prefix, and nothing else', async () => {
-    const view = await pythonBytecode([root], views);
+    const root = await tempDir('bakeoff-bytecode-');
+    const lib = await toolchain(root);
+    const view = await pythonBytecode([root], path.join(root, 'views'));
     expect(view).not.toBeNull();
     const under = (p: string): string => path.join(view!, p);
     expect(existsSync(under(path.join(lib, 'os.cpython-311.pyc')))).toBe(true);
@@ -45,6 +50,9 @@ describe("the machine's Python bytecode, laid out for PYTHONPYCACHEPREFIX", () =
   });
 
   it('is made once, and made anew when a Python folder changes (an install or removal)', async () => {
+    const root = await tempDir('bakeoff-bytecode-');
+    const lib = await toolchain(root);
+    const views = path.join(root, 'views');
     const first = await pythonBytecode([root], views);
     expect(await pythonBytecode([root], views)).toBe(first);
     await utimes(lib, new Date(), new Date(Date.now() + 5_000));
@@ -54,6 +62,7 @@ describe("the machine's Python bytecode, laid out for PYTHONPYCACHEPREFIX", () =
   });
 
   it('is null where there is no Python', async () => {
-    expect(await pythonBytecode([path.join(root, 'nothing-here')], views)).toBeNull();
+    const root = await tempDir('bakeoff-bytecode-');
+    expect(await pythonBytecode([root], path.join(root, 'views'))).toBeNull();
   });
 });

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { chmod, copyFile, link, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { buildOnce, findPackageStores } from './package-stores.js';
+import { buildOnce, dirs, findPackageStores } from './package-stores.js';
 
 /**
  * The machine's Python bytecode as PYTHONPYCACHEPREFIX wants it, for the sandbox to mount
@@ -34,7 +34,7 @@ export function pythonFolders(roots: readonly string[]): string[] {
       const lib = path.dirname(store.path);
       found.add(lib);
       // Debian keeps the standard library beside dist-packages' folder: /usr/lib/python3.11 next to /usr/lib/python3
-      for (const sibling of safeDirs(path.dirname(lib))) if (/^python3\.\d+$/.test(sibling)) found.add(path.join(path.dirname(lib), sibling));
+      for (const sibling of dirs(path.dirname(lib))) if (/^python3\.\d+$/.test(sibling)) found.add(path.join(path.dirname(lib), sibling));
     }
   }
   return [...found].filter((folder) => existsSync(folder)).sort();
@@ -59,13 +59,5 @@ async function linkBytecode(folder: string, view: string): Promise<void> {
         await chmod(to, 0o644);
       });
     }
-  }
-}
-
-function safeDirs(dir: string): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
-  } catch {
-    return [];
   }
 }

@@ -61,7 +61,5 @@ export type CheckWorkerMessage =
   | { readonly type: 'ready'; readonly tid?: number }
   /** The outcomes of the next checks of the batch, in order (the worker sends a few at a time). */
   | { readonly type: 'outcomes'; readonly outcomes: readonly VmOutcome[] }
-  /** The outcome of the next check of the batch (one at a time: the stand-in workers of the tests). */
-  | { readonly type: 'outcome'; readonly outcome: VmOutcome }
   /** The host side of the worker failed; it exits and is not reused. */
   | { readonly type: 'broken'; readonly message: string };

@@ -38,7 +38,7 @@ describe('runChecksInWorker', () => {
       `parentPort.on('message', ({ requests }) => {
   for (const { call } of requests) {
     if (call === 'die') process.exit(7);
-    parentPort.postMessage({ type: 'outcome', outcome: { kind: 'value', json: '"fine"', durationMs: 1 } });
+    parentPort.postMessage({ type: 'outcomes', outcomes: [{ kind: 'value', json: '"fine"', durationMs: 1 }] });
   }
 });
 parentPort.postMessage({ type: 'ready' });`,
@@ -77,7 +77,7 @@ parentPort.postMessage({ type: 'ready' });`,
 parentPort.on('message', ({ program, requests }) => {
   for (const { call } of requests) {
     if (call === 'die') process.exit(3);
-    parentPort.postMessage({ type: 'outcome', outcome: { kind: 'value', json: JSON.stringify(threadId + ' ' + program.entry), durationMs: 1 } });
+    parentPort.postMessage({ type: 'outcomes', outcomes: [{ kind: 'value', json: JSON.stringify(threadId + ' ' + program.entry), durationMs: 1 }] });
   }
 });
 parentPort.postMessage({ type: 'ready' });`,

@@ -232,7 +232,6 @@ function runBatch({ worker, clock, state, backstop, program }: Watched, requests
     };
     listen((event) => {
       if (event.type === 'outcomes') received(event.outcomes);
-      else if (event.type === 'outcome') received([event.outcome]);
       else if (event.type === 'broken') fail('code-error', `the grader's QuickJS runtime failed on this check: ${event.message}`);
       else if (event.type === 'died') fail('code-error', `the grader's QuickJS worker died on this check: ${event.message}`);
     });
