@@ -140,7 +140,7 @@ async function admitOrder(options: AdmitOptions, order: Order, clock: DateCheckC
     options.onStage?.(stageOf(label));
     // a run that timed out while the machine starved it runs again, alone, with a longer clock (decision 011)
     const { result: run, attempts } = await withStarvedRerun(
-      (timeoutMs, n) => testWithGold(options, `${order.index}-${label}${suffix}${n === 2 ? '-rerun' : ''}`, order.index, goldUpTo, { ...extra, timeoutMs, templateIds, knownIds }),
+      (timeoutMs, how) => testWithGold(options, `${order.index}-${label}${suffix}${how.n === 2 ? '-rerun' : ''}`, order.index, goldUpTo, { ...extra, timeoutMs, templateIds, knownIds }),
       { timeoutMs: options.testTimeoutMs, execOf: (r) => r.testRun.exec },
     );
     logs.push({ stage: stageOf(label), path: run.testRun.outputPath });

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InfraError } from '../errors.js';
 import { baseEnv, prepareTask } from '../run/index.js';
-import { createIsolation, disposeScratch, freshScratchRoot, type ExecRequest, type ExecResult, type Isolation } from '../sandbox/index.js';
+import { createIsolation, disposeScratch, freshScratchRoot, type Isolation } from '../sandbox/index.js';
+import { heldBackIsolation, weighted } from '../sandbox/held-back.test-support.js';
 import { loadSuite, type Task } from '../suite/index.js';
 import { admitTask, type AdmitResult } from './admit-task.js';
 
@@ -39,37 +40,16 @@ describe('an admission the machine held back (decision 011)', () => {
     await rm(cacheDir, { recursive: true, force: true });
   });
 
-  /** The isolation, its test runs held back as `held` says; every request it saw. */
-  function loaded(held: (request: ExecRequest) => { readonly failsTimingTest: boolean; readonly starved: boolean }) {
-    const seen: ExecRequest[] = [];
-    const { sandbox } = isolation;
-    const wrapped: Isolation = {
-      ...isolation,
-      sandbox: {
-        ...sandbox,
-        exec: async (request): Promise<ExecResult> => {
-          seen.push(request);
-          const how = held(request);
-          const result = await sandbox.exec(how.failsTimingTest ? { ...request, env: { ...request.env, HELD_BACK: '1' } } : request);
-          if (!result.cpu) throw new Error('the bwrap sandbox measured nothing: this test needs root and cgroups');
-          return { ...result, cpu: { ...result.cpu, starved: how.starved } };
-        },
-      },
-    };
-    return { isolation: wrapped, seen };
-  }
-
   const admit = (isolation: Isolation, name: string) =>
     admitTask({ task, preparedRepo: prepared, isolation, env: baseEnv(), testTimeoutMs, outputBytes: 8 * 1024 * 1024, scratchDir: path.join(scratch, name) });
 
   const reasonOf = (r: AdmitResult): string | undefined => (r.admitted ? undefined : r.reason);
-  const weighted = (r: ExecRequest): boolean => (r.cpuWeight ?? 1) > 1;
 
   it('re-checks a rejection resting on starved runs alone with its sandboxes weighted, and admits the task as a quiet machine does', async () => {
-    const quiet = await admit(loaded(() => ({ failsTimingTest: false, starved: false })).isolation, 'quiet');
+    const quiet = await admit(heldBackIsolation(isolation, () => ({ failsTimingTest: false, starved: false })).isolation, 'quiet');
     expect(quiet.admitted, reasonOf(quiet)).toBe(true);
     // the machine holds back every run of ordinary weight: the timing test fails on the gold runs
-    const busy = loaded((r) => ({ failsTimingTest: !weighted(r), starved: !weighted(r) }));
+    const busy = heldBackIsolation(isolation, (r) => ({ failsTimingTest: !weighted(r), starved: !weighted(r) }));
     const result = await admit(busy.isolation, 'busy');
     expect(result.admitted, reasonOf(result)).toBe(true);
     expect({ ...result, stageLogs: undefined, testSec: 0 }).toEqual({ ...quiet, stageLogs: undefined, testSec: 0 });
@@ -80,7 +60,7 @@ describe('an admission the machine held back (decision 011)', () => {
   }, 180_000);
 
   it('records no verdict when the machine holds the re-check back as well: an InfraError saying so', async () => {
-    const busy = loaded(() => ({ failsTimingTest: true, starved: true }));
+    const busy = heldBackIsolation(isolation, () => ({ failsTimingTest: true, starved: true }));
     const attempt = admit(busy.isolation, 'starved-again');
     await expect(attempt).rejects.toThrow(InfraError);
     await expect(attempt).rejects.toThrow(
@@ -90,7 +70,7 @@ describe('an admission the machine held back (decision 011)', () => {
   }, 180_000);
 
   it('rejects at once, re-checking nothing, when no run it rests on was held back', async () => {
-    const failing = loaded(() => ({ failsTimingTest: true, starved: false }));
+    const failing = heldBackIsolation(isolation, () => ({ failsTimingTest: true, starved: false }));
     const result = await admit(failing.isolation, 'not-starved');
     expect(result.admitted).toBe(false);
     expect(reasonOf(result)).toMatch(/^the gold patch does not make every test pass: test\/math\.hidden\.test\.mjs::answers within its time budget/);

@@ -73,6 +73,7 @@ const MACHINE = [
   'src/grade/shifted-clock.test.ts',
   // a real bwrap sandbox under a wrapper that stands in for a loaded machine
   'src/admit/starved-admission.test.ts',
+  'src/run/starved-grading.test.ts',
 ];
 
 /** The real agent CLIs, and what bakes with them. */
