@@ -41,7 +41,10 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo()): Pr
   const parents = new Map<string, Command>();
   for (const entry of COMMANDS) {
     const parent = entry.parent === undefined ? program : parents.get(entry.parent) ?? parents.set(entry.parent, program.command(entry.parent).description(PARENTS[entry.parent])).get(entry.parent)!;
-    const cmd = addOptions(parent.command(entry.usage).description(entry.description), entry.options, named);
+    const declared = parent.command(entry.usage).description(entry.description);
+    // only the command that runs needs its options (half of `report`'s start-up was commander
+    // building every command's); the help that lists commands (`[options]` marks) needs them all
+    const cmd = command === null || command === 'help' || (entry.parent ?? entry.usage.split(' ')[0]) === command ? addOptions(declared, entry.options, named) : declared;
     // commander passes the arguments, then the flags, then the command
     cmd.action(async (...args: unknown[]) => {
       code = await entry.run(args.slice(0, -2), args.at(-2) as FlagsOf<OptionTable>, io);
