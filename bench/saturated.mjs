@@ -1,7 +1,8 @@
 // The machine never decides a verdict (decision 011): the same bakes quiet and with the machine
 // saturated — SAT_LOOPS (48) busy loops, each in a session of its own at the top of the CPU
 // hierarchy, plus --concurrency 4 — must give identical verdicts, points and per-test results;
-// verify must find 0 mismatches, `validate --check` no difference and doctor every installed CLI.
+// verify must find 0 mismatches, `validate --check --recheck` (admitted again, not from the verdict cache)
+// no difference and doctor every installed CLI.
 // Too slow for CI's budget, so it is a script (`npm run test:saturated`) whose figures go in the
 // record. It prints the load average reached and the cost of the re-run rule (test runs re-run,
 // median time they added), quiet and saturated.
@@ -172,7 +173,7 @@ for (const [name, tasks] of slices) {
   }
   if (!SKIP.has('validate')) {
     for (const task of tasks) {
-      const v = await burst(`validate --check ${name} ${task}`, (sec) => bakeoff(['validate', SUITES[name].dir, '--task', task, '--check', '--json'], sec));
+      const v = await burst(`validate --check ${name} ${task}`, (sec) => bakeoff(['validate', SUITES[name].dir, '--task', task, '--check', '--recheck', '--json'], sec));
       result.validate[`${name}/${task}`] = v.cut ? 'did not finish within its burst' : { exit: v.code, lock: JSON.parse(v.stdout).lockComparison?.status };
     }
   }
