@@ -179,6 +179,13 @@ export interface RunRecord {
 }
 
 /**
+ * The fields of a run record a leaderboard is built from (`summarize`, the failure anatomy, the
+ * table and markdown reports): a store can read just these of every run (`listLeaderboardRuns`)
+ * and leave each run's usage, steps and timings where they are.
+ */
+export type LeaderboardRun = Omit<RunRecord, 'seed' | 'gradeSec' | 'plainLines' | 'usage' | 'steps' | 'finishedAt'>;
+
+/**
  * What the machine gave one timed step (an agent session, a test run, a setup command), from
  * the step's own processes (decision 011): its wall time, the CPU time they got, and how long
  * they were runnable but waiting for a CPU. Sleeping or blocking on I/O is not waiting.

@@ -3,7 +3,7 @@ import type { TranscriptEntry } from '../agents/harnesses/index.js';
 import { needsSessionClues } from '../report/view/classify-failure.js';
 import { BROKEN_SHOWN, toolCluesOf, type FailureEvidence, type SessionClues } from '../report/view/failure-evidence.js';
 import { orderFile, runOrderDir, type SessionRow, type Store } from '../store/index.js';
-import type { RunRecord } from '../types.js';
+import type { LeaderboardRun } from '../types.js';
 
 /** Streams larger than this are not read for tool clues (a transcript's tool calls are in its first megabytes). */
 const MAX_STREAM_BYTES = 32 << 20;
@@ -15,7 +15,7 @@ const MAX_STREAM_BYTES = 32 << 20;
  *   the store's sessions and model requests, and each order's stream read by its harness
  *   (`transcriptOf`), only for runs whose class depends on the session (needsSessionClues).
  */
-export async function readFailureEvidence(store: Store, runs: readonly RunRecord[]): Promise<Map<string, FailureEvidence>> {
+export async function readFailureEvidence(store: Store, runs: readonly LeaderboardRun[]): Promise<Map<string, FailureEvidence>> {
   // the harnesses' stream readers (and their schemas) are loaded only when a run's class depends on its transcript
   const readsStream = runs.some((run) => run.outcome.kind !== 'solved' && needsSessionClues(run) && hasStream(run));
   const read: ReadTranscript | null = readsStream ? (await import('../agents/harnesses/stream-readers.js')).transcriptOf : null;
@@ -36,7 +36,7 @@ export async function readFailureEvidence(store: Store, runs: readonly RunRecord
 }
 
 /** Bytes of the run's stored changes (one file per order); null when an order's file is missing (an older or damaged folder). */
-function changeBytesOf(store: Store, run: RunRecord): number | null {
+function changeBytesOf(store: Store, run: LeaderboardRun): number | null {
   let bytes = 0;
   for (const { order } of run.orders) {
     const st = statSync(orderFile(runOrderDir(store.runsDir, run.id, order), 'change'), { throwIfNoEntry: false });
@@ -50,15 +50,15 @@ function changeBytesOf(store: Store, run: RunRecord): number | null {
 type ReadTranscript = (harness: string, stream: string) => TranscriptEntry[] | null;
 
 /** True for runs of a harness: built-in and `command:` agents record no stream to read. */
-function hasStream(run: RunRecord): boolean {
+function hasStream(run: LeaderboardRun): boolean {
   return run.agent.harness !== 'builtin' && run.agent.harness !== 'command';
 }
 
-function sessionCluesOf(store: Store, run: RunRecord, read: ReadTranscript | null): SessionClues[] {
+function sessionCluesOf(store: Store, run: LeaderboardRun, read: ReadTranscript | null): SessionClues[] {
   return store.sessions(run.id).map((s) => cluesOf(store, run, s, read));
 }
 
-function cluesOf(store: Store, run: RunRecord, s: SessionRow, read: ReadTranscript | null): SessionClues {
+function cluesOf(store: Store, run: LeaderboardRun, s: SessionRow, read: ReadTranscript | null): SessionClues {
   const report = (s.harness ?? null) as { finalMessage?: unknown; errors?: unknown } | null;
   return {
     order: s.order,
@@ -71,7 +71,7 @@ function cluesOf(store: Store, run: RunRecord, s: SessionRow, read: ReadTranscri
   };
 }
 
-function toolsOf(store: Store, run: RunRecord, order: number, read: ReadTranscript): SessionClues['tools'] {
+function toolsOf(store: Store, run: LeaderboardRun, order: number, read: ReadTranscript): SessionClues['tools'] {
   const file = orderFile(runOrderDir(store.runsDir, run.id, order), 'stream');
   const st = statSync(file, { throwIfNoEntry: false });
   if (!st?.isFile() || st.size > MAX_STREAM_BYTES) return null;

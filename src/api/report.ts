@@ -7,7 +7,7 @@ import { summarize } from '../report/view/summarize.js';
 import { describeHolder } from '../store/describe-holder.js';
 import { openStore, type AttemptRow, type Store } from '../store/open-store.js';
 import { readHolder } from '../store/results-lock.js';
-import type { RunRecord } from '../types.js';
+import type { LeaderboardRun, RunRecord } from '../types.js';
 import { differingFields } from '../util/differing-fields.js';
 import { openProbeCache } from '../util/probe-cache.js';
 import { judgeProcess } from '../util/process-identity.js';
@@ -20,11 +20,18 @@ export interface ReportRequest extends Place {
   readonly results: string;
   /** Two agent ids: a paired comparison instead of the leaderboard. */
   readonly compare?: readonly [string, string];
+  /**
+   * Only the leaderboard's view is wanted (a table or markdown report): the store reads of each
+   * run only what the view is built from, and the outcome's `runs` is empty. A comparison reads
+   * every run whole either way.
+   */
+  readonly viewOnly?: boolean;
   readonly onEvent?: (event: NoteEvent) => void;
 }
 
 /** The leaderboard of a results folder, or the paired comparison of two of its agents, as data (render with `report/`'s renderers). */
 export type ReportOutcome =
+  /** `runs`: every run, or none when the request asked for the view only (`viewOnly`). */
   | { readonly kind: 'leaderboard'; readonly view: LeaderboardView; readonly runs: readonly RunRecord[]; readonly fleet?: FleetTally }
   /** `view` and `runs` are the two agents' only. */
   | { readonly kind: 'comparison'; readonly comparison: PairedComparison; readonly view: LeaderboardView; readonly runs: readonly RunRecord[] };
@@ -63,23 +70,39 @@ export async function report(request: ReportRequest): Promise<ReportOutcome> {
     if (holder && holder.command === 'run' && judgeProcess(holder) === 'alive') {
       notifyVia(request.onEvent).note(`a bake is still running in ${shown} (${describeHolder(holder)}): this report shows the runs finished so far`);
     }
-    const runs = store.listRuns();
-    if (runs.length === 0) throw new UserError(`${shown}: no finished runs yet`);
-    if (request.compare) return await comparison(shown, store, runs, request.compare);
-    const view = await leaderboard(store, runs);
-    if (view.mixed.length > 0) {
-      const what = view.mixed.map((m) => `${m.field} (${m.values.join(' vs ')})`).join('; ');
-      throw new UserError(`${shown}: refusing to rank runs that differ in ${what}${controlsDifference(store, runs)}; report each suite or control set from its own results folder`);
+    if (request.viewOnly === true && !request.compare) {
+      const view = await checkedLeaderboard(shown, store, store.listLeaderboardRuns());
+      return leaderboardOutcome(store, view, []);
     }
-    const fleet = fleetTally(store);
-    return { kind: 'leaderboard', view, runs, ...(fleet ? { fleet } : {}) };
+    const runs = store.listRuns();
+    if (request.compare) {
+      if (runs.length === 0) throw new UserError(`${shown}: no finished runs yet`);
+      return await comparison(shown, store, runs, request.compare);
+    }
+    return leaderboardOutcome(store, await checkedLeaderboard(shown, store, runs), runs);
   } finally {
     store.close();
   }
 }
 
+/** The leaderboard of a folder's runs; refused (UserError) without any, or with runs that must not be ranked together. */
+async function checkedLeaderboard(shown: string, store: Store, runs: readonly LeaderboardRun[]): Promise<LeaderboardView> {
+  if (runs.length === 0) throw new UserError(`${shown}: no finished runs yet`);
+  const view = await leaderboard(store, runs);
+  if (view.mixed.length > 0) {
+    const what = view.mixed.map((m) => `${m.field} (${m.values.join(' vs ')})`).join('; ');
+    throw new UserError(`${shown}: refusing to rank runs that differ in ${what}${controlsDifference(store, runs)}; report each suite or control set from its own results folder`);
+  }
+  return view;
+}
+
+function leaderboardOutcome(store: Store, view: LeaderboardView, runs: readonly RunRecord[]): ReportOutcome {
+  const fleet = fleetTally(store);
+  return { kind: 'leaderboard', view, runs, ...(fleet ? { fleet } : {}) };
+}
+
 /** The leaderboard of `runs` under the folder's controls and the tasks its bake planned, failures classed with the evidence the folder holds. */
-export async function leaderboard(store: Store, runs: readonly RunRecord[], given?: ReadonlyMap<string, FailureEvidence>): Promise<LeaderboardView> {
+export async function leaderboard(store: Store, runs: readonly LeaderboardRun[], given?: ReadonlyMap<string, FailureEvidence>): Promise<LeaderboardView> {
   const evidence = given ?? (await readFailureEvidence(store, runs));
   const controls = [...store.controls().values()];
   const planned = runs[0] ? (store.bakes().find((b) => b.suiteHash === runs[0]!.suiteHash)?.tasks ?? undefined) : undefined;
@@ -108,7 +131,7 @@ async function comparison(shown: string, store: Store, runs: readonly RunRecord[
  * What the runs' control sets disagree on, field by field, as stored with the results (`; the
  * controls differ in network ("none" vs "model-api+web")`), or '' when they share one set.
  */
-function controlsDifference(store: Store, runs: readonly RunRecord[]): string {
+function controlsDifference(store: Store, runs: readonly LeaderboardRun[]): string {
   const digests = [...new Set(runs.map((run) => run.controlsDigest))];
   if (digests.length < 2) return '';
   const stored = store.controls();

@@ -3,12 +3,14 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { isDamage, StoppingError, UserError } from '../errors.js';
 import { holdLastStep, isStopping } from '../util/index.js';
-import type { AgentInfo, EffortCatalogRef, Outcome, RunRecord, StepRecord, TokenUsage, ToolPolicyItem } from '../types.js';
+import type { AgentInfo, EffortCatalogRef, LeaderboardRun, Outcome, RunRecord, StepRecord, TokenUsage, ToolPolicyItem } from '../types.js';
 import { digestArtifacts, type ArtifactDigest } from './artifact-digests.js';
 import { damagedDatabase, knownIntact, refuseLostDatabase, rememberIntact, requireIntact } from './check-store.js';
 import type { ProbeCache } from '../util/index.js';
 import { MIGRATIONS } from './migrations.js';
 import { readCheckTallies, TALLY_OF_RUN, type CheckTally } from './check-tallies.js';
+import { readLeaderboardRuns } from './leaderboard-runs.js';
+import { sharedParse, sharedValues, type SharedValues } from './shared-values.js';
 import { DATABASE_NAME, isRunTempName, resultsPaths, runDir, runTempDir } from './run-folder.js';
 
 /*
@@ -159,6 +161,11 @@ export interface Store {
   /** The checksums recorded with a run, sorted by path; null when it was stored before bakeoff recorded them. */
   artifactDigests(runId: string): ArtifactDigest[] | null;
   listRuns(): RunRecord[];
+  /**
+   * Every run with only the fields a leaderboard is built from, in `listRuns`' order and with its
+   * values: what a table or markdown report reads (from an index, not every run's whole row).
+   */
+  listLeaderboardRuns(): LeaderboardRun[];
   /** The suites and control sets the stored runs were made with, and how many runs of each. */
   runSets(): RunSet[];
   /** The sessions of a run, with their metered usage, harness report and model requests. */
@@ -363,6 +370,7 @@ export function openStore(dir: string, options: OpenStoreOptions): Store {
       }
       return runs;
     },
+    listLeaderboardRuns: () => readLeaderboardRuns(db),
     quotaReadings: () =>
       (db.prepare(`SELECT runs.agent_id AS agent, requests.started_at AS at, requests.quota_json AS quota FROM requests
           JOIN runs ON runs.id = requests.run_id WHERE requests.quota_json IS NOT NULL ORDER BY requests.started_at, requests.run_id, requests.seq`).all() as { agent: string; at: string; quota: string }[])
@@ -474,63 +482,11 @@ const RUN_COLUMNS = [
   'started_at', 'finished_at', 'orders_json', 'usage_json', 'flags_json', 'effort_catalog_json', 'plain_lines_added', 'plain_lines_removed', 'steps_json', 'web_attempts',
 ] as const satisfies readonly (keyof Row)[];
 
-/**
- * JSON.parse that parses each distinct text once and hands out the same (frozen) value for
- * equal texts: 100,000 runs of one bake carry a handful of agent, runtime, flags and catalog
- * texts, and parsing each row's copy again is most of a report's time and memory.
- */
-function sharedParse(): <T>(text: string) => T {
-  const seen = new Map<string, unknown>();
-  return <T>(text: string): T => {
-    let value = seen.get(text);
-    if (value === undefined) {
-      value = deepFreeze(JSON.parse(text));
-      seen.set(text, value);
-    }
-    return value as T;
-  };
-}
-
-/**
- * One value for equal texts and outcomes: the runs of a bake share a handful of task ids, suite
- * hashes and outcomes, and the report's maps and sets compare a shared string by its address
- * instead of its characters (and keep one copy of it, not 100,000).
- */
-function sharedValues(): { text(value: string): string; outcome(kind: Outcome['kind'], reason: string | null, detail: string | null): Outcome } {
-  const texts = new Map<string, string>();
-  const outcomes = new Map<string, Outcome>();
-  return {
-    text: (value) => {
-      const seen = texts.get(value);
-      if (seen !== undefined) return seen;
-      texts.set(value, value);
-      return value;
-    },
-    outcome: (kind, reason, detail) => {
-      const key = kind === 'solved' ? kind : `${kind}\u0000${reason}\u0000${detail ?? ''}`;
-      let outcome = outcomes.get(key);
-      if (outcome === undefined) {
-        outcome = Object.freeze(kind === 'solved' ? { kind: 'solved' } : ({ kind, reason, ...(detail ? { detail } : {}) } as Outcome));
-        outcomes.set(key, outcome);
-      }
-      return outcome;
-    },
-  };
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object') {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
-}
-
 /** A row of `RUN_COLUMNS` as better-sqlite3's raw mode gives it: the values in the columns' order. */
 type RowValues<T extends readonly (keyof Row)[]> = { -readonly [I in keyof T]: Row[T[I] & keyof Row] };
 type RawRow = RowValues<typeof RUN_COLUMNS>;
 
-function rowToRun(row: RawRow, parse: <T>(text: string) => T, share: ReturnType<typeof sharedValues>): RunRecord {
+function rowToRun(row: RawRow, parse: <T>(text: string) => T, share: SharedValues): RunRecord {
   const [
     id, suiteId, suiteHash, controlsDigest, task, , agentJson, replay, seed, level, kind, reason, detail,
     agentSec, gradeSec, costUsd, tokensIn, tokensOut, linesAdded, linesRemoved, points, maxPoints, runtimeJson,

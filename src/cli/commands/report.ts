@@ -21,6 +21,8 @@ export async function reportCommand(dir: string, flags: ReportFlags, io: CliIo):
     results: dir,
     ...placeOf(io),
     ...(flags.compare ? { compare: [flags.compare[0]!, flags.compare[1]!] as const } : {}),
+    // the table and markdown are drawn from the view alone: each run is read only as far as the view needs
+    viewOnly: flags.format === 'table' || flags.format === 'md',
     onEvent: (event) => printNote(notes, event),
   });
   if (flags.format === 'json' && outcome.kind === 'leaderboard') {

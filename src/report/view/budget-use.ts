@@ -1,4 +1,4 @@
-import { PASS_STOPPING_VOIDS, type Outcome, type RunRecord } from '../../types.js';
+import { PASS_STOPPING_VOIDS, type Outcome, type LeaderboardRun } from '../../types.js';
 import { compareText } from '../common/compare-text.js';
 
 /** How much of the controls' agent time budget each pass spent (sessions only, never grading). */
@@ -40,16 +40,16 @@ export function stopsPass(outcome: Outcome): boolean {
 }
 
 /** The sentence a stopped pass's runs carry: which run stopped it, and why. */
-export function stoppedSentence(run: Pick<RunRecord, 'agent' | 'replay' | 'task' | 'outcome'>): string {
+export function stoppedSentence(run: Pick<LeaderboardRun, 'agent' | 'replay' | 'task' | 'outcome'>): string {
   const reason = run.outcome.kind === 'solved' ? 'solved' : run.outcome.reason;
   return `pass ${run.replay + 1} of ${run.agent.id} stopped at task ${run.task} (${reason}): controls.agentBudget.stopOnError stops the pass and leaves it unscored`;
 }
 
-const passKey = (run: RunRecord) => `${run.agent.id}\u0000${run.replay}`;
+const passKey = (run: LeaderboardRun) => `${run.agent.id}\u0000${run.replay}`;
 
 /** The first run (by start) that stopped each pass, under stopOnError. */
-function stoppers(runs: readonly RunRecord[]): Map<string, RunRecord> {
-  const first = new Map<string, RunRecord>();
+function stoppers(runs: readonly LeaderboardRun[]): Map<string, LeaderboardRun> {
+  const first = new Map<string, LeaderboardRun>();
   for (const run of [...runs].sort((a, b) => compareText(a.startedAt, b.startedAt) || compareText(a.id, b.id))) {
     if (stopsPass(run.outcome) && !first.has(passKey(run))) first.set(passKey(run), run);
   }
@@ -62,7 +62,7 @@ function stoppers(runs: readonly RunRecord[]): Map<string, RunRecord> {
  * runs that finished before the stop included. Other runs, and every run without the rule, are
  * returned as they are. Pure.
  */
-export function scoredRuns(runs: readonly RunRecord[], controls: unknown): readonly RunRecord[] {
+export function scoredRuns<R extends LeaderboardRun>(runs: readonly R[], controls: unknown): readonly R[] {
   if (!readBudget(controls)?.stopOnError) return runs;
   const stopped = stoppers(runs);
   if (stopped.size === 0) return runs;
@@ -70,16 +70,16 @@ export function scoredRuns(runs: readonly RunRecord[], controls: unknown): reado
     const by = stopped.get(passKey(run));
     // a void run keeps its own reason (the stopper's error, or pass-stopped as recorded)
     if (!by || run.outcome.kind === 'void') return run;
-    return { ...run, outcome: { kind: 'void', reason: 'pass-stopped', detail: stoppedSentence(by) } };
+    return { ...run, outcome: { kind: 'void', reason: 'pass-stopped', detail: stoppedSentence(by) } } as R;
   });
 }
 
 /** The agent time budget of stored controls and what each pass of each agent spent of it; null without a budget. Pure. */
-export function budgetUse(runs: readonly RunRecord[], controls: unknown): BudgetUse | null {
+export function budgetUse(runs: readonly LeaderboardRun[], controls: unknown): BudgetUse | null {
   const budget = readBudget(controls);
   if (!budget) return null;
   const { totalSec, scope, stopOnError } = budget;
-  const stopped = stopOnError ? stoppers(runs) : new Map<string, RunRecord>();
+  const stopped = stopOnError ? stoppers(runs) : new Map<string, LeaderboardRun>();
   const sums = new Map<string, { agent: string; replay: number; runs: number; usedSec: number; stoppedBy: { task: string; reason: string } | null }>();
   for (const run of runs) {
     const key = scope === 'replay' ? passKey(run) : run.id;

@@ -1,4 +1,4 @@
-import type { FailReason, RunRecord, VoidReason } from '../../types.js';
+import type { FailReason, LeaderboardRun, VoidReason } from '../../types.js';
 import { FAIL_REASON_CLASS, FAILURE_CLASS_INFO, VOID_REASON_CLASS, type FailureClass, type FailureSide } from './failure-classes.js';
 import { isRefusal, type FailureEvidence, type SessionClues, type TestTally } from './failure-evidence.js';
 
@@ -30,7 +30,7 @@ export interface RunFailure {
  * version does not know is classed by default: a failure as graded, a void as the instrument.
  * Pure.
  */
-export function classifyFailure(run: RunRecord, evidence?: FailureEvidence | null): RunFailure | null {
+export function classifyFailure(run: LeaderboardRun, evidence?: FailureEvidence | null): RunFailure | null {
   const o = run.outcome;
   if (o.kind === 'solved') return null;
   const basis = evidence ? 'evidence' : 'run-record';
@@ -51,7 +51,7 @@ function classifyVoid(reason: VoidReason, ev: FailureEvidence | null, basis: Run
   return made(rule.class, rule.cause, `void: ${reason}`, basis);
 }
 
-function classifyFailed(run: RunRecord, reason: FailReason, detail: string, ev: FailureEvidence | null, basis: RunFailure['basis']): RunFailure {
+function classifyFailed(run: LeaderboardRun, reason: FailReason, detail: string, ev: FailureEvidence | null, basis: RunFailure['basis']): RunFailure {
   const rule = (FAIL_REASON_CLASS as Partial<Record<string, (typeof FAIL_REASON_CLASS)[FailReason]>>)[reason] ?? 'graded';
   if (reason === 'session-timeout' && ev?.sessions) {
     // a harness that waits out the wall clock after the API refused its request is the harness's failure, not the time limit's
@@ -96,7 +96,7 @@ function fromTests(t: TestTally, detail: string, basis: RunFailure['basis']): Ru
 }
 
 /** Without the stored tests: the run's points (expected tests passed) say how far it got. */
-function fromPoints(run: RunRecord, basis: RunFailure['basis']): RunFailure {
+function fromPoints(run: LeaderboardRun, basis: RunFailure['basis']): RunFailure {
   return made('partly-passing', 'points', `${run.points} of ${run.maxPoints} expected tests or checks pass`, basis, { expectedPassing: { passed: run.points, total: run.maxPoints } });
 }
 
@@ -153,7 +153,7 @@ function oneLine(text: string): string {
  * a failure whose change may be empty, a session out of time (a harness waiting after a refused
  * request), or a void the harness's session decides. Pure.
  */
-export function needsSessionClues(run: RunRecord): boolean {
+export function needsSessionClues(run: LeaderboardRun): boolean {
   const o = run.outcome;
   if (o.kind === 'failed') return o.reason === 'session-timeout' || (run.linesAdded + run.linesRemoved === 0 && ((FAIL_REASON_CLASS as Partial<Record<string, unknown>>)[o.reason] ?? 'graded') === 'graded');
   return o.kind === 'void' && (VOID_REASON_CLASS as Partial<Record<string, { session?: true }>>)[o.reason]?.session === true;

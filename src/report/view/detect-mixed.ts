@@ -1,4 +1,4 @@
-import type { RunRecord } from '../../types.js';
+import type { LeaderboardRun } from '../../types.js';
 import { compareText } from '../common/compare-text.js';
 import type { MixedProblem } from './leaderboard-view.js';
 
@@ -20,7 +20,7 @@ const TOOLCHAINS = new Set(['python', 'cargo']);
  * @returns one problem per field with more than one distinct value, sorted by field; empty when
  *   the runs are comparable
  */
-export function detectMixed(runs: readonly RunRecord[]): MixedProblem[] {
+export function detectMixed(runs: readonly LeaderboardRun[]): MixedProblem[] {
   const fields = new Map<string, Set<string>>();
   const see = (field: string, value: string): void => {
     const values = fields.get(field) ?? new Set<string>();
@@ -34,7 +34,7 @@ export function detectMixed(runs: readonly RunRecord[]): MixedProblem[] {
   const seenRuntime = [new WeakSet<object>(), new WeakSet<object>()] as const;
   const seenAgent = new WeakSet<object>();
   // runs of one bake follow each other with the same suite, controls and level: each run whose are the previous one's adds nothing
-  let previous: RunRecord | undefined;
+  let previous: LeaderboardRun | undefined;
   for (const run of runs) {
     if (previous === undefined || run.suiteId !== previous.suiteId || run.suiteHash !== previous.suiteHash ||
       run.controlsDigest !== previous.controlsDigest || run.level !== previous.level) {
@@ -58,7 +58,7 @@ export function detectMixed(runs: readonly RunRecord[]): MixedProblem[] {
       see(`agent:${run.agent.id}`, JSON.stringify({ harness, version, model, effort }));
     }
   }
-  function seeRuntime(run: RunRecord): void {
+  function seeRuntime(run: LeaderboardRun): void {
     for (const key of runtimeKeys) {
       // A void run may lack what only work records (results stored before void records carried
       // every runtime field): a key it lacks conflicts with nothing. A value it has still counts.

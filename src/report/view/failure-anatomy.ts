@@ -1,4 +1,4 @@
-import type { RunRecord } from '../../types.js';
+import type { LeaderboardRun } from '../../types.js';
 import { classifyFailure, type RunFailure } from './classify-failure.js';
 import { FAILURE_ANATOMY_VERSION, FAILURE_CLASS_INFO, FAILURE_CLASSES, type FailureClass, type FailureSide } from './failure-classes.js';
 import type { FailureEvidence } from './failure-evidence.js';
@@ -21,7 +21,7 @@ export interface FailureAnatomy {
 }
 
 /** Every run's failure class (solved runs left out), with the evidence the api read for it. Pure. */
-export function classifyRuns(runs: readonly RunRecord[], evidence?: ReadonlyMap<string, FailureEvidence>): FailureAnatomy {
+export function classifyRuns(runs: readonly LeaderboardRun[], evidence?: ReadonlyMap<string, FailureEvidence>): FailureAnatomy {
   const out: Record<string, RunFailure> = {};
   for (const run of runs) {
     const failure = classifyFailure(run, evidence?.get(run.id));

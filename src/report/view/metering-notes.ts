@@ -1,4 +1,4 @@
-import type { RunRecord } from '../../types.js';
+import type { LeaderboardRun } from '../../types.js';
 
 /** How model agents' tokens and cost were measured, for every rendering of a report. */
 export interface MeteringNotes {
@@ -14,7 +14,7 @@ export interface MeteringNotes {
   readonly apiAgents?: boolean;
 }
 
-export function meteringNotes(runs: readonly RunRecord[]): MeteringNotes {
+export function meteringNotes(runs: readonly LeaderboardRun[]): MeteringNotes {
   const distinct = (key: string) => [...new Set(runs.map((r) => r.runtime[key]).filter((v): v is string => v !== undefined))].sort();
   const subscriptionAgents = [...new Set(runs.filter((r) => r.agent.auth === 'subscription').map((r) => r.agent.id))].sort();
   const apiAgents = runs.some((r) => r.runtime.upstream !== undefined && r.agent.auth !== 'subscription');

@@ -1,4 +1,4 @@
-import type { RunRecord, VoidReason } from '../../types.js';
+import type { LeaderboardRun, VoidReason } from '../../types.js';
 import { compareText } from '../common/compare-text.js';
 import type { ReplayRule } from './read-report-controls.js';
 
@@ -57,9 +57,9 @@ export interface VoidTask {
  * @param runs the runs of one agent (any order)
  * @returns one score per task, sorted by task id
  */
-export function scoreTasks(runs: readonly RunRecord[], replayRule: ReplayRule | null): TaskScore[] {
+export function scoreTasks(runs: readonly LeaderboardRun[], replayRule: ReplayRule | null): TaskScore[] {
   const agent = runs[0]?.agent.id;
-  const byTask = new Map<string, RunRecord[]>();
+  const byTask = new Map<string, LeaderboardRun[]>();
   for (const run of runs) {
     if (run.agent.id !== agent) throw new RangeError('scoreTasks: the runs of one agent only');
     const taskRuns = byTask.get(run.task);
@@ -74,7 +74,7 @@ export function scoreTasks(runs: readonly RunRecord[], replayRule: ReplayRule | 
     });
 }
 
-function scoreSamples(task: string, runs: readonly RunRecord[]): TaskScore {
+function scoreSamples(task: string, runs: readonly LeaderboardRun[]): TaskScore {
   const scores = runs.flatMap((run) => (run.outcome.kind === 'void' ? [] : [run.outcome.kind === 'solved' ? 1 : 0]));
   const firstVoid = runs.find((run) => run.outcome.kind === 'void')?.outcome;
   if (scores.length === 0 && firstVoid?.kind === 'void') {
@@ -84,7 +84,7 @@ function scoreSamples(task: string, runs: readonly RunRecord[]): TaskScore {
   return { kind: 'scored', task, runs: runs.length, share, scores, agreement: null };
 }
 
-function scoreReplays(task: string, replays: readonly RunRecord[], rule: ReplayRule): TaskScore {
+function scoreReplays(task: string, replays: readonly LeaderboardRun[], rule: ReplayRule): TaskScore {
   const voidReplay = replays.find((run) => run.outcome.kind === 'void');
   if (voidReplay?.outcome.kind === 'void') {
     const { reason, detail } = voidReplay.outcome;
@@ -102,7 +102,7 @@ function scoreReplays(task: string, replays: readonly RunRecord[], rule: ReplayR
 }
 
 /** `infra-error 2, setup-failed 1`, in order of first appearance. */
-function countReasons(runs: readonly RunRecord[]): string {
+function countReasons(runs: readonly LeaderboardRun[]): string {
   const counts = new Map<string, number>();
   for (const run of runs) {
     if (run.outcome.kind === 'void') counts.set(run.outcome.reason, (counts.get(run.outcome.reason) ?? 0) + 1);

@@ -1,4 +1,4 @@
-import type { RunRecord, VoidReason } from '../../types.js';
+import type { LeaderboardRun, VoidReason } from '../../types.js';
 import { sumOrNull } from '../../util/index.js';
 import { clusteredShareCi } from '../stats/clustered-share-ci.js';
 import type { Interval } from '../stats/interval.js';
@@ -14,7 +14,7 @@ import { wilson } from '../stats/wilson.js';
 /** Inputs of {@link summarizeAgent}. */
 export interface SummarizeAgentInput {
   /** All runs of one agent (at least one). */
-  readonly runs: readonly RunRecord[];
+  readonly runs: readonly LeaderboardRun[];
   /** Every task of the view, so that a task the agent missed counts as 0 runs. */
   readonly tasks: readonly string[];
   readonly standardRunsPerTask: number;
@@ -134,7 +134,7 @@ function shareInterval(
 }
 
 /** The valid runs' scores (1 solved, 0 failed) grouped by task: the interval's clusters and the repeats' samples. */
-function validScoresByTask(valid: readonly RunRecord[]): number[][] {
+function validScoresByTask(valid: readonly LeaderboardRun[]): number[][] {
   const scoresByTask = new Map<string, number[]>();
   for (const run of valid) {
     const scores = scoresByTask.get(run.task) ?? [];
@@ -146,7 +146,7 @@ function validScoresByTask(valid: readonly RunRecord[]): number[][] {
 
 /** Sum of the non-null values; null when every value is null. */
 /** How many of `runs` each task has, in the order of `tasks` (one pass over the runs). */
-function countPerTask(tasks: readonly string[], runs: readonly RunRecord[]): number[] {
+function countPerTask(tasks: readonly string[], runs: readonly LeaderboardRun[]): number[] {
   const counts = new Map<string, number>();
   for (const run of runs) counts.set(run.task, (counts.get(run.task) ?? 0) + 1);
   return tasks.map((task) => counts.get(task) ?? 0);

@@ -1,7 +1,7 @@
 import { meteringNotes } from './metering-notes.js';
 import { budgetUse, scoredRuns } from './budget-use.js';
 import { quotaUse } from './quota-use.js';
-import type { RunRecord } from '../../types.js';
+import type { LeaderboardRun } from '../../types.js';
 import { compareAgents, rankSorted } from './compare-agents.js';
 import { compareText } from '../common/compare-text.js';
 import { detectMixed } from './detect-mixed.js';
@@ -28,11 +28,11 @@ export const UNSAFE_SANDBOX = 'unsafe-no-sandbox';
  * over tasks (see {@link scoreTasks}). When the controls carry a void limit and some agent has
  * more void tasks, the ranking is refused: ranks are null and agents are sorted by id.
  */
-export function summarize(runs: readonly RunRecord[], options: SummarizeOptions): LeaderboardView {
+export function summarize(runs: readonly LeaderboardRun[], options: SummarizeOptions): LeaderboardView {
   const taskIds = [...new Set([...(options.tasks ?? []), ...runs.map((run) => run.task)])].sort(compareText);
   // under agentBudget.stopOnError a stopped pass's runs count as void pass-stopped (its total unscored)
   const scored = scoredRuns(runs, options.controls);
-  const runsByAgent = new Map<string, RunRecord[]>();
+  const runsByAgent = new Map<string, LeaderboardRun[]>();
   for (const run of scored) {
     const agentRuns = runsByAgent.get(run.agent.id) ?? [];
     agentRuns.push(run);
@@ -96,7 +96,7 @@ function checkVoidLimit(agents: readonly Omit<AgentSummary, 'rank' | 'tied'>[], 
   };
 }
 
-function sumOrderPoints(runs: readonly RunRecord[]): { points: number; maxPoints: number }[] {
+function sumOrderPoints(runs: readonly LeaderboardRun[]): { points: number; maxPoints: number }[] {
   const sums: { points: number; maxPoints: number }[] = [];
   for (const run of runs) {
     for (const o of run.orders) {
@@ -109,7 +109,7 @@ function sumOrderPoints(runs: readonly RunRecord[]): { points: number; maxPoints
 }
 
 /** The failures of some runs (solved runs have none), in the runs' order. */
-function failuresOf(runs: readonly RunRecord[], anatomy: FailureAnatomy): RunFailure[] {
+function failuresOf(runs: readonly LeaderboardRun[], anatomy: FailureAnatomy): RunFailure[] {
   const failures: RunFailure[] = [];
   for (const run of runs) {
     if (run.outcome.kind === 'solved') continue;
@@ -120,8 +120,8 @@ function failuresOf(runs: readonly RunRecord[], anatomy: FailureAnatomy): RunFai
 }
 
 /** Runs grouped by a key, in their original order (one pass, not a filter per group). */
-function groupBy(runs: readonly RunRecord[], key: (run: RunRecord) => string): Map<string, RunRecord[]> {
-  const groups = new Map<string, RunRecord[]>();
+function groupBy(runs: readonly LeaderboardRun[], key: (run: LeaderboardRun) => string): Map<string, LeaderboardRun[]> {
+  const groups = new Map<string, LeaderboardRun[]>();
   for (const run of runs) {
     const k = key(run);
     const group = groups.get(k);
@@ -131,7 +131,7 @@ function groupBy(runs: readonly RunRecord[], key: (run: RunRecord) => string): M
   return groups;
 }
 
-function taskRow(task: string, agents: readonly AgentSummary[], taskRuns: readonly RunRecord[]): TaskRow {
+function taskRow(task: string, agents: readonly AgentSummary[], taskRuns: readonly LeaderboardRun[]): TaskRow {
   const byAgent = groupBy(taskRuns, (run) => run.agent.id);
   return {
     task,
