@@ -74,8 +74,9 @@ export async function runTests(options: RunTestsOptions): Promise<TestRun> {
         { path: configDir, writable: false },
       ],
     });
-    const logged = await readBoundedFile(outputPath, options.outputBytes + 4096, { truncate: true });
-    const output = logged.kind === 'ok' ? logged.text : '';
+    // only a runner whose report is the output reads it: a 64 MiB log is not decoded for nothing
+    const logged = runner.reportIsOutput === true ? await readBoundedFile(outputPath, options.outputBytes + 4096, { truncate: true }) : null;
+    const output = logged?.kind === 'ok' ? logged.text : '';
     const report = stableTestIds(await parseReport(() => runner.parse({ reportDir: reportDir.dir, output, repoDir: options.repoDir, report: options.report })), options.repoDir);
     await keepReportFiles(reportDir.dir, runner.reportFiles, kept.report, options.outputBytes);
     for (const source of report.sources ?? []) await writeFile(path.join(kept.report, source.name), source.text);

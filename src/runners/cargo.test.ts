@@ -12,9 +12,9 @@ const goldenReport = async () =>
 
 
 describe('cargoRunner.instrument', () => {
-  it('adds the flags and RUSTC_BOOTSTRAP, and leaves the output where bakeoff reads it (its own pipe)', () => {
+  it('adds the flags, RUSTC_BOOTSTRAP and no incremental compilation, and leaves the output where bakeoff reads it (its own pipe)', () => {
     const { command, env } = cargoRunner.instrument('cargo test', { reportDir: '/tmp/report' });
-    expect(env).toEqual({ RUSTC_BOOTSTRAP: '1' });
+    expect(env).toEqual({ RUSTC_BOOTSTRAP: '1', CARGO_INCREMENTAL: '0' });
     expect(command).toBe('cargo test --no-fail-fast -- -Z unstable-options --format json');
     expect(cargoRunner.reportFiles).toEqual([]);
   });
@@ -31,8 +31,8 @@ describe('cargoRunner.instrument', () => {
 });
 
 describe('cargoRunner.build', () => {
-  it('builds every test binary without running any, with the same RUSTC_BOOTSTRAP as the run, dropping the arguments for the binaries', () => {
-    expect(cargoRunner.build!.command('cargo test')).toEqual({ command: 'cargo test --no-run --message-format=json-render-diagnostics', env: { RUSTC_BOOTSTRAP: '1' } });
+  it('builds every test binary without running any, with the environment of the run (a differing setting would rebuild), dropping the arguments for the binaries', () => {
+    expect(cargoRunner.build!.command('cargo test')).toEqual({ command: 'cargo test --no-run --message-format=json-render-diagnostics', env: cargoRunner.instrument('cargo test', { reportDir: '/tmp/report' }).env });
     expect(cargoRunner.build!.command('cargo test --workspace -- --test-threads=1').command).toBe('cargo test --workspace --no-run --message-format=json-render-diagnostics');
   });
 

@@ -2,6 +2,7 @@ import type { TestRunner } from './types.js';
 import { parseCargoOutput } from './parse-cargo-output.js';
 import { rustTripwires } from './tripwire-sources.js';
 import { TOOLCHAIN_FILES } from './toolchain-files.js';
+import { CARGO_NOT_INCREMENTAL } from '../util/index.js';
 
 /** Options for cargo itself, and for the test binaries (libtest's JSON output). */
 const CARGO_FLAGS = '--no-fail-fast';
@@ -11,7 +12,8 @@ const BUILD_FLAGS = '--no-run --message-format=json-render-diagnostics';
 
 /**
  * `cargo test` with every test binary run (`--no-fail-fast`) and libtest's JSON output, which
- * stable Rust allows with `RUSTC_BOOTSTRAP=1`. The JSON does not name the binary, so the report
+ * stable Rust allows with `RUSTC_BOOTSTRAP=1`; without incremental compilation, as the setup
+ * built (`CARGO_NOT_INCREMENTAL`). The JSON does not name the binary, so the report
  * is the command's own output (stdout and stderr in order, where cargo names each binary),
  * which flows through a pipe to bakeoff as it is printed: nothing in the sandbox can rewrite
  * what was already printed. Ids are `<binary>::<test path>`, e.g. `lib::tests::parses` or
@@ -31,11 +33,11 @@ export const cargoRunner: TestRunner = {
   // the test binaries are built first and shown read-only to the run: a library's own unit tests
   // (which libtest runs before the integration tests) cannot replace a hidden test's binary
   build: {
-    command: (command) => ({ command: addCargoFlags(command, BUILD_FLAGS, ''), env: { RUSTC_BOOTSTRAP: '1' } }),
+    command: (command) => ({ command: addCargoFlags(command, BUILD_FLAGS, ''), env: { RUSTC_BOOTSTRAP: '1', ...CARGO_NOT_INCREMENTAL } }),
     builtFiles: testExecutables,
   },
   instrument(command) {
-    return { command: addCargoFlags(command), env: { RUSTC_BOOTSTRAP: '1' } };
+    return { command: addCargoFlags(command), env: { RUSTC_BOOTSTRAP: '1', ...CARGO_NOT_INCREMENTAL } };
   },
   async parse({ output }) {
     return parseCargoOutput(output);

@@ -129,7 +129,10 @@ export interface TestRunner {
   /** Reads the report from `reportDir` (and the combined output where the runner needs it). */
   parse(options: {
     readonly reportDir: string;
-    /** Combined stdout+stderr of the test command, in order. */
+    /**
+     * Combined stdout+stderr of the test command, in order, for a runner whose report it is
+     * (`reportIsOutput`); empty for the others (a flood of output is never read for nothing).
+     */
     readonly output: string;
     readonly repoDir: string;
     /** task.yaml `test.report`: where the command writes its report in the repo (junit). */

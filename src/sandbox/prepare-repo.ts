@@ -1,5 +1,5 @@
 import { appendFile, copyFile, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { escapeControl, sha256, exists, IGNORED_NAMES, pidExists, holdQuiet, waitForRoom } from '../util/index.js';
+import { CARGO_NOT_INCREMENTAL, escapeControl, sha256, exists, IGNORED_NAMES, pidExists, holdQuiet, waitForRoom } from '../util/index.js';
 import { rerunStretch } from './cpu-figures.js';
 import path from 'node:path';
 import { git, initSingleCommit } from './git.js';
@@ -11,7 +11,8 @@ import { chownTree, type Owner } from './workspace.js';
  * reused by every run and grading of the task:
  *
  *   <cacheDir>/prepared/<key>/        key: the repo's tree and setup command (not the task: tasks of
- *                                     one tree share it), node, arch, the sandbox uid
+ *                                     one tree share it), node, arch, the sandbox uid, the setup's
+ *                                     cargo settings
  *     repo/            the codebase + setup outputs, with a .git of exactly one commit
  *     setup.log        the setup command's output
  *     prepared.json    written last: its presence means the folder is complete
@@ -60,7 +61,8 @@ const underWay = new Map<string, Promise<PrepareResult>>();
 let preparationsStarted = 0;
 
 export async function prepareRepo(options: PrepareOptions): Promise<PrepareResult> {
-  const key = sha256(`${options.taskHash}\n${process.version}\n${process.arch}\n${options.owner?.uid ?? 'caller'}`).slice(0, 20);
+  // `cargo-not-incremental`: prepared repos set up before setups built without incremental compilation are not reused
+  const key = sha256(`${options.taskHash}\n${process.version}\n${process.arch}\n${options.owner?.uid ?? 'caller'}\ncargo-not-incremental`).slice(0, 20);
   const finalDir = path.join(options.cacheDir, 'prepared', key);
   // looked up and registered with no await between: two callers never both start it
   const running = underWay.get(finalDir);
@@ -157,7 +159,8 @@ async function runSetup(options: PrepareOptions, repo: string, logPath: string, 
     .exec({
       command: options.setup,
       cwd: repo,
-      env: options.env,
+      // built as every grading builds (util/cargo-env.ts)
+      env: { ...options.env, ...CARGO_NOT_INCREMENTAL },
       timeoutMs: Math.round(options.timeoutMs * stretch),
       network: 'host',
       outputPath: logPath,

@@ -1,4 +1,4 @@
-export { compareArtifactDigests, digestArtifacts } from './artifact-digests.js';
+export { compareArtifactDigests, digestArtifacts, type ArtifactDigest } from './artifact-digests.js';
 export type { ArtifactMismatch } from './artifact-digests.js';
 export { describeHolder } from './describe-holder.js';
 export { openStore, runTempDirs } from './open-store.js';

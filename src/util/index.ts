@@ -20,3 +20,4 @@ export { describeHostLoad, hasRoom, holdQuiet, quietHeld, readHostLoad, waitForR
 export { fileStamp, NO_PROBE_CACHE, openProbeCache, type FileStamp, type ProbeCache } from './probe-cache.js';
 export { codeDigest } from './code-digest.js';
 export { PYTHON_BYTECODE_INSIDE } from './python-bytecode-path.js';
+export { CARGO_NOT_INCREMENTAL } from './cargo-env.js';

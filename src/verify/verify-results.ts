@@ -2,7 +2,7 @@ import path from 'node:path';
 import { UserError } from '../errors.js';
 import { type Isolation, disposeScratch, freshScratchRoot, MAX_CPU_WEIGHT, weightedIsolation } from '../sandbox/index.js';
 import { prepareTask, baseEnv, generateChecks, outcomeRules, type GeneratedSet, runPool } from '../run/index.js';
-import { compareArtifactDigests, digestArtifacts, type ArtifactMismatch, openStore, runDirInResults, type Store } from '../store/index.js';
+import { compareArtifactDigests, digestArtifacts, type ArtifactDigest, type ArtifactMismatch, openStore, runDirInResults, type Store } from '../store/index.js';
 import { loadSuite, readLock, type SuiteLock, type Controls, type Order, type Suite, type Task } from '../suite/index.js';
 import type { Outcome, RunRecord } from '../types.js';
 import { exists, holdQuiet } from '../util/index.js';
@@ -114,7 +114,9 @@ export async function verifyResults(resultsDir: string, options: VerifyOptions):
     const stored = store.listRuns();
     if (stored.length === 0) throw new UserError(`${resultsDir}: no finished runs to verify`);
     const suite = await suiteOfRuns(store, stored, options.suiteDir);
-    const key = await stampKeyOf(store, suite, options.sandbox);
+    // every artifact hashed once: the stamp's key and each run's comparison read the same digests
+    const onDisk = new Map(stored.map((run) => [run.id, digestArtifacts(path.join(store.runsDir, run.id))] as const));
+    const key = await stampKeyOf({ runs: stored, onDisk, suite, sandbox: options.sandbox });
     const selection = selectionOf(options.select, stored.length);
     const runs = selection === null ? stored : selectRuns(stored, selection, store.dir);
     if (options.reuseStamp === true && selection === null) {
@@ -125,7 +127,7 @@ export async function verifyResults(resultsDir: string, options: VerifyOptions):
     const isolation = await options.isolationFor(suite.controls);
     const scratch = await freshScratchRoot(`verify ${store.dir}`);
     try {
-      const ctx: Context = { store, suite, lock, isolation, scratch, env: baseEnv(), prepared: new Map(), checks: new Map() };
+      const ctx: Context = { store, suite, lock, isolation, scratch, env: baseEnv(), prepared: new Map(), checks: new Map(), onDisk };
       options.onPlan?.(runs.length);
       await prepareTasks(ctx, runs, options.cacheDir, options.onSetup);
       const out: RunVerification[] = new Array(runs.length);
@@ -190,6 +192,8 @@ interface Context {
   readonly prepared: Map<string, { repo: string } | { error: string }>;
   /** Generated checks by task, order, seed and level (generated once per verify). */
   readonly checks: Map<string, Promise<GeneratedSet>>;
+  /** The digests of each run's artifacts on disk, taken when the re-check started (the stamp's key holds the same). */
+  readonly onDisk: ReadonlyMap<string, readonly ArtifactDigest[]>;
 }
 
 /** The suite the runs were graded with: one suite hash, from the recorded folder or `suiteDir`. */
@@ -238,7 +242,7 @@ async function verifyRun(ctx: Context, run: RunRecord): Promise<RunVerification>
     replay: run.replay,
     stored: run.outcome,
     checksumsRecorded: recorded !== null,
-    artifacts: recorded ? compareArtifactDigests(recorded, digestArtifacts(artifactsDir)) : [],
+    artifacts: recorded ? compareArtifactDigests(recorded, ctx.onDisk.get(run.id) ?? []) : [],
   };
   const done = (rest: Pick<RunVerification, 'basis' | 'regraded' | 'verdict' | 'error'>): RunVerification => ({
     ...base,

@@ -1,6 +1,7 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { digestArtifacts, type Store } from '../store/index.js';
+import type { ArtifactDigest } from '../store/index.js';
+import type { RunRecord } from '../types.js';
 import { LOCK_FILE } from '../suite/index.js';
 import { sha256 } from '../util/index.js';
 import { BAKEOFF_VERSION } from '../version.js';
@@ -38,10 +39,19 @@ interface StampKey {
   readonly sandbox: string;
 }
 
-/** The key a stamp must have to stand for a re-check of `store` now, with this suite and sandbox. */
-export async function stampKeyOf(store: Store, suite: { readonly dir: string; readonly hash: string }, sandbox: string): Promise<StampKey> {
-  const runs = store.listRuns();
-  const parts = runs.map((run) => JSON.stringify([run, digestArtifacts(path.join(store.runsDir, run.id))]));
+/**
+ * The key a stamp must have to stand for a re-check of a results folder now, with this suite
+ * and sandbox: `runs` are every run its store holds, `onDisk` the digests of each one's artifacts
+ * as they are now (the ones the re-check compares: each file is hashed once per verify).
+ */
+export async function stampKeyOf(options: {
+  readonly runs: readonly RunRecord[];
+  readonly onDisk: ReadonlyMap<string, readonly ArtifactDigest[]>;
+  readonly suite: { readonly dir: string; readonly hash: string };
+  readonly sandbox: string;
+}): Promise<StampKey> {
+  const { runs, onDisk, suite, sandbox } = options;
+  const parts = runs.map((run) => JSON.stringify([run, onDisk.get(run.id) ?? []]));
   const lock = await readFile(path.join(suite.dir, LOCK_FILE)).catch(() => Buffer.alloc(0));
   return { bakeoff: BAKEOFF_VERSION, content: sha256(parts.join('\n')), suiteDir: suite.dir, suiteHash: suite.hash, lock: sha256(lock), sandbox };
 }
