@@ -43,7 +43,7 @@ describe('withStarvedRerun', () => {
     expect(describeTestTimeout(out.attempts)).toBe('the test command timed out after 0 s while the machine held it back from a CPU, and again when re-run alone with a 0 s clock');
   });
 
-  it('re-runs a starved run that failed once, alone, with the same clock and weighted; the re-run counts', async () => {
+  it('re-runs a starved run that failed once, with the same clock and weighted; the re-run counts', async () => {
     const seen: { ms: number; n: number; weighted: boolean }[] = [];
     const out = await withStarvedRerun(async (ms, how) => (seen.push({ ms, ...how }), { ...exec(false, how.n === 1), failed: how.n === 1 }), {
       timeoutMs: 50,

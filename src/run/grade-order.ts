@@ -131,8 +131,8 @@ export async function gradeOrder(options: GradeOrderOptions): Promise<OrderGrade
         limitHit: graded.testRun.exec.limitHit,
       });
     // a test run that timed out while the machine starved it runs again, alone, from a clean copy;
-    // so does one the machine starved whose expected tests did not all pass: a test that times
-    // its own work fails on a held-back run (decision 011)
+    // so does one the machine starved whose expected tests did not all pass, weighted: a test that
+    // times its own work fails on a held-back run (decision 011)
     const { result: graded, attempts } = await withStarvedRerun(
       async (timeoutMs, how) => {
         if (how.n === 1) return testsIn(workspace.dir, options.scratchDir, timeoutMs);

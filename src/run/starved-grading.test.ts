@@ -10,7 +10,7 @@ import { gradeOrder } from './grade-order.js';
 import { prepareTask } from './prepare-task.js';
 
 // Decision 011 in grading: a test run the machine held back from a CPU whose expected tests did
-// not all pass is re-run once, alone and weighted, and the re-run counts — a test that times its
+// not all pass is re-run once, weighted, and the re-run counts — a test that times its
 // own work must not fail an agent because the machine was busy, and a change that really fails
 // fails again. A loaded machine is stood in by a wrapped bwrap sandbox (heldBackIsolation): the
 // runs it holds back fail the load-sensitive fixture's timing test and are measured starved.
@@ -63,7 +63,7 @@ describe('a graded run the machine held back (decision 011)', () => {
   /** The machine holds back every test run of ordinary weight. */
   const busy = (r: Parameters<Isolation['sandbox']['exec']>[0]): HeldBack => ({ failsTimingTest: !weighted(r), starved: !weighted(r) });
 
-  it('re-runs a correct change that failed a timing test on a starved run alone and weighted, and solves it; the first run is kept', async () => {
+  it('re-runs a correct change that failed a timing test on a starved run, weighted, and solves it; the first run is kept', async () => {
     const { graded, seen } = grade(gold, 'gold', busy);
     const result = await graded;
     if (!result.applied) throw new Error(result.error);
