@@ -1,14 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { buildSleepFix, clockSafety, crossCheck, runGradedTests, withStarvedRerun, type GradedTests, type TestStatus } from '../grade/index.js';
-import { MAX_CPU_WEIGHT, patchPaths, weightedIsolation, type Isolation, type ClockShift } from '../sandbox/index.js';
+import { patchPaths, type Isolation, type ClockShift } from '../sandbox/index.js';
 import type { ObservedTest, OrderAdmission, Task, TaskAdmission } from '../suite/index.js';
 
 import { differences, disagreement, list } from './compare-runs.js';
 import { shiftedClockReason } from './shifted-clock-reason.js';
 import { admissionTimeout } from './admission-timeout.js';
 import { InfraError } from '../errors.js';
-import { holdQuiet } from '../util/index.js';
 import { testIdFile } from './test-id-file.js';
 import { listHiddenFiles, uncollectedHint } from './uncollected-hint.js';
 import { GoldPatchError, workspaceWithGold } from './workspace-with-gold.js';
@@ -67,158 +66,100 @@ async function admitOrders(options: AdmitOptions, logs: StageLog[]): Promise<Adm
   const orders: OrderAdmission[] = [];
   const notes: string[] = [];
   let testSec = 0;
+  const { command } = options.task.manifest.test;
   const clock = await dateCheckClock(options.task.manifest.language, options.env);
   for (const order of options.task.orders) {
-    const outcome = await decidedOrder(options, order, clock, logs);
-    if (!outcome.admitted) return { admitted: false, reason: outcome.reason, stageLogs: logs };
-    orders.push(outcome.order);
-    notes.push(...outcome.notes);
-    testSec += outcome.testSec;
+    const stageOf = (label: string): string => (options.task.orders.length > 1 ? `order ${order.index} ${label}` : label);
+    const where = options.task.orders.length > 1 ? `order ${order.index}: ` : '';
+    // the gold runs hold tripwire groups of the tests that failed on the unchanged repo, as grading does of the fail-to-pass ones
+    let templateIds: readonly string[] = [];
+    let knownIds: readonly string[] = [];
+    const attempt = async (label: string, goldUpTo: number, extra: { network?: 'none' | 'host'; clock?: ClockShift } = {}): Promise<GradedTests> => {
+      options.onStage?.(stageOf(label));
+      // a run that timed out while the machine starved it runs again, alone, with a longer clock (decision 011)
+      const { result: run, attempts } = await withStarvedRerun(
+        (timeoutMs, n) => testWithGold(options, `${order.index}-${label}${n === 2 ? '-rerun' : ''}`, order.index, goldUpTo, { ...extra, timeoutMs, templateIds, knownIds }),
+        { timeoutMs: options.testTimeoutMs, execOf: (r) => r.testRun.exec },
+      );
+      logs.push({ stage: stageOf(label), path: run.testRun.outputPath });
+      // a timeout is named as one, never read as the tests it cut off (`flaky: pass, then missing`); one the machine decided is no verdict
+      const timeout = admissionTimeout(attempts, stageOf(label));
+      if (timeout?.kind === 'machine-starved') throw new InfraError(`task ${options.task.id}: ${where}${timeout.message}`);
+      if (timeout) throw new TestTimeoutError(where + timeout.reason);
+      return run;
+    };
+    const reject = (reason: string): AdmitResult => ({ admitted: false, reason: where + reason, stageLogs: logs });
+    const hiddenFiles = await listHiddenFiles(order.hiddenDir);
+    const hint = (...runs: GradedTests[]): string => uncollectedHint({ order: order.index, hiddenFiles, ids: runs.flatMap((r) => r.report.tests.map((t) => t.id)), command });
+
+    const baseline = await attempt('baseline', order.index - 1);
+    if (baseline.report.tests.length === 0) {
+      return reject(`the tests produced no per-test results on the unchanged repo${problems(baseline)} (see the ${stageOf('baseline')} log)${hint(baseline)}`);
+    }
+    // the unchanged repo runs twice too: a test that fails there only sometimes would become
+    // fail-to-pass, required of every agent
+    const baseline2 = await attempt('baseline-2', order.index - 1);
+    const baselineDrift = differences(statuses(baseline), statuses(baseline2));
+    if (baselineDrift.length > 0) {
+      return reject(`flaky on the unchanged repo: its runs ${stageOf('baseline')} and ${stageOf('baseline-2')} disagree on ${disagreement(baselineDrift, statuses(baseline), statuses(baseline2))} (see their logs)`);
+    }
+    templateIds = baseline.report.tests.filter((t) => t.status !== 'pass').map((t) => t.id);
+    knownIds = baseline.report.tests.map((t) => t.id);
+    const gold1 = await attempt('gold-1', order.index);
+    testSec += gold1.testRun.exec.durationMs / 1000;
+    const testEdits = [...gold1.tree.restored, ...gold1.tree.removed];
+    if (testEdits.length > 0) {
+      return reject(`the gold patch changes test files (${list(testEdits)}); graded runs always use the suite's test files, so test changes belong in orders/${order.index}/hidden/`);
+    }
+    const gold2 = await attempt('gold-2', order.index);
+    const drift = differences(statuses(gold1), statuses(gold2));
+    if (drift.length > 0) return reject(`flaky: the gold runs ${stageOf('gold-1')} and ${stageOf('gold-2')} disagree on ${disagreement(drift, statuses(gold1), statuses(gold2))} (see their logs)`);
+    const known = new Set(options.task.manifest.knownFailures.map((k) => k.id));
+    const knownProblem = checkKnownFailures(known, gold1, baseline);
+    if (knownProblem) return reject(knownProblem);
+    const failing = gold1.report.tests.filter((t) => (t.status === 'fail' || t.status === 'error') && !known.has(t.id)).map((t) => t.id);
+    if (failing.length > 0 || gold1.report.tests.length === 0) {
+      const online = await attempt('gold-network', order.index, { network: 'host' });
+      const onlineFailing = online.report.tests.filter((t) => t.status === 'fail' || t.status === 'error');
+      if (failing.length > 0 && onlineFailing.length === 0 && online.report.tests.length > 0) {
+        return reject(`needs the network: ${list(failing)} fail without network and pass with it`);
+      }
+      if (failing.length === 0) {
+        return reject(`the gold run produced no per-test results${problems(gold1)} (see the ${stageOf('gold-1')} log)${hint(gold1, online) || '; the test command must run the hidden tests'}`);
+      }
+      return reject(`the gold patch does not make every test pass: ${list(failing)}${problems(gold1)}`);
+    }
+    const untrusted = tripwireProblem(gold1);
+    if (untrusted) return reject(untrusted);
+    const inconsistent = crossCheck(gold1.testRun.report, gold1.testRun.exec.exitCode);
+    if (inconsistent) return reject(`the gold run's report cannot be trusted: ${inconsistent}`);
+    const shifted = await attempt('gold-shifted-clock', order.index, { clock: clock.shift });
+    if (differences(statuses(gold1), statuses(shifted)).length > 0) {
+      const gold3 = await attempt('gold-3', order.index);
+      return reject(shiftedClockReason({ gold1: statuses(gold1), shifted: statuses(shifted), gold3: statuses(gold3) }, clock.shift));
+    }
+    const before = statuses(baseline);
+    const passing = gold1.report.tests.filter((t) => t.status === 'pass' && !known.has(t.id)).map((t) => t.id).sort();
+    // A test the gold's own change adds outside the graded test files (a doctest in a source
+    // file, a unit test in a module) is part of that solution, not of the task: another correct
+    // fix need not have it, so it is not required.
+    const graded = new Set(gold1.tree.gradedFiles);
+    const goldsOwn = new Set(passing.filter((id) => !before.has(id) && !graded.has(testIdFile(id))));
+    if (goldsOwn.size > 0) notes.push(`${where}not required: ${list([...goldsOwn])} (added by the gold change outside the task's test files)`);
+    const failToPass = passing.filter((id) => before.get(id) !== 'pass' && !goldsOwn.has(id));
+    const passToPass = passing.filter((id) => before.get(id) === 'pass');
+    if (failToPass.length === 0) return reject(`no test fails on the unchanged repo (the fail-to-pass set is empty)${hint(baseline, baseline2, gold1, gold2, shifted)}`);
+    const expected = order.index === 1 ? options.task.manifest.origin?.expected : undefined;
+    if (expected) {
+      const mismatches = expectedMismatches(expected, { failToPass, passToPass }, gold1.report.tests.map((t) => t.id));
+      if (mismatches.length > 0) {
+        return reject(`the task's origin.expected lists (the source's fail-to-pass and pass-to-pass tests) differ from what admission found, test by test: ${mismatches.join('; ')}`);
+      }
+    }
+    orders.push({ order: order.index, failToPass, passToPass, observed: observedAt(baseline, failToPass) });
   }
   if (clock.notMoved) notes.push(`date check: only the time zone moved (TZ=${clock.shift.timeZone}), not the clock: ${clock.notMoved}`);
   return { admitted: true, orders, testSec, ...(notes.length > 0 ? { notes } : {}), ...(clock.notMoved ? { clockNotMoved: clock.notMoved } : {}) };
-}
-
-type Order = AdmitOptions['task']['orders'][number];
-type DateCheckClock = Awaited<ReturnType<typeof dateCheckClock>>;
-
-/** What one order's admission came to, and whether a test run it rests on was starved (decision 011). */
-type OrderOutcome =
-  | { readonly admitted: true; readonly order: OrderAdmission; readonly notes: readonly string[]; readonly testSec: number; readonly starved: boolean }
-  | { readonly admitted: false; readonly reason: string; readonly starved: boolean };
-
-/**
- * One order's admission, never rejected by the machine (decision 011): a rejection resting on
- * test runs of which one was starved (held back from a CPU a quarter of its wall time or more —
- * a test that measures time or races a thread can pass or fail by it) is checked again, the
- * whole order, alone (no other run of this bakeoff starts meanwhile) with its sandboxes weighing
- * like many processes, as verify's re-check does; that second admission decides. When the
- * machine starved it as well and it rejects again, validate records no verdict: an InfraError.
- * Only the deciding attempt's logs are kept. Admissions are never re-checked: a starved run
- * that still came out right is no reason to doubt it.
- */
-async function decidedOrder(options: AdmitOptions, order: Order, clock: DateCheckClock, logs: StageLog[]): Promise<OrderOutcome> {
-  const firstLogs: StageLog[] = [];
-  let outcome: OrderOutcome;
-  try {
-    outcome = await admitOrder(options, order, clock, firstLogs, '');
-  } catch (error) {
-    logs.push(...firstLogs);
-    throw error;
-  }
-  if (outcome.admitted || !outcome.starved) {
-    logs.push(...firstLogs);
-    return outcome;
-  }
-  const againLogs: StageLog[] = [];
-  const release = holdQuiet();
-  try {
-    outcome = await admitOrder({ ...options, isolation: weightedIsolation(options.isolation, MAX_CPU_WEIGHT) }, order, clock, againLogs, '-recheck');
-  } finally {
-    release();
-    logs.push(...againLogs);
-  }
-  if (!outcome.admitted && outcome.starved) {
-    throw new InfraError(
-      `task ${options.task.id}: ${outcome.reason} — but the machine held a test run of it back from a CPU, and again when it was checked alone: validate again when the machine is less busy`,
-    );
-  }
-  return outcome;
-}
-
-/** One order's admission: its test runs (scratch folders suffixed `suffix`) and their verdict. */
-async function admitOrder(options: AdmitOptions, order: Order, clock: DateCheckClock, logs: StageLog[], suffix: string): Promise<OrderOutcome> {
-  const notes: string[] = [];
-  let starved = false;
-  const { command } = options.task.manifest.test;
-  const stageOf = (label: string): string => (options.task.orders.length > 1 ? `order ${order.index} ${label}` : label);
-  const where = options.task.orders.length > 1 ? `order ${order.index}: ` : '';
-  // the gold runs hold tripwire groups of the tests that failed on the unchanged repo, as grading does of the fail-to-pass ones
-  let templateIds: readonly string[] = [];
-  let knownIds: readonly string[] = [];
-  const attempt = async (label: string, goldUpTo: number, extra: { network?: 'none' | 'host'; clock?: ClockShift } = {}): Promise<GradedTests> => {
-    options.onStage?.(stageOf(label));
-    // a run that timed out while the machine starved it runs again, alone, with a longer clock (decision 011)
-    const { result: run, attempts } = await withStarvedRerun(
-      (timeoutMs, how) => testWithGold(options, `${order.index}-${label}${suffix}${how.n === 2 ? '-rerun' : ''}`, order.index, goldUpTo, { ...extra, timeoutMs, templateIds, knownIds }),
-      { timeoutMs: options.testTimeoutMs, execOf: (r) => r.testRun.exec },
-    );
-    logs.push({ stage: stageOf(label), path: run.testRun.outputPath });
-    // a timeout is named as one, never read as the tests it cut off (`flaky: pass, then missing`); one the machine decided is no verdict
-    const timeout = admissionTimeout(attempts, stageOf(label));
-    if (timeout?.kind === 'machine-starved') throw new InfraError(`task ${options.task.id}: ${where}${timeout.message}`);
-    if (timeout) throw new TestTimeoutError(where + timeout.reason);
-    if (run.testRun.exec.cpu?.starved) starved = true;
-    return run;
-  };
-  const reject = (reason: string): OrderOutcome => ({ admitted: false, reason: where + reason, starved });
-  const hiddenFiles = await listHiddenFiles(order.hiddenDir);
-  const hint = (...runs: GradedTests[]): string => uncollectedHint({ order: order.index, hiddenFiles, ids: runs.flatMap((r) => r.report.tests.map((t) => t.id)), command });
-
-  const baseline = await attempt('baseline', order.index - 1);
-  if (baseline.report.tests.length === 0) {
-    return reject(`the tests produced no per-test results on the unchanged repo${problems(baseline)} (see the ${stageOf('baseline')} log)${hint(baseline)}`);
-  }
-  // the unchanged repo runs twice too: a test that fails there only sometimes would become
-  // fail-to-pass, required of every agent
-  const baseline2 = await attempt('baseline-2', order.index - 1);
-  const baselineDrift = differences(statuses(baseline), statuses(baseline2));
-  if (baselineDrift.length > 0) {
-    return reject(`flaky on the unchanged repo: its runs ${stageOf('baseline')} and ${stageOf('baseline-2')} disagree on ${disagreement(baselineDrift, statuses(baseline), statuses(baseline2))} (see their logs)`);
-  }
-  templateIds = baseline.report.tests.filter((t) => t.status !== 'pass').map((t) => t.id);
-  knownIds = baseline.report.tests.map((t) => t.id);
-  const gold1 = await attempt('gold-1', order.index);
-  const testEdits = [...gold1.tree.restored, ...gold1.tree.removed];
-  if (testEdits.length > 0) {
-    return reject(`the gold patch changes test files (${list(testEdits)}); graded runs always use the suite's test files, so test changes belong in orders/${order.index}/hidden/`);
-  }
-  const gold2 = await attempt('gold-2', order.index);
-  const drift = differences(statuses(gold1), statuses(gold2));
-  if (drift.length > 0) return reject(`flaky: the gold runs ${stageOf('gold-1')} and ${stageOf('gold-2')} disagree on ${disagreement(drift, statuses(gold1), statuses(gold2))} (see their logs)`);
-  const known = new Set(options.task.manifest.knownFailures.map((k) => k.id));
-  const knownProblem = checkKnownFailures(known, gold1, baseline);
-  if (knownProblem) return reject(knownProblem);
-  const failing = gold1.report.tests.filter((t) => (t.status === 'fail' || t.status === 'error') && !known.has(t.id)).map((t) => t.id);
-  if (failing.length > 0 || gold1.report.tests.length === 0) {
-    const online = await attempt('gold-network', order.index, { network: 'host' });
-    const onlineFailing = online.report.tests.filter((t) => t.status === 'fail' || t.status === 'error');
-    if (failing.length > 0 && onlineFailing.length === 0 && online.report.tests.length > 0) {
-      return reject(`needs the network: ${list(failing)} fail without network and pass with it`);
-    }
-    if (failing.length === 0) {
-      return reject(`the gold run produced no per-test results${problems(gold1)} (see the ${stageOf('gold-1')} log)${hint(gold1, online) || '; the test command must run the hidden tests'}`);
-    }
-    return reject(`the gold patch does not make every test pass: ${list(failing)}${problems(gold1)}`);
-  }
-  const untrusted = tripwireProblem(gold1);
-  if (untrusted) return reject(untrusted);
-  const inconsistent = crossCheck(gold1.testRun.report, gold1.testRun.exec.exitCode);
-  if (inconsistent) return reject(`the gold run's report cannot be trusted: ${inconsistent}`);
-  const shifted = await attempt('gold-shifted-clock', order.index, { clock: clock.shift });
-  if (differences(statuses(gold1), statuses(shifted)).length > 0) {
-    const gold3 = await attempt('gold-3', order.index);
-    return reject(shiftedClockReason({ gold1: statuses(gold1), shifted: statuses(shifted), gold3: statuses(gold3) }, clock.shift));
-  }
-  const before = statuses(baseline);
-  const passing = gold1.report.tests.filter((t) => t.status === 'pass' && !known.has(t.id)).map((t) => t.id).sort();
-  // A test the gold's own change adds outside the graded test files (a doctest in a source
-  // file, a unit test in a module) is part of that solution, not of the task: another correct
-  // fix need not have it, so it is not required.
-  const graded = new Set(gold1.tree.gradedFiles);
-  const goldsOwn = new Set(passing.filter((id) => !before.has(id) && !graded.has(testIdFile(id))));
-  if (goldsOwn.size > 0) notes.push(`${where}not required: ${list([...goldsOwn])} (added by the gold change outside the task's test files)`);
-  const failToPass = passing.filter((id) => before.get(id) !== 'pass' && !goldsOwn.has(id));
-  const passToPass = passing.filter((id) => before.get(id) === 'pass');
-  if (failToPass.length === 0) return reject(`no test fails on the unchanged repo (the fail-to-pass set is empty)${hint(baseline, baseline2, gold1, gold2, shifted)}`);
-  const expected = order.index === 1 ? options.task.manifest.origin?.expected : undefined;
-  if (expected) {
-    const mismatches = expectedMismatches(expected, { failToPass, passToPass }, gold1.report.tests.map((t) => t.id));
-    if (mismatches.length > 0) {
-      return reject(`the task's origin.expected lists (the source's fail-to-pass and pass-to-pass tests) differ from what admission found, test by test: ${mismatches.join('; ')}`);
-    }
-  }
-  return { admitted: true, order: { order: order.index, failToPass, passToPass, observed: observedAt(baseline, failToPass) }, notes, testSec: gold1.testRun.exec.durationMs / 1000, starved };
 }
 
 /**

@@ -16,5 +16,5 @@ export { getTestRunner } from '../runners/index.js';
 export type { ReportFormat, TestStatus } from './types.js';
 export { tamperResistance } from './tamper-resistance.js';
 export type { TamperResistance } from './tamper-resistance.js';
-export { describeTestTimeout, rerunClockMs, withStarvedRerun, type RerunHow } from './rerun-starved.js';
+export { describeTestTimeout, rerunClockMs, withStarvedRerun } from './rerun-starved.js';
 export type { RerunResult, TestAttempt } from './rerun-starved.js';

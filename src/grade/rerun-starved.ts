@@ -30,50 +30,27 @@ export interface RerunResult<T> {
   readonly attempts: readonly TestAttempt[];
 }
 
-/** How a re-run is made: 2 for the re-run; `weighted`, its sandboxes weigh like many processes (`weightedIsolation`). */
-export interface RerunHow {
-  readonly n: 1 | 2;
-  readonly weighted: boolean;
-}
-
 /**
- * Runs a test step, and once more when the machine starved it (decision 011):
- * - it timed out while starved ({@link rerunClockMs}): alone — this bakeoff starts no new run
- *   meanwhile, and the re-run waits (up to the test clock) for the host to have a free CPU —
- *   with the longer clock;
- * - it finished, starved, and `failedWhenStarved` says its outcome is a failure a held-back run
- *   can cause (a test that times its own work): with the same clock and its sandboxes
- *   `weighted`, as verify's re-check is, so that the re-run gets the CPU a quiet machine gives
- *   (without holding the bake quiet: on a loaded machine many failures are starved).
- * The re-run's outcome counts, whatever it is: a change that really hangs fails `test-timeout`
- * after it, a change that really fails fails again, never void. `attempt(timeoutMs, how)` must
- * start from a clean tree each time.
+ * Runs a test step, and once more when it timed out while the machine starved it
+ * ({@link rerunClockMs}): alone — this bakeoff starts no new run meanwhile, and the re-run
+ * waits (up to the test clock) for the host to have a free CPU — with the longer clock. The
+ * re-run's outcome counts, whatever it is: a change that really hangs fails `test-timeout`
+ * after it, never void. `attempt(timeoutMs, n)` must start from a clean tree each time.
  */
 export async function withStarvedRerun<T>(
-  attempt: (timeoutMs: number, how: RerunHow) => Promise<T>,
-  options: {
-    readonly timeoutMs: number;
-    readonly execOf: (result: T) => Pick<ExecResult, 'timedOut' | 'cpu'>;
-    readonly failedWhenStarved?: (result: T) => boolean;
-  },
+  attempt: (timeoutMs: number, n: 1 | 2) => Promise<T>,
+  options: { readonly timeoutMs: number; readonly execOf: (result: T) => Pick<ExecResult, 'timedOut' | 'cpu'> },
 ): Promise<RerunResult<T>> {
   const figures = (n: number, limitMs: number, exec: Pick<ExecResult, 'timedOut' | 'cpu'>): TestAttempt => ({ attempt: n, limitMs, timedOut: exec.timedOut, cpu: exec.cpu ?? null });
-  const first = await attempt(options.timeoutMs, { n: 1, weighted: false });
-  const exec = options.execOf(first);
-  const attempts = [figures(1, options.timeoutMs, exec)];
-  const clockMs = rerunClockMs(exec, options.timeoutMs);
-  const failedStarved = clockMs === null && !exec.timedOut && exec.cpu?.starved === true && (options.failedWhenStarved?.(first) ?? false);
-  if (clockMs === null && !failedStarved) return { result: first, attempts };
-  if (failedStarved) {
-    // the weight is what gets it the CPU; holding the bake quiet for every starved failure would serialise a loaded bake
-    const second = await attempt(options.timeoutMs, { n: 2, weighted: true });
-    return { result: second, attempts: [...attempts, figures(2, options.timeoutMs, options.execOf(second))] };
-  }
+  const first = await attempt(options.timeoutMs, 1);
+  const clockMs = rerunClockMs(options.execOf(first), options.timeoutMs);
+  const attempts = [figures(1, options.timeoutMs, options.execOf(first))];
+  if (clockMs === null) return { result: first, attempts };
   const release = holdQuiet();
   try {
     await waitForRoom({ maxWaitMs: options.timeoutMs });
-    const second = await attempt(clockMs!, { n: 2, weighted: false });
-    return { result: second, attempts: [...attempts, figures(2, clockMs!, options.execOf(second))] };
+    const second = await attempt(clockMs, 2);
+    return { result: second, attempts: [...attempts, figures(2, clockMs, options.execOf(second))] };
   } finally {
     release();
   }

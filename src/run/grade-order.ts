@@ -1,7 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadSources, runChecks, evaluate, type Evaluation, type ExpectedTests, evaluateChecks, protectedChanges, installedPythonModules, runGradedTests, runsPytest, type TestRun, getTestRunner, type ReportFormat, withStarvedRerun, describeTestTimeout, type TestAttempt } from '../grade/index.js';
-import { applyPatch, type Isolation, createWorkspace, MAX_CPU_WEIGHT, patchPaths, weightedIsolation } from '../sandbox/index.js';
+import { applyPatch, type Isolation, createWorkspace, patchPaths } from '../sandbox/index.js';
 import { gradeAttemptDir, gradeFiles } from '../store/index.js';
 import type { Task } from '../suite/index.js';
 import type { GradeEvidence } from './decide-outcome.js';
@@ -100,9 +100,9 @@ export async function gradeOrder(options: GradeOrderOptions): Promise<OrderGrade
       );
       return { applied: true, testRun: null, attempts: [], durationMs: elapsed(), ...evaluateChecks(results, protectedChanged) };
     }
-    const testsIn = (repoDir: string, scratchDir: string, timeoutMs: number, testSandbox = sandbox) =>
+    const testsIn = (repoDir: string, scratchDir: string, timeoutMs: number) =>
       runGradedTests({
-        sandbox: testSandbox,
+        sandbox,
         repoDir,
         preparedRepo: options.preparedRepo,
         test: grading.test,
@@ -117,39 +117,34 @@ export async function gradeOrder(options: GradeOrderOptions): Promise<OrderGrade
         timeoutMs,
         outputBytes: options.outputBytes,
       });
-    const evaluationOf = (graded: Awaited<ReturnType<typeof testsIn>>) =>
-      evaluate({
-        expected: grading.expected,
-        report: graded.testRun.report,
-        exitCode: graded.testRun.exec.exitCode,
-        timedOut: graded.testRun.exec.timedOut,
-        protectedChanged,
-        tripwires: graded.tripwires,
-        gradedChanged: graded.gradedChanged,
-        outputCut: graded.outputCut,
-        unknownTests: graded.unknownTests,
-        limitHit: graded.testRun.exec.limitHit,
-      });
-    // a test run that timed out while the machine starved it runs again, alone, from a clean copy;
-    // so does one the machine starved whose expected tests did not all pass, weighted: a test that
-    // times its own work fails on a held-back run (decision 011)
+    // a test run that timed out while the machine starved it runs again, alone, from a clean copy (decision 011)
     const { result: graded, attempts } = await withStarvedRerun(
-      async (timeoutMs, how) => {
-        if (how.n === 1) return testsIn(workspace.dir, options.scratchDir, timeoutMs);
+      async (timeoutMs, n) => {
+        if (n === 1) return testsIn(workspace.dir, options.scratchDir, timeoutMs);
         await rename(options.outDir, gradeAttemptDir(options.outDir, 1));
         const again = await createWorkspace(options.preparedRepo, path.join(options.scratchDir, 'w-rerun'), options.isolation.workspace);
         try {
           const reapplied = await applyPatch(again.dir, options.patch);
           if (!reapplied.ok) throw new Error(`the change applied once but not on the re-run's clean copy: ${reapplied.error}`);
-          const testSandbox = how.weighted ? weightedIsolation(options.isolation, MAX_CPU_WEIGHT).sandbox : sandbox;
-          return await testsIn(again.dir, path.join(options.scratchDir, 'rerun'), timeoutMs, testSandbox);
+          return await testsIn(again.dir, path.join(options.scratchDir, 'rerun'), timeoutMs);
         } finally {
           await again.dispose();
         }
       },
-      { timeoutMs: options.timeoutMs, execOf: (g) => g.testRun.exec, failedWhenStarved: (g) => evaluationOf(g).failure?.reason === 'tests-failed' },
+      { timeoutMs: options.timeoutMs, execOf: (g) => g.testRun.exec },
     );
-    const evaluation = evaluationOf(graded);
+    const evaluation = evaluate({
+      expected: grading.expected,
+      report: graded.testRun.report,
+      exitCode: graded.testRun.exec.exitCode,
+      timedOut: graded.testRun.exec.timedOut,
+      protectedChanged,
+      tripwires: graded.tripwires,
+      gradedChanged: graded.gradedChanged,
+      outputCut: graded.outputCut,
+      unknownTests: graded.unknownTests,
+      limitHit: graded.testRun.exec.limitHit,
+    });
     const failure = evaluation.failure?.reason === 'test-timeout' ? { reason: 'test-timeout' as const, detail: describeTestTimeout(attempts) } : evaluation.failure;
     return { applied: true, testRun: graded.testRun, attempts, durationMs: elapsed(), ...evaluation, failure };
   } finally {

@@ -10,7 +10,7 @@ export { prepareRepo } from './prepare-repo.js';
 export type { PrepareResult, SetupProgress } from './prepare-repo.js';
 export { requireTools } from './require-tools.js';
 export { sandboxMounts, type PackageStore, type SandboxMount } from './sandbox-mounts.js';
-export type { Bind, ClockShift, ExecRequest, ExecResult, Sandbox } from './types.js';
+export type { Bind, ClockShift, ExecResult, Sandbox } from './types.js';
 export { createBoundedDir, createWorkspace, disposeScratch, freshScratchRoot } from './workspace.js';
 export { cleanLeftovers, describeLeftover, findLeftovers, isStale, sweepLeftovers, UNKNOWN_GRACE_SEC } from './leftovers.js';
 export type { CleanResult, Leftover } from './leftovers.js';

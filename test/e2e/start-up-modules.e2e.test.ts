@@ -49,7 +49,7 @@ describe('start-up loads what the command needs', () => {
     expect(files.length, files.join('\n')).toBeLessThanOrEqual(30);
   });
 
-  it('report loads at most 120 files: the store, the view and the table, never the queue, prices, site, git client or the harnesses\' stream readers', async () => {
+  it('report loads at most 124 files: the store, the view and the table, never the queue, prices, site, git client or the harnesses\' stream readers', async () => {
     const results = path.join(scratch, 'results');
     const save = `
       import { openStore } from ${JSON.stringify(path.join(ROOT, 'dist/store/open-store.js'))};
@@ -65,7 +65,8 @@ describe('start-up loads what the command needs', () => {
       expect(exitCode, stderr).toBe(0);
       expect(packages(files).filter((p) => !['better-sqlite3', 'bindings', 'file-uri-to-path', 'commander'].includes(p))).toEqual([]);
       expect(packages(files)).toContain('better-sqlite3');
-      expect(files.length, files.join('\n')).toBeLessThanOrEqual(120);
+      // 124: the table's lean read of the runs (store/leaderboard-runs, store/shared-values) added two
+      expect(files.length, files.join('\n')).toBeLessThanOrEqual(124);
     }
   });
 

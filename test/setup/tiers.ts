@@ -71,9 +71,6 @@ const MACHINE = [
   'src/sandbox/process-sandbox.test.ts',
   // libfaketime, python3 and cc: the date check's moved clock and its sleep fix, for real
   'src/grade/shifted-clock.test.ts',
-  // a real bwrap sandbox under a wrapper that stands in for a loaded machine
-  'src/admit/starved-admission.test.ts',
-  'src/run/starved-grading.test.ts',
 ];
 
 /** The real agent CLIs, and what bakes with them. */
