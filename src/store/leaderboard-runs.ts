@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { AgentInfo, EffortCatalogRef, LeaderboardRun, Outcome, RunRecord } from '../types.js';
-import { sharedParse, sharedValues } from './shared-values.js';
+import { runIdentity, sharedParse, sharedValues } from './shared-values.js';
 
 /**
  * The columns a leaderboard reads of each run, in the order of the `runs_leaderboard` index
@@ -42,11 +42,7 @@ export function readLeaderboardRuns(db: Database.Database): LeaderboardRun[] {
     ] = values;
     runs.push({
       id,
-      suiteId: share.text(suiteId),
-      suiteHash: share.text(suiteHash),
-      controlsDigest: share.text(controlsDigest),
-      task: share.text(task),
-      agent: parse<AgentInfo>(agentJson),
+      ...runIdentity(share, parse, { suiteId, suiteHash, controlsDigest, task, agentJson }),
       replay,
       level,
       outcome: share.outcome(kind, reason, detail),

@@ -10,7 +10,7 @@ import type { ProbeCache } from '../util/index.js';
 import { MIGRATIONS } from './migrations.js';
 import { readCheckTallies, TALLY_OF_RUN, type CheckTally } from './check-tallies.js';
 import { readLeaderboardRuns } from './leaderboard-runs.js';
-import { sharedParse, sharedValues, type SharedValues } from './shared-values.js';
+import { runIdentity, sharedParse, sharedValues, type SharedValues } from './shared-values.js';
 import { DATABASE_NAME, isRunTempName, resultsPaths, runDir, runTempDir } from './run-folder.js';
 
 /*
@@ -495,11 +495,7 @@ function rowToRun(row: RawRow, parse: <T>(text: string) => T, share: SharedValue
   const outcome = share.outcome(kind, reason, detail);
   return {
     id,
-    suiteId: share.text(suiteId),
-    suiteHash: share.text(suiteHash),
-    controlsDigest: share.text(controlsDigest),
-    task: share.text(task),
-    agent: parse<AgentInfo>(agentJson),
+    ...runIdentity(share, parse, { suiteId, suiteHash, controlsDigest, task, agentJson }),
     replay,
     seed,
     level,

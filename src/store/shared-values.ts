@@ -1,4 +1,4 @@
-import type { Outcome } from '../types.js';
+import type { AgentInfo, Outcome } from '../types.js';
 
 /** Equal texts and outcomes as one value each (see {@link sharedValues}). */
 export interface SharedValues {
@@ -56,4 +56,13 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
+}
+
+/** The fields that name a run's suite, task and agent, as every read of runs builds them (shared values for equal texts). */
+export function runIdentity(
+  share: SharedValues,
+  parse: <T>(text: string) => T,
+  row: { readonly suiteId: string; readonly suiteHash: string; readonly controlsDigest: string; readonly task: string; readonly agentJson: string },
+): { readonly suiteId: string; readonly suiteHash: string; readonly controlsDigest: string; readonly task: string; readonly agent: AgentInfo } {
+  return { suiteId: share.text(row.suiteId), suiteHash: share.text(row.suiteHash), controlsDigest: share.text(row.controlsDigest), task: share.text(row.task), agent: parse<AgentInfo>(row.agentJson) };
 }
