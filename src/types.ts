@@ -208,7 +208,7 @@ export interface StepCpu {
   readonly heldFrom: 'pressure' | 'schedstat';
   /** Share of the step's wall time in which some task on the host waited for a CPU (/proc/pressure/cpu): context only; null without PSI. */
   readonly hostPressure: number | null;
-  /** `heldMs` reached a quarter of `wallMs`: the machine, not the step, set its pace. */
+  /** `heldMs` reached a quarter of `wallMs` and half a second: the machine, not the step, set its pace. */
   readonly starved: boolean;
 }
 

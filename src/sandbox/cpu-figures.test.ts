@@ -42,6 +42,13 @@ describe('stepCpuOf', () => {
     expect(stepCpuOf({ wallMs: 2001, cpuMs: 1500, intervals, hostPressure: null }).starved).toBe(false);
   });
 
+  it('does not call a short step starved for less than half a second held back, whatever its share', () => {
+    const short = [{ intervalMs: 500, gotMs: 200, waitMs: 300, capCpus: 1 }];
+    expect(stepCpuOf({ wallMs: 500, cpuMs: 200, intervals: short, hostPressure: 1 })).toMatchObject({ heldMs: 300, starved: false });
+    const held = [{ intervalMs: 800, gotMs: 200, waitMs: 600, capCpus: 1 }];
+    expect(stepCpuOf({ wallMs: 800, cpuMs: 200, intervals: held, hostPressure: 1 })).toMatchObject({ heldMs: 600, starved: true });
+  });
+
   it('takes the held-back time from the cgroup\'s own pressure where there is one, less what its own quota held it', () => {
     const cpu = stepCpuOf({ wallMs: 10_000, cpuMs: 400, intervals: [], stall: { fullUs: 9_000_000, throttledNs: 1_000_000_000 }, hostPressure: 1 });
     expect(cpu).toMatchObject({ heldMs: 8000, heldFrom: 'pressure', starved: true });

@@ -1,7 +1,13 @@
 import type { StepCpu } from '../types.js';
 
-/** A step is starved when it was held back from a CPU for at least this share of its wall time (decision 011). */
+/** A step is starved when it was held back from a CPU for at least this share of its wall time (decision 011) … */
 export const STARVED_SHARE = 0.25;
+/**
+ * … and for at least this long: less than half a second in all is the wake-up latency of a short
+ * step on any shared machine (a 0.5 s test run of a loaded CI runner was held back 0.2 s, 28 %,
+ * alone and weighing like 100 processes), not a machine that set its pace (decision 011).
+ */
+export const STARVED_MIN_MS = 500;
 
 /** What a step's processes did in one sampling interval. */
 export interface CpuInterval {
@@ -54,7 +60,7 @@ export function stepCpuOf(options: {
     heldMs: Math.round(heldMs),
     heldFrom: stall ? 'pressure' : 'schedstat',
     hostPressure: options.hostPressure === null ? null : Math.round(options.hostPressure * 1000) / 1000,
-    starved: options.wallMs > 0 && heldMs >= STARVED_SHARE * options.wallMs,
+    starved: options.wallMs > 0 && heldMs >= Math.max(STARVED_MIN_MS, STARVED_SHARE * options.wallMs),
   };
 }
 

@@ -24,7 +24,7 @@ export function renderMachineSteps(run: Pick<RunRecord, 'steps'>): string {
     .join('');
   return [
     '<h2>What the machine gave each step</h2>',
-    '<p class="context">Wall time, the CPU time the step\'s processes got, their run-queue wait (runnable, waiting for a CPU; summed over tasks), and the time the machine held the step back from a CPU it could have used. A step held back a quarter of its wall time or more is starved: a test run that timed out starved is re-run alone with a longer clock, a session that ran out of time starved is void (machine-starved). The host\'s CPU pressure is context only.</p>',
+    '<p class="context">Wall time, the CPU time the step\'s processes got, their run-queue wait (runnable, waiting for a CPU; summed over tasks), and the time the machine held the step back from a CPU it could have used. A step held back a quarter of its wall time or more, and at least half a second, is starved: a test run that timed out starved is re-run alone with a longer clock, a session that ran out of time starved is void (machine-starved). The host\'s CPU pressure is context only.</p>',
     `<table class="orders"><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>`,
   ].join('');
 }
