@@ -76,8 +76,10 @@ const REDRAWS = 6;
 export function drawGroups(files: readonly GroupFile[], options: DrawGroupsOptions): DrawnGroups {
   const random = options.random ?? cryptoRandom;
   const skip = new Set<TestCase>();
+  // the tests a group can be made of are the same in every draw: found once
+  const candidates = files.flatMap((file) => candidatesOf(file, options.templateIds, options.knownIds ?? options.templateIds)).filter((c) => widestVariation(c, MIN_COPIES) > 0);
   for (let attempt = 0; ; attempt++) {
-    const { drawn, made } = drawOnce(files, options, random, skip);
+    const { drawn, made } = drawOnce(files, candidates, random, skip);
     const singled = made.filter((m) => singlesOut(drawn.texts.get(m.file.file) ?? m.file.text, m.raws, m.kind));
     if (singled.length === 0) return drawn;
     if (attempt >= REDRAWS) for (const m of singled) skip.add(m.test);
@@ -112,8 +114,7 @@ interface Made {
   readonly kind: string;
 }
 
-function drawOnce(files: readonly GroupFile[], options: DrawGroupsOptions, random: Random, skip: ReadonlySet<TestCase>): { drawn: DrawnGroups; made: Made[] } {
-  const candidates = files.flatMap((file) => candidatesOf(file, options.templateIds, options.knownIds ?? options.templateIds)).filter((c) => widestVariation(c, MIN_COPIES) > 0);
+function drawOnce(files: readonly GroupFile[], candidates: readonly Candidate[], random: Random, skip: ReadonlySet<TestCase>): { drawn: DrawnGroups; made: Made[] } {
   const eligible = candidates.flatMap((c) => c.ids.map((i) => i.id)).sort();
   const chosen = shuffle(candidates.filter((c) => !skip.has(c.test)), random).slice(0, MAX_GROUPS);
   const base = copiesPerGroup(chosen.length);

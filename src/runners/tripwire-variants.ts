@@ -112,8 +112,7 @@ function byPosition(leaf: Leaf, k: number, random: Random, context: { taken: Rea
   // no new leading zero in a number of several digits (a syntax error in Python, octal-ish in JavaScript)
   if (leaf.kind === 'number' && at === 0 && /^[0-9]{2}/.test(body)) alphabet = alphabet.slice(1);
   // the characters the file uses about as often as the real one first: a rare letter would point at the copies
-  const uses = new Map<string, number>();
-  for (const c of context.text) if (alphabet.includes(c)) uses.set(c, (uses.get(c) ?? 0) + 1);
+  const uses = characterCounts(context.text);
   const apart = (c: string): number => Math.abs((uses.get(c) ?? 0) - (uses.get(current) ?? 0));
   const choices = shuffle([...alphabet].filter((c) => c !== current), random).sort((a, b) => apart(a) - apart(b));
   const out: string[] = [];
@@ -128,6 +127,19 @@ function byPosition(leaf: Leaf, k: number, random: Random, context: { taken: Rea
     out.push(raw);
   }
   return shuffle(out, random);
+}
+
+/** The last file's character counts: a group's draws ask for the same file's many times over. */
+let counted: { readonly text: string; readonly counts: ReadonlyMap<string, number> } | null = null;
+
+/** How often each character occurs in `text` (kept for the last text asked about). */
+function characterCounts(text: string): ReadonlyMap<string, number> {
+  if (counted?.text !== text) {
+    const counts = new Map<string, number>();
+    for (const c of text) counts.set(c, (counts.get(c) ?? 0) + 1);
+    counted = { text, counts };
+  }
+  return counted.counts;
 }
 
 /** The leaf's text between its quotes (the whole literal for numbers and booleans). */
