@@ -9,7 +9,7 @@ import { compareLocks, type LockDifference, admissionFromLock, lockFromAdmission
 import { GoldPatchError } from './workspace-with-gold.js';
 import { tamperResistance } from '../grade/index.js';
 import { UserError } from '../errors.js';
-import { rememberVerdict, verdictKey, type VerdictCache } from './verdict-cache.js';
+import { admissionControls, rememberVerdict, verdictKey, type VerdictCache } from './verdict-cache.js';
 import { admitAdversarially } from './adversarial.js';
 import type { ExploitId } from '../agents/exploits/registry.js';
 import type { Agent } from '../agents/index.js';
@@ -197,14 +197,16 @@ async function admitOne(
   const check = () => checkTask(suite, task, prepared.repo, options);
   if (!options.verdicts) return { admission: await check(), kept: false };
   let checked = false;
-  const key = verdictKey(suite, task, {
+  const exploits = options.adversarial?.exploits ?? null;
+  // a hacker is the same only on the same model API (a scripted model is not the vendor's)
+  const hackers = options.adversarial?.hackers?.map((h) => `${h.info.id} ${h.digest} ${options.adversarial?.runtime.upstream ?? ''}`) ?? [];
+  const controls = admissionControls(suite, exploits !== null || hackers.length > 0);
+  const key = verdictKey(controls, task, {
     runtime: options.verdicts.runtime, code: options.verdicts.code, sandbox: options.isolation.sandbox.name, preparedRepo: prepared.repo,
-    exploits: options.adversarial?.exploits ?? null,
-    // a hacker is the same only on the same model API (a scripted model is not the vendor's)
-    hackers: options.adversarial?.hackers?.map((h) => `${h.info.id} ${h.digest} ${options.adversarial?.runtime.upstream ?? ''}`) ?? [],
+    exploits, hackers,
     clockNotMoved: (await dateCheckClock(task.manifest.language, options.env)).notMoved ?? null,
   });
-  const admission = await rememberVerdict(options.verdicts, suite, task, key, () => ((checked = true), check()));
+  const admission = await rememberVerdict(options.verdicts, controls, task, key, () => ((checked = true), check()));
   if (!checked) options.onTaskStage?.(task.id, 'kept');
   return { admission, kept: !checked };
 }

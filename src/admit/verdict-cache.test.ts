@@ -4,9 +4,31 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson, codeDigest, openProbeCache } from '../util/index.js';
 import { useTempDirs } from '../util/temp-dirs.test-support.js';
 import type { NotedAdmission } from './admit-checks-task.js';
-import { rememberVerdict, verdictKey } from './verdict-cache.js';
+import { Controls } from '../suite/index.js';
+import { admissionControls, rememberVerdict, verdictKey } from './verdict-cache.js';
 
 const tempDir = useTempDirs();
+
+describe('admissionControls', () => {
+  const suiteWith = (controls: Record<string, unknown>) => ({ controls: Controls.parse(controls), controlsDigest: `digest of ${JSON.stringify(controls)}` });
+  const plain = (controls: Record<string, unknown>) => admissionControls(suiteWith(controls), false).controlsDigest;
+
+  it('keeps a plain admission when only the agent\'s clock changed (runs, session clock, budget, timeout rule), and no other', () => {
+    const base = plain({});
+    for (const agentOnly of [{ runsPerTask: 1 }, { sessionWallClockSec: 3 }, { agentBudget: { totalSec: 2, scope: 'replay', stopOnError: true } }, { timeoutIsVoid: true }]) {
+      expect(plain(agentOnly), JSON.stringify(agentOnly)).toBe(base);
+    }
+    for (const read of [{ testWallClockSec: 30 }, { setupWallClockSec: 30 }, { memoryMb: 512 }, { cpus: 1 }, { outputMb: 7 }, { network: 'model-api+web' }, { protectedPaths: ['README.md'] }, { seeds: [2] }, { levels: [1, 2] }]) {
+      expect(plain(read), JSON.stringify(read)).not.toBe(base);
+    }
+  });
+
+  it('keeps an adversarial admission under every control: its exploits and hackers run through sessions', () => {
+    const suite = suiteWith({ sessionWallClockSec: 3 });
+    expect(admissionControls(suite, true)).toEqual({ controlsDigest: suite.controlsDigest });
+    expect(admissionControls(suite, true).controlsDigest).not.toBe(admissionControls(suiteWith({}), true).controlsDigest);
+  });
+});
 
 describe('verdictKey', () => {
   it('changes with everything that decides an admission, and only with the runtimes the task uses', async () => {

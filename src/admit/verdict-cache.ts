@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { toolchainsOf } from '../run/index.js';
-import type { Suite, Task } from '../suite/index.js';
+import type { Controls, Suite, Task } from '../suite/index.js';
 import { canonicalJson, fileStamp, sha256, type ProbeCache } from '../util/index.js';
 import type { NotedAdmission } from './admit-checks-task.js';
 
@@ -11,6 +11,8 @@ import type { NotedAdmission } from './admit-checks-task.js';
  * checks ran on, the sandbox, and the runtimes that ran them (bakeoff, node, QuickJS, bwrap and
  * the task's own toolchains), and bakeoff's own code. When none of those changed since this machine admitted the task,
  * the admission would be the same: validate keeps it instead of running every stage again.
+ * A plain admission runs no agent, so the controls of the agent's clock (see
+ * {@link admissionControls}) are no part of it: a changed budget keeps every admission.
  * Only admissions are kept; a rejected task is checked again every time (its author is at
  * work on it). `validate --recheck` runs every task's checks whatever is kept.
  */
@@ -20,6 +22,25 @@ export interface VerdictCache {
   readonly runtime: Readonly<Record<string, string>>;
   /** sha256 of bakeoff's shipped code: a rebuilt bakeoff of the same version string admits again. */
   readonly code: string;
+}
+
+/**
+ * Controls only an agent's session reads — how many runs, the session wall clock, the agent
+ * time budget, whether a timeout is void — never a plain admission's stages (the baseline and
+ * gold test runs, the date check, generated checks), which run no agent. Adversarial admission
+ * runs agents (exploits, hackers) through sessions: its key keeps every control.
+ */
+const AGENT_CLOCK_CONTROLS = ['runsPerTask', 'sessionWallClockSec', 'agentBudget', 'timeoutIsVoid'] as const satisfies readonly (keyof Controls)[];
+
+/**
+ * The controls digest an admission is kept under: every control for an adversarial admission
+ * (it runs agents), else every control but {@link AGENT_CLOCK_CONTROLS}.
+ */
+export function admissionControls(suite: Pick<Suite, 'controls' | 'controlsDigest'>, adversarial: boolean): Pick<Suite, 'controlsDigest'> {
+  if (adversarial) return { controlsDigest: suite.controlsDigest };
+  const read: Record<string, unknown> = { ...suite.controls };
+  for (const key of AGENT_CLOCK_CONTROLS) delete read[key];
+  return { controlsDigest: sha256(canonicalJson(read)) };
 }
 
 /** The runtime fields every task's admission depends on; the toolchains are added per task. */

@@ -1,7 +1,8 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bakeoff, copySuite, FIXTURES } from './helpers.js';
+import { bakeoff } from './helpers.js';
+import { validatedTiny } from './tiny-suite.js';
 
 interface Lock { suite: { hash: string }; tasks: Record<string, { admitted: boolean; taskHash?: string; orders?: unknown[] }> }
 
@@ -10,15 +11,11 @@ const readLock = async (suite: string): Promise<Lock> => JSON.parse(await readFi
 /** `validate --task`: one task validated again, the others' verdicts kept from the lock. */
 describe('bakeoff validate --task', () => {
   let suite: string;
-  let wholeSec: number;
 
+  // a private copy of the tiny suite as validate admitted it, validated once per test run for every file that needs it
   beforeAll(async () => {
-    suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
-    const started = Date.now();
-    const v = await bakeoff(['validate', suite]);
-    wholeSec = (Date.now() - started) / 1000;
-    expect(v.exitCode, v.stdout + v.stderr).toBe(0);
-  });
+    suite = await validatedTiny();
+  }, 600_000);
 
   it('keeps the admissions of an unchanged suite (same task hashes, controls, prepared repos, sandbox, runtimes), and --check holds them to the lock', async () => {
     const before = await readLock(suite);
@@ -35,9 +32,7 @@ describe('bakeoff validate --task', () => {
   it('validates only the named task after it changed, keeps the other verdict, and updates the lock for the new suite', async () => {
     const before = await readLock(suite);
     await appendFile(path.join(suite, 'tasks/py-add/orders/1/hidden/tests/test_calc_hidden.py'), '\n# the owner adds: negative numbers too\n');
-    const started = Date.now();
     const r = await bakeoff(['validate', suite, '--task', 'py-add', '--json']);
-    const taskSec = (Date.now() - started) / 1000;
     expect(r.exitCode, r.stderr).toBe(0);
     // a hidden file changed, so its admission hash: checked again, not kept
     expect((JSON.parse(r.stdout) as { keptVerdicts: string[] }).keptVerdicts).toEqual([]);
@@ -46,17 +41,16 @@ describe('bakeoff validate --task', () => {
     expect(after.tasks.add).toEqual(before.tasks.add);
     expect(after.tasks['py-add']?.admitted).toBe(true);
     expect(after.tasks['py-add']?.taskHash).not.toBe(before.tasks['py-add']?.taskHash);
-    // a run can use the lock at once
-    const run = await bakeoff(['run', suite, '--agent', 'gold', '--runs', '1', '--out', path.join(path.dirname(suite), 'out'), '--json']);
+    // a run can use the lock at once, on the task validated again (add's admission was kept from the earlier lock)
+    const run = await bakeoff(['run', suite, '--agent', 'gold', '--task', 'py-add', '--runs', '1', '--out', path.join(path.dirname(suite), 'out'), '--json']);
     expect(run.exitCode, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ ran: 1 });
     // a prompt is part of the task hash (the lock follows it) but no check reads one: the admission is kept
     await appendFile(path.join(suite, 'tasks/py-add/orders/1/prompt.md'), '\nThe owner adds: negative numbers too.\n');
     const prompted = await bakeoff(['validate', suite, '--task', 'py-add', '--json']);
     expect(prompted.exitCode, prompted.stderr).toBe(0);
     expect((JSON.parse(prompted.stdout) as { keptVerdicts: string[] }).keptVerdicts).toEqual(['py-add']);
     expect((await readLock(suite)).tasks['py-add']?.taskHash).not.toBe(after.tasks['py-add']?.taskHash);
-    // the time saved is a figure, not an assertion: on a loaded machine one task's admission can take as long as two (CI saw 22.1 s vs 21.0 s)
-    console.log(`validate: whole suite (2 tasks) ${wholeSec.toFixed(1)} s, --task py-add ${taskSec.toFixed(1)} s`);
   });
 
   it('--recheck runs the checks of a task whose admission is kept', async () => {
