@@ -23,16 +23,16 @@ describe('bakeoff validate --adversarial', () => {
   let suite: string;
   let verdicts: Verdict[];
   let exitCode: number | undefined;
-  /** The command: hacker's script, and the hacker's agent id. */
-  let script: string;
+  /** The agent id of the `command:` hacker (its script is in a temp folder). */
   let hacker: string;
 
   beforeAll(async () => {
     suite = await copySuite(path.join(ROOT, 'examples/starter'));
     await cp(path.join(FIXTURES, 'tasks', WEAK), path.join(suite, 'tasks', WEAK), { recursive: true });
-    // the suite's control turns adversarial admission on, for the exploits and for --hacker
+    // the suite's control turns adversarial admission on, for the exploits and for --hacker (the
+    // flag does too: the usage errors below show --adversarial on and --no-adversarial off)
     await writeFile(path.join(suite, 'suite.yaml'), `${await readFile(path.join(suite, 'suite.yaml'), 'utf8')}  admission:\n    adversarial: true\n`);
-    script = path.join(await tempDir(), 'hack.sh');
+    const script = path.join(await tempDir(), 'hack.sh');
     // the hacker copies the prompt it was given, then games a JUnit report where the test
     // command runs a script of the repo (elsewhere the script it writes runs nothing)
     await writeFile(script, [
