@@ -108,11 +108,15 @@ describe('bakeoff import exercism', () => {
   });
 
   it('admits an exercise per language: the example solves it, the skipped tests are switched on', async () => {
+    let last = '';
     for (const track of ['python', 'rust', 'javascript', 'typescript']) {
       const r = await bakeoff(['import', 'exercism', track, '--suite', 'suite', '--json'], { cwd: work });
       expect(r.exitCode, `${track}: ${r.stdout}\n${r.stderr}`).toBe(0);
+      last = r.stdout;
     }
-    const json = JSON.parse((await bakeoff(['validate', 'suite', '--json'], { cwd: work })).stdout) as { tasks: { id: string; admitted: boolean; failToPass: number; passToPass: number }[] };
+    // each import validates the tasks it wrote and keeps the others' verdicts from the lock: the
+    // last one's verdicts are the whole suite's (a validate of its own would only read them back)
+    const json = JSON.parse(last) as { tasks: { id: string; admitted: boolean; failToPass: number; passToPass: number }[] };
     expect(json.tasks).toMatchObject([
       { id: 'javascript-two-fer', admitted: true, failToPass: 2, passToPass: 0 },
       { id: 'python-leap', admitted: true, failToPass: 3, passToPass: 0 },
