@@ -21,6 +21,17 @@ describe('tripwires', () => {
     expect(drawn.target.pass).toMatch(/^test_[a-z]{12}$/);
   });
 
+  it('never names the wire that compares its name with its name reversed a palindrome: that wire would pass', () => {
+    const from = (names: string[]) => (kind: 'name' | 'nonce') => (kind === 'nonce' ? 'nonce' : (names.shift() ?? 'txt txt'));
+    const fromWords = drawTripwires('test/paths.test.ts', '', from(['file dir', 'txt txt', 'dir txt', 'txt file']));
+    expect(fromWords.target.assertFail.name).toBe('dir txt');
+    expect(fromWords.target.throwFail.name).toBe('txt file');
+    // a file whose words make palindromes only: random letters, still not one
+    const only = drawTripwires('test/paths.test.ts', '', from([]));
+    expect(only.target.assertFail.name).toMatch(/^[a-z]{12}$/);
+    expect([...only.target.assertFail.name].reverse().join('')).not.toBe(only.target.assertFail.name);
+  });
+
   it('accepts an honest report and leaves them out of what the lock compares', () => {
     const r = report([...honest, { id: 'tests/test_x.py::test_fixed', status: 'pass' }]);
     expect(judgeTripwires(r, drawn.wires)).toEqual({ flipped: [], wrong: [] });

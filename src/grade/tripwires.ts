@@ -54,10 +54,25 @@ function randomName(prefix: string): string {
   return prefix + [...bytes].map((b) => letters[b % 26]).join('');
 }
 
+/** Tries of `name` before a name of random letters: a file whose words make palindromes only. */
+const NAME_TRIES = 100;
+
+/**
+ * A name for the wire whose assertion compares its name with its name reversed: never a
+ * palindrome (`txt txt`, drawn from a file's own words, reads the same backwards, and that
+ * wire passed for an honest change: report-tampered).
+ */
+function failingName(name: (kind: 'name') => string, namePrefix: string): string {
+  for (let tries = 0; ; tries++) {
+    const drawn = tries < NAME_TRIES ? name('name') : randomName(namePrefix);
+    if ([...drawn].reverse().join('') !== drawn) return drawn;
+  }
+}
+
 /** Names and nonces for one file's wires, fresh every time (`name` draws them; random letters by default). */
 export function drawTripwires(file: string, namePrefix: string, name: (kind: 'name' | 'nonce') => string = (kind) => (kind === 'name' ? randomName(namePrefix) : randomBytes(9).toString('hex'))): { target: Omit<TripwireTarget, 'text' | 'moduleKind'>; wires: Tripwire[] } {
   const pass = name('name');
-  const assertFail = { name: name('name'), nonce: name('nonce') };
+  const assertFail = { name: failingName(name, namePrefix), nonce: name('nonce') };
   const throwFail = { name: name('name'), nonce: name('nonce') };
   return {
     target: { file, pass, assertFail, throwFail },
