@@ -1,25 +1,16 @@
-import { cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { admitOnly, bakeoff, copySuite, FIXTURES, tempDir } from './helpers.js';
 
 interface JsonRun { task: string; outcome: string; failReason: string | null; voidReason: string | null; outcomeDetail: string | null; agentSec: number }
 
-/**
- * The tiny suite's JavaScript task `add` and copies of it (`add-2`, …: the same admission hash,
- * so validate admits one task and keeps that admission for the copies), with `controls` added,
- * validated. Budgets are about the agent's clock, not the runner: one cheap task in several
- * copies shows them as well as a Python task beside it did, for half the admission and grading.
- */
-async function suiteWith(controls: string, options: { tasks?: number; beforeValidate?: (suite: string) => Promise<void> } = {}): Promise<string> {
+async function suiteWith(controls: string, beforeValidate?: (suite: string) => Promise<void>): Promise<string> {
   const suite = await copySuite(path.join(FIXTURES, 'suites/tiny'));
-  await rm(path.join(suite, 'tasks/py-add'), { recursive: true });
-  for (let n = 2; n <= (options.tasks ?? 2); n++) await cp(path.join(suite, 'tasks/add'), path.join(suite, `tasks/add-${n}`), { recursive: true });
-  await options.beforeValidate?.(suite);
+  await beforeValidate?.(suite);
   const file = path.join(suite, 'suite.yaml');
   await writeFile(file, (await readFile(file, 'utf8')) + controls);
-  const v = await bakeoff(['validate', suite]);
-  expect(v.exitCode, v.stdout + v.stderr).toBe(0);
+  expect((await bakeoff(['validate', suite])).exitCode).toBe(0);
   return suite;
 }
 
@@ -56,23 +47,20 @@ describe('agent time budgets', () => {
   });
 
   describe('stopOnError (the calibration rule: a timeout or an error stops the pass and leaves its total unscored)', () => {
-    // tasks in plan order: add, add-2, add-3 (copies of add); the agent changes nothing, and in add-2 only it outlasts the clock
-    const STOPPER = `command:if [ "$BAKEOFF_TASK" = add-2 ]; then sleep 30; fi`;
-    const slowClock = async (suite: string) => {
+    // tasks in plan order: add, py-add, zz-add (a copy of add); the agent changes nothing, and in py-add only it outlasts the clock
+    const STOPPER = `command:if [ "$BAKEOFF_TASK" = py-add ]; then sleep 30; fi`;
+    const withThirdTask = (suite: string) => cp(path.join(suite, 'tasks/add'), path.join(suite, 'tasks/zz-add'), { recursive: true });
+    const controls = '  agentBudget: { totalSec: 600, scope: replay, stopOnError: true }\n';
+    const slowClock = (suite: string) => withThirdTask(suite).then(async () => {
       const file = path.join(suite, 'suite.yaml');
       await writeFile(file, (await readFile(file, 'utf8')).replace('sessionWallClockSec: 60', 'sessionWallClockSec: 3'));
-    };
-    // validated once for both bakes below; each bakes a copy of its own (the resume test edits its lock)
-    let validated: string;
-    beforeAll(async () => {
-      validated = await suiteWith('  agentBudget: { totalSec: 600, scope: replay, stopOnError: true }\n', { tasks: 3, beforeValidate: slowClock });
     });
     const args = (suite: string, out: string) => ['run', suite, '--agent', STOPPER, '--agent', 'gold', '--runs', '1', '--concurrency', '1', '--out', out, '--json'];
     interface Report { runs: (JsonRun & { agent: string })[]; agents: { id: string; solved: number; failed: number; voidTasks: number }[]; agentBudget: { passes: { agent: string; stoppedBy: unknown }[] } }
     const report = async (out: string) => JSON.parse((await bakeoff(['report', out, '--format', 'json'])).stdout) as Report;
 
     it('records the pass\'s later runs void pass-stopped without running them, scores the whole pass as void, and leaves other agents alone', async () => {
-      const suite = await copySuite(validated);
+      const suite = await suiteWith(controls, slowClock);
       const out = await tempDir();
       const r = await bakeoff(args(suite, out));
       expect(r.exitCode, r.stderr).toBe(0);
@@ -80,35 +68,35 @@ describe('agent time budgets', () => {
       const mine = (task: string) => runs.find((x) => x.task === task && x.agent.startsWith('command:'))!;
       // before the stop: graded as usual (it changed nothing); the stopper: its own timeout
       expect(mine('add')).toMatchObject({ outcome: 'failed', failReason: 'tests-failed' });
-      expect(mine('add-2')).toMatchObject({ outcome: 'failed', failReason: 'session-timeout' });
+      expect(mine('py-add')).toMatchObject({ outcome: 'failed', failReason: 'session-timeout' });
       // after it: never started
-      expect(mine('add-3')).toMatchObject({ outcome: 'void', voidReason: 'pass-stopped', agentSec: 0 });
-      expect(mine('add-3').outcomeDetail).toMatch(/^pass 1 of command:.* stopped at task add-2 \(session-timeout\)/);
+      expect(mine('zz-add')).toMatchObject({ outcome: 'void', voidReason: 'pass-stopped', agentSec: 0 });
+      expect(mine('zz-add').outcomeDetail).toMatch(/^pass 1 of command:.* stopped at task py-add \(session-timeout\)/);
       // the leaderboard leaves the whole pass unscored: no failure counted, every task void
       const stopper = agents.find((a) => a.id.startsWith('command:'))!;
       expect(stopper).toMatchObject({ solved: 0, failed: 0 });
       const gold = agents.find((a) => a.id === 'gold')!;
       expect(gold).toMatchObject({ solved: 3, failed: 0 });
-      expect(agentBudget.passes.find((p) => p.agent.startsWith('command:'))!.stoppedBy).toEqual({ task: 'add-2', reason: 'session-timeout' });
+      expect(agentBudget.passes.find((p) => p.agent.startsWith('command:'))!.stoppedBy).toEqual({ task: 'py-add', reason: 'session-timeout' });
       expect(agentBudget.passes.find((p) => p.agent === 'gold')!.stoppedBy).toBeNull();
       const table = (await bakeoff(['report', out])).stdout;
-      expect(table).toMatch(/stopped\s+at\s+task\s+add-2,\s+session-timeout:\s+unscored/);
+      expect(table).toMatch(/stopped\s+at\s+task\s+py-add,\s+session-timeout:\s+unscored/);
     });
 
     it('keeps a pass stopped across a resume: the same command again records the rest void without running it', async () => {
-      const suite = await copySuite(validated);
+      const suite = await suiteWith(controls, slowClock);
       const lock = await readFile(path.join(suite, 'bakeoff.lock.json'), 'utf8');
       const out = await tempDir();
-      // first bake: the lock admits add and add-2 only (the suite and its hash unchanged), as if killed before add-3
-      await admitOnly(suite, ['add', 'add-2']);
+      // first bake: the lock admits add and py-add only (the suite and its hash unchanged), as if killed before zz-add
+      await admitOnly(suite, ['add', 'py-add']);
       expect((await bakeoff(args(suite, out))).exitCode).toBe(0);
       await writeFile(path.join(suite, 'bakeoff.lock.json'), lock);
       const second = await bakeoff(args(suite, out));
       expect(second.exitCode, second.stderr).toBe(0);
       expect(JSON.parse(second.stdout)).toMatchObject({ alreadyDone: 4, ran: 2 });
       const { runs } = await report(out);
-      expect(runs.find((x) => x.task === 'add-3' && x.agent.startsWith('command:'))).toMatchObject({ outcome: 'void', voidReason: 'pass-stopped', agentSec: 0 });
-      expect(runs.find((x) => x.task === 'add-3' && x.agent === 'gold')).toMatchObject({ outcome: 'solved' });
+      expect(runs.find((x) => x.task === 'zz-add' && x.agent.startsWith('command:'))).toMatchObject({ outcome: 'void', voidReason: 'pass-stopped', agentSec: 0 });
+      expect(runs.find((x) => x.task === 'zz-add' && x.agent === 'gold')).toMatchObject({ outcome: 'solved' });
     });
 
     it('carries a pass\'s spent budget across a resume: a resumed pass gets only what it had left', async () => {
@@ -122,8 +110,8 @@ describe('agent time budgets', () => {
       expect((await bakeoff(slow)).exitCode).toBe(0);
       const { runs } = await report(out);
       expect(runs.find((x) => x.task === 'add')!.agentSec).toBeGreaterThan(2.5);
-      // the 3 s went to add before the "kill": add-2 starts with nothing left
-      expect(runs.find((x) => x.task === 'add-2')).toMatchObject({ outcome: 'failed', failReason: 'session-timeout', agentSec: 0, outcomeDetail: 'order 1: the agent time budget was used up before it started' });
+      // the 3 s went to add before the "kill": py-add starts with nothing left
+      expect(runs.find((x) => x.task === 'py-add')).toMatchObject({ outcome: 'failed', failReason: 'session-timeout', agentSec: 0, outcomeDetail: 'order 1: the agent time budget was used up before it started' });
     });
 
     it('is refused with scope run, naming the field', async () => {
