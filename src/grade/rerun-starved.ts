@@ -43,8 +43,9 @@ export async function withStarvedRerun<T>(
 ): Promise<RerunResult<T>> {
   const figures = (n: number, limitMs: number, exec: Pick<ExecResult, 'timedOut' | 'cpu'>): TestAttempt => ({ attempt: n, limitMs, timedOut: exec.timedOut, cpu: exec.cpu ?? null });
   const first = await attempt(options.timeoutMs, 1);
-  const clockMs = rerunClockMs(options.execOf(first), options.timeoutMs);
-  const attempts = [figures(1, options.timeoutMs, options.execOf(first))];
+  const exec = options.execOf(first);
+  const clockMs = rerunClockMs(exec, options.timeoutMs);
+  const attempts = [figures(1, options.timeoutMs, exec)];
   if (clockMs === null) return { result: first, attempts };
   const release = holdQuiet();
   try {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { reversed } from '../runners/index.js';
 import type { ParsedReport, TestResult, TestRunner, TripwireTarget } from './types.js';
 
 /*
@@ -65,7 +66,7 @@ const NAME_TRIES = 100;
 function failingName(name: (kind: 'name') => string, namePrefix: string): string {
   for (let tries = 0; ; tries++) {
     const drawn = tries < NAME_TRIES ? name('name') : randomName(namePrefix);
-    if ([...drawn].reverse().join('') !== drawn) return drawn;
+    if (reversed(drawn) !== drawn) return drawn;
   }
 }
 

@@ -14,6 +14,7 @@ export type { Leaf, Site, Span, TestCase, TestFileCases } from './tripwire-cases
 export { createNamer, cryptoRandom, shuffle } from './tripwire-names.js';
 export type { NameStyle, Random } from './tripwire-names.js';
 export { content, drawVariants, isVariable } from './tripwire-variants.js';
+export { reversed } from './tripwire-sources.js';
 export type { VariantContext } from './tripwire-variants.js';
 export { resolveRunnerCommand } from './resolve-command.js';
 export type { ResolvedCommand } from './resolve-command.js';

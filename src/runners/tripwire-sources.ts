@@ -9,8 +9,8 @@ import type { TripwireTarget } from './types.js';
  * could not read the file): letters, digits, `_` and spaces, safe in every language's string.
  */
 
-/** The string reversed: what the must-pass tripwire computes and compares with. */
-function reversed(s: string): string {
+/** The string reversed: what the tripwires compare their names with (a must-fail one's name is never a palindrome). */
+export function reversed(s: string): string {
   return [...s].reverse().join('');
 }
 

@@ -110,7 +110,7 @@ describe('one bakeoff per results folder', () => {
   });
 });
 
-// Each of these bakes a `command:sleep` of about 25 s (the npx one about 6 s) after the orphan,
+// Each of these bakes a `command:sleep` of about 25 s (the npx one about 15 s) after the orphan,
 // one run at a time on a busy machine: in a full run beside busy-machine.e2e's loops (host
 // pressure 0.99), a pytest run took 48 s of wall clock for 2 s of CPU, and the shell case (then
 // on two tasks) took 260 s in all. Every wait inside has its own deadline; this is only the whole test's.
@@ -154,8 +154,10 @@ describe('kill -9 of the parent of bakeoff run', () => {
     symlinkSync(BIN, path.join(project, 'node_modules/.bin/bakeoff'));
     const out = path.join(project, 'results');
     const sleep = token();
-    // one run of about 6 s: the orphan still holds the folder when the waiter's npx has started
-    const agent = `command:sleep ${Number(sleep) - 54}`;
+    // one run of about 15 s, a duration no other process sleeps: the waiter starts once the orphan's
+    // session is seen sleeping, and its npx has seconds to spare to find the folder still held
+    const seconds = String(Number(sleep) - 45);
+    const agent = `command:sleep ${seconds}`;
     const npx = startBake(['npx', '--no-install', 'bakeoff', 'run', suite, '--agent', agent, '--runs', '1', '--out', out, '--json'], { cwd: project });
     expect(await waitFor(() => holderPid(out) !== null, 60_000)).toBe(true);
     const orphan = holderPid(out)!;
@@ -163,6 +165,7 @@ describe('kill -9 of the parent of bakeoff run', () => {
     npx.child.kill('SIGKILL');
     expect(await waitFor(() => !isRunning(npx.child.pid!), 10_000)).toBe(true);
     expect(isRunning(orphan)).toBe(true);
+    expect(await waitFor(() => processesWith(seconds).length > 0, 120_000), 'the orphan\'s session is sleeping').toBe(true);
 
     const waiter = await execa('npx', ['--no-install', 'bakeoff', 'run', suite, '--agent', agent, '--runs', '2', '--out', out, '--json', '--wait'], { cwd: project, reject: false });
     expect(waiter.exitCode, String(waiter.stderr)).toBe(0);
